@@ -1,0 +1,53 @@
+import { useQuery } from "@tanstack/react-query";
+import { useLayoutEffect } from "react";
+import { Navigate, Outlet, useLocation, useMatches } from "react-router";
+import { checkAccess, LAYOUT_DEFAULTS, type RouteMeta } from "../../domain/routes.ts";
+import { ForbiddenView } from "../components/errors/error-view.tsx";
+import { meQueryOptions } from "../lib/me.ts";
+import { AdminBar, Header, Navbar, Sidebar, useSidebar } from "./bars.tsx";
+import { OfflineNotice } from "./shell/offline-notice.tsx";
+import { TabBar } from "./tab-bar.tsx";
+import { viewerOf } from "./viewer.ts";
+
+/** The frame of every screen: guard, then the bars the route's metadata asks for. */
+export function AppLayout() {
+  const matches = useMatches();
+  const location = useLocation();
+  const meta = { ...LAYOUT_DEFAULTS, ...(matches.at(-1)?.handle as RouteMeta | undefined) };
+  const meQuery = useQuery(meQueryOptions());
+  const sidebar = useSidebar();
+
+  // A layout effect runs before the pages' effects, so an error page's own title (RouteError) wins.
+  useLayoutEffect(() => {
+    if (meta.title) document.title = `${meta.title} · Fidèle`;
+  }, [meta.title]);
+
+  // At start the user is fetched, then loading stops (SPEC §4). Offline the fetch waits for the network
+  // (fetchStatus "paused"): the shell opens anyway, and a guarded page says it needs the network.
+  const isOffline = meQuery.isPending && meQuery.fetchStatus === "paused";
+  if (meQuery.isPending && !isOffline) {
+    return <div className="min-h-screen" aria-busy="true" />;
+  }
+  const me = meQuery.data ?? null;
+  const guard = meta.guard ?? "public";
+  // SPEC §4: the guard redirects to /login if there is no user or an error occurs.
+  const access = meQuery.isError && guard !== "public" ? "login" : checkAccess(guard, viewerOf(me));
+  if (access === "login" && !isOffline) {
+    const redirect = encodeURIComponent(location.pathname + location.search);
+    return <Navigate to={`/login?redirect=${redirect}`} replace />;
+  }
+
+  const showFooter = Boolean(me) && meta.showFooter;
+  return (
+    <div className={`min-h-screen ${showFooter ? "pb-20" : ""}`}>
+      {meta.showAdminbar ? <AdminBar me={me} onMenu={meta.showSidebar ? sidebar.openSidebar : undefined} /> : null}
+      {meta.showHeader ? <Header me={me} /> : null}
+      {meta.showNavbar && !meta.showHeader && !meta.showAdminbar ? <Navbar title={meta.title ?? ""} /> : null}
+      {meta.showSidebar ? <Sidebar open={sidebar.open} onClose={sidebar.closeSidebar} isAdmin={Boolean(me?.user.isAdmin)} /> : null}
+      <main key={location.pathname} className={meta.transition === "none" ? "" : `page-${meta.transition}`}>
+        {access === "login" ? <OfflineNotice /> : access === "forbidden" ? <ForbiddenView /> : <Outlet />}
+      </main>
+      {showFooter ? <TabBar isSignedIn={Boolean(me)} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+import type { ComponentType } from "react";
+
+type PageModule = { default: ComponentType };
+export type LazyPage = () => Promise<{ Component: ComponentType }>;
+
+const page =
+  (load: () => Promise<PageModule>): LazyPage =>
+  async () => ({ Component: (await load()).default });
+
+const pending = page(() => import("./pending-page.tsx"));
+
+/**
+ * Each route's page, lazily loaded so that a page's code (and the back-office's)
+ * is fetched only when it is visited. A route absent here shows "En préparation".
+ */
+export const PAGES: Record<string, LazyPage> = {
+  "/": page(() => import("../features/content/pages/home-page.tsx")),
+  "/login": page(() => import("../features/accounts/pages/login-page.tsx")),
+  "/signup": page(() => import("../features/accounts/pages/signup-page.tsx")),
+  "/confirm": page(() => import("../features/accounts/pages/confirm-page.tsx")),
+  "/create-profil": page(() => import("../features/accounts/pages/create-profile-page.tsx")),
+  "/edit-profil": page(() => import("../features/accounts/pages/edit-profile-page.tsx")),
+  "/mot-de-passe-perdu": page(() => import("../features/accounts/pages/forgot-password-page.tsx")),
+  "/reset-password": page(() => import("../features/accounts/pages/reset-password-page.tsx")),
+  "/change-password": page(() => import("../features/accounts/pages/change-password-page.tsx")),
+  "/changer-mot-de-passe": page(() => import("../features/accounts/pages/change-password-page.tsx")),
+  "/profil": page(() => import("../features/accounts/pages/profile-page.tsx")),
+  "/protected": page(() => import("../features/accounts/pages/security-page.tsx")),
+  "/faq": page(() => import("../features/content/pages/faq-page.tsx")),
+  "/cgu": page(() => import("../features/content/pages/terms-page.tsx")),
+  "/mentions-legales": page(() => import("../features/content/pages/legal-notice-page.tsx")),
+  "/politiques-de-confidentialite": page(() => import("../features/content/pages/privacy-page.tsx")),
+  "/offre": page(() => import("../features/content/pages/offer-page.tsx")),
+  "/merci": page(() => import("../features/content/pages/thanks-page.tsx")),
+  "/dashboard": page(() => import("../features/content/pages/dashboard-page.tsx")),
+  // Article pages bring a loader: an unknown slug becomes the app's 404 before the page renders.
+  "/blog/:slug": () => import("../features/content/pages/blog-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/presentation/:slug": () =>
+    import("../features/content/pages/presentation-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  // Shopper side of shops and cards. /shop and /shop/:slug bring loaders (a redirect, and the 404 of an unknown slug).
+  "/boutiques": page(() => import("../features/shops/pages/shops-page.tsx")),
+  "/boutique-a-proximite": page(() => import("../features/shops/pages/nearby-page.tsx")),
+  "/shop": () => import("../features/shops/pages/shop-index-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/shop/:slug": () => import("../features/shops/pages/shop-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/review": page(() => import("../features/shops/pages/review-page.tsx")),
+  "/cartes-de-fidelite": page(() => import("../features/cards/pages/cards-page.tsx")),
+  "/boutique/:scanUid": page(() => import("../features/cards/pages/scan-page.tsx")),
+  "/scanner": page(() => import("../features/cards/pages/scanner-page.tsx")),
+  "/scanner-auth": page(() => import("../features/cards/pages/scanner-auth-page.tsx")),
+  "/reader": page(() => import("../features/cards/pages/reader-page.tsx")),
+  "/manager": page(() => import("../features/cards/pages/manager-page.tsx")),
+  // Shop sign-up and the shop's back-office (each page its own chunk; the dashboard's charts load only there).
+  "/inscription-boutique": page(() => import("../features/backoffice/pages/register-shop-page.tsx")),
+  "/result-boutique": page(() => import("../features/backoffice/pages/shop-created-page.tsx")),
+  "/admin": page(() => import("../features/backoffice/pages/dashboard-page.tsx")),
+  "/admin/ma-boutique": page(() => import("../features/backoffice/pages/shop-page-content-page.tsx")),
+  "/admin/edit-societe": page(() => import("../features/backoffice/pages/legal-page.tsx")),
+  "/admin/horaires": page(() => import("../features/backoffice/pages/hours-page.tsx")),
+  "/admin/creativcard": page(() => import("../features/backoffice/pages/card-design-page.tsx")),
+  "/admin/points-double": page(() => import("../features/backoffice/pages/double-points-page.tsx")),
+  "/admin/liste-clients": page(() => import("../features/backoffice/pages/customers-page.tsx")),
+  "/admin/liste-scans": page(() => import("../features/backoffice/pages/scans-page.tsx")),
+  "/admin/scans": page(() => import("../features/backoffice/pages/scans-page.tsx")),
+  "/admin/invitation": page(() => import("../features/backoffice/pages/team-page.tsx")),
+  "/accept-invitation/:token": page(() => import("../features/backoffice/pages/accept-invitation-page.tsx")),
+};
+
+export const pageFor = (path: string): LazyPage => PAGES[path] ?? pending;

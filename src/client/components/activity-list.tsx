@@ -1,0 +1,99 @@
+import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
+import { Link } from "react-router";
+import { formatAmountFr } from "../../domain/loyalty/scan-rules.ts";
+import { api, unwrap } from "../lib/api-client.ts";
+import { formatMomentFr } from "./loyalty/format.ts";
+import { Glyph } from "./loyalty/glyph.tsx";
+import { Notice } from "./ui/notice.tsx";
+
+/** GET /api/cards/activity: my ledger across shops, newest first, paged by `nextBefore`. */
+const getActivityPage = (limit: number, before: string | undefined) =>
+  unwrap(api.cards.activity.$get({ query: { limit: String(limit), ...(before ? { before } : {}) } }));
+
+export const activityQueryOptions = (limit: number) =>
+  infiniteQueryOptions({
+    queryKey: ["cards", "activity", limit],
+    queryFn: ({ pageParam }) => getActivityPage(limit, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextBefore ?? undefined,
+  });
+
+type Entry = Awaited<ReturnType<typeof getActivityPage>>["entries"][number];
+
+function EntryRow({ entry }: { entry: Entry }) {
+  const isGain = entry.delta > 0;
+  return (
+    <li className="flex items-center gap-3 py-3">
+      <span
+        className={`flex size-10 shrink-0 items-center justify-center rounded-full ${
+          isGain ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200" : "bg-stone-100 text-stone-700 dark:bg-stone-800 dark:text-stone-200"
+        }`}
+        aria-hidden="true"
+      >
+        <Glyph name={entry.kind === "redemption" ? "sparkle" : entry.kind === "adjustment" ? "list" : "check"} className="size-5" />
+      </span>
+      <div className="min-w-0 flex-1">
+        <p className="truncate font-semibold">
+          <Link to={`/shop/${entry.shop.slug}`} className="hover:underline">
+            {entry.shop.name}
+          </Link>
+        </p>
+        <p className="truncate text-sm text-stone-600 dark:text-stone-400">
+          {entry.kindLabel} · {formatMomentFr(entry.createdAt)}
+        </p>
+        {entry.reason ? <p className="text-sm text-stone-600 italic dark:text-stone-400">« {entry.reason} »</p> : null}
+      </div>
+      <span className={`shrink-0 font-bold tabular-nums ${isGain ? "text-emerald-800 dark:text-emerald-300" : "text-stone-800 dark:text-stone-200"}`}>
+        {isGain ? "+" : "−"}
+        {formatAmountFr(entry.mode, Math.abs(entry.delta))}
+      </span>
+    </li>
+  );
+}
+
+/**
+ * "Mon activité": the signed-in shopper's recent ledger entries (visits, bonuses, rewards, corrections) across
+ * all shops, with "Voir plus". Meant for /dashboard.
+ */
+export function ActivityList({ title = "Mon activité récente", pageSize = 10 }: { title?: string; pageSize?: number }) {
+  const activity = useInfiniteQuery(activityQueryOptions(pageSize));
+  const entries = activity.data?.pages.flatMap((p) => p.entries) ?? [];
+  return (
+    <section aria-labelledby="activity-title" className="rounded-2xl border border-stone-200 bg-white p-5 shadow-sm dark:border-stone-800 dark:bg-stone-900">
+      <h2 id="activity-title" className="text-lg font-semibold">
+        {title}
+      </h2>
+      {activity.isError ? (
+        <div className="mt-3">
+          <Notice tone="error">{activity.error.message}</Notice>
+        </div>
+      ) : activity.isPending ? (
+        <p className="mt-3 text-sm text-stone-600 dark:text-stone-400" aria-busy="true">
+          Chargement de votre activité…
+        </p>
+      ) : entries.length === 0 ? (
+        <p className="mt-2 text-sm text-stone-700 dark:text-stone-300">
+          Aucune activité pour l'instant. Vos passages en boutique, vos récompenses et les corrections des boutiques apparaîtront ici.
+        </p>
+      ) : (
+        <>
+          <ul className="mt-1 divide-y divide-stone-100 dark:divide-stone-800">
+            {entries.map((entry) => (
+              <EntryRow key={entry.id} entry={entry} />
+            ))}
+          </ul>
+          {activity.hasNextPage ? (
+            <button
+              type="button"
+              onClick={() => void activity.fetchNextPage()}
+              disabled={activity.isFetchingNextPage}
+              className="mt-2 inline-flex min-h-11 w-full items-center justify-center rounded-xl text-sm font-semibold text-brand-800 hover:bg-brand-50 disabled:opacity-60 dark:text-brand-200 dark:hover:bg-stone-800"
+            >
+              {activity.isFetchingNextPage ? "Chargement…" : "Voir plus"}
+            </button>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,21 @@
+import { useQueryClient } from "@tanstack/react-query";
+import type { ProfileInput } from "../../../../domain/schemas/accounts.ts";
+import { api, unwrap } from "../../../lib/api-client.ts";
+import { meQueryOptions } from "../../../lib/me.ts";
+
+/** Empty optional fields travel as "" (the schema turns them into null). */
+export const saveProfile = (input: ProfileInput) =>
+  unwrap(
+    api.accounts.profile.$put({
+      json: { ...input, birthday: input.birthday ?? "", postalCode: input.postalCode ?? "" },
+    }),
+  );
+
+/** Saves the profile, then refreshes the signed-in user everywhere. */
+export function useSaveProfile() {
+  const queryClient = useQueryClient();
+  return async (input: ProfileInput) => {
+    await saveProfile(input);
+    await queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
+  };
+}

@@ -1,0 +1,121 @@
+import {
+  CONSENT_CHANNELS,
+  CONSENT_WORDING,
+  type ProfileInput,
+  profileSchema,
+} from "../../../../domain/schemas/accounts.ts";
+import { Button } from "../../../components/ui/button.tsx";
+import { Checkbox, Field } from "../../../components/ui/field.tsx";
+import { Notice } from "../../../components/ui/notice.tsx";
+import { useForm } from "../../../lib/use-form.ts";
+
+export type ProfileValues = {
+  firstName: string;
+  lastName: string;
+  birthday: string;
+  postalCode: string;
+  consents: Record<(typeof CONSENT_CHANNELS)[number], boolean>;
+};
+
+const CHANNEL_LABEL = { email: "Par e-mail", sms: "Par SMS", push: "Par notification" } as const;
+
+/** The form data as the shared profile schema reads it (a box not ticked is absent from FormData). */
+function readProfile(form: FormData): ProfileInput {
+  const text = (name: string) => String(form.get(name) ?? "");
+  return {
+    firstName: text("firstName"),
+    lastName: text("lastName"),
+    birthday: text("birthday"),
+    postalCode: text("postalCode"),
+    consents: { email: form.has("consent-email"), sms: form.has("consent-sms"), push: form.has("consent-push") },
+  };
+}
+
+/**
+ * First name, last name, optional birthday and postal code, and one consent box
+ * per channel with the exact wording that is stored with the answer. Boxes are
+ * never ticked for the person (GDPR art. 4(11): consent is an affirmative act).
+ */
+export function ProfileForm({
+  initial,
+  submitLabel,
+  onSubmit,
+}: {
+  initial?: ProfileValues;
+  submitLabel: string;
+  onSubmit: (input: ProfileInput) => Promise<void>;
+}) {
+  const form = useForm(
+    profileSchema,
+    (values) => onSubmit({ ...values, birthday: values.birthday ?? "", postalCode: values.postalCode ?? "" }),
+    readProfile,
+  );
+  const today = new Date().toISOString().slice(0, 10);
+  return (
+    <form onSubmit={form.handleSubmit} className="flex flex-col gap-5" noValidate>
+      {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
+      <div className="grid grid-cols-1 gap-4">
+        <Field
+          label="Prénom"
+          name="firstName"
+          autoComplete="given-name"
+          defaultValue={initial?.firstName}
+          error={form.fieldErrors.firstName}
+        />
+        <Field
+          label="Nom"
+          name="lastName"
+          autoComplete="family-name"
+          defaultValue={initial?.lastName}
+          error={form.fieldErrors.lastName}
+        />
+        <Field
+          label="Date de naissance (facultatif)"
+          name="birthday"
+          type="date"
+          min="1900-01-01"
+          max={today}
+          autoComplete="bday"
+          defaultValue={initial?.birthday}
+          hint="Certains commerçants offrent une attention le jour de votre anniversaire."
+          error={form.fieldErrors.birthday}
+        />
+        <Field
+          label="Code postal (facultatif)"
+          name="postalCode"
+          inputMode="numeric"
+          autoComplete="postal-code"
+          maxLength={5}
+          defaultValue={initial?.postalCode}
+          hint="Pour vous suggérer les boutiques près de chez vous."
+          error={form.fieldErrors.postalCode}
+        />
+      </div>
+      <fieldset className="flex flex-col gap-4 rounded-2xl border border-stone-200 bg-white p-4 dark:border-stone-800 dark:bg-stone-900">
+        <legend className="px-1 text-base font-semibold">Offres et nouveautés</legend>
+        <p className="-mt-1 text-sm text-stone-600 dark:text-stone-400">
+          Facultatif. Cochez seulement ce que vous souhaitez recevoir ; vous pourrez changer d'avis à tout moment depuis
+          votre profil.
+        </p>
+        {CONSENT_CHANNELS.map((channel) => (
+          <div key={channel} className="flex flex-col gap-1">
+            <span
+              className="text-xs font-semibold uppercase tracking-wide text-brand-800 dark:text-brand-200"
+              aria-hidden="true"
+            >
+              {CHANNEL_LABEL[channel]}
+            </span>
+            <Checkbox
+              name={`consent-${channel}`}
+              label={CONSENT_WORDING[channel]}
+              defaultChecked={initial?.consents[channel] ?? false}
+            />
+          </div>
+        ))}
+      </fieldset>
+      <Button type="submit" full isLoading={form.isSubmitting}>
+        {submitLabel}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,218 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useRef, useState } from "react";
+import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
+import { z } from "zod";
+import { emailSchema, safeRedirect } from "../../../../domain/schemas/accounts.ts";
+import { Button } from "../../../components/ui/button.tsx";
+import { Field, PasswordField } from "../../../components/ui/field.tsx";
+import { Notice } from "../../../components/ui/notice.tsx";
+import { Page } from "../../../components/ui/page.tsx";
+import { authClient, type SignInResult } from "../../../lib/auth-client.ts";
+import { getMe, meQueryOptions } from "../../../lib/me.ts";
+import { useForm } from "../../../lib/use-form.ts";
+import { signInWithPassword } from "../api/sign-in.ts";
+import { useForgetSignedOutAccount } from "../api/sign-out.ts";
+
+const passwordLoginSchema = z.object({
+  email: emailSchema,
+  password: z.string().min(1, "Saisissez votre mot de passe."),
+});
+const codeRequestSchema = z.object({ email: emailSchema });
+const codeSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, "Le code contient 6 chiffres."),
+});
+const totpSchema = z.object({
+  code: z.string().trim().min(6, "Saisissez le code à 6 chiffres de votre application.").max(20),
+});
+
+type Step =
+  | { kind: "password" }
+  | { kind: "code-request"; email: string }
+  | { kind: "code"; email: string }
+  | { kind: "totp" };
+
+export default function LoginPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const location = useLocation();
+  useForgetSignedOutAccount();
+  const [step, setStep] = useState<Step>({ kind: "password" });
+  const passwordFormRef = useRef<HTMLFormElement>(null);
+  /** To the code sign-in, keeping the address already typed. */
+  const toCodeRequest = () => {
+    const typed = passwordFormRef.current ? new FormData(passwordFormRef.current).get("email") : null;
+    setStep({ kind: "code-request", email: typeof typed === "string" ? typed : (params.get("email") ?? "") });
+  };
+  const [codeResent, setCodeResent] = useState(false);
+  const redirect = safeRedirect(params.get("redirect"));
+  // Set by the page that sent us here (e.g. "password changed, sign in with the new one").
+  const notice = (location.state as { notice?: string } | null)?.notice;
+
+  const finish = async (result?: SignInResult) => {
+    if (result?.twoFactorRedirect) {
+      setStep({ kind: "totp" });
+      return;
+    }
+    // Nothing cached for a previous account may show under this one.
+    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== meQueryOptions().queryKey[0] });
+    const me = await queryClient.fetchQuery({ ...meQueryOptions(), queryFn: getMe, staleTime: 0 });
+    const target = me && !me.profile.isComplete ? `/create-profil?redirect=${encodeURIComponent(redirect)}` : redirect;
+    navigate(target, { replace: true });
+  };
+
+  const passwordForm = useForm(passwordLoginSchema, async ({ email, password }) =>
+    finish(await signInWithPassword(email, password, redirect)),
+  );
+  const codeRequestForm = useForm(codeRequestSchema, async ({ email }) => {
+    await authClient.sendSignInCode(email);
+    setCodeResent(false);
+    setStep({ kind: "code", email });
+  });
+  const resendCode = useForm(codeRequestSchema, async ({ email }) => {
+    await authClient.sendSignInCode(email);
+    setCodeResent(true);
+  });
+  const codeForm = useForm(codeSchema, async ({ code }) => {
+    if (step.kind !== "code") return;
+    await finish(await authClient.signInWithCode(step.email, code));
+  });
+  const totpForm = useForm(totpSchema, async ({ code }) => {
+    const clean = code.replace(/\s/g, "");
+    await (/^\d{6}$/.test(clean) ? authClient.verifyTotp(clean) : authClient.verifyBackupCode(clean));
+    await finish();
+  });
+
+  if (step.kind === "totp") {
+    return (
+      <Page
+        title="Double authentification"
+        lead="Saisissez le code à 6 chiffres affiché par votre application d'authentification."
+      >
+        <form onSubmit={totpForm.handleSubmit} className="flex flex-col gap-4" noValidate>
+          {totpForm.formError ? <Notice tone="error">{totpForm.formError}</Notice> : null}
+          <Field
+            label="Code de vérification"
+            name="code"
+            autoComplete="one-time-code"
+            autoCapitalize="none"
+            autoFocus
+            hint="Téléphone perdu ? Saisissez plutôt l'un de vos codes de secours (par exemple AbC12-dEf34)."
+            error={totpForm.fieldErrors.code}
+          />
+          <Button type="submit" full isLoading={totpForm.isSubmitting}>
+            Vérifier
+          </Button>
+        </form>
+        <Button variant="ghost" onClick={() => setStep({ kind: "password" })}>
+          Annuler
+        </Button>
+      </Page>
+    );
+  }
+
+  if (step.kind === "code-request" || step.kind === "code") {
+    return (
+      <Page title="Connexion par code" lead="Recevez un code à usage unique par e-mail, sans mot de passe.">
+        {step.kind === "code-request" ? (
+          <form onSubmit={codeRequestForm.handleSubmit} className="flex flex-col gap-4" noValidate>
+            {codeRequestForm.formError ? <Notice tone="error">{codeRequestForm.formError}</Notice> : null}
+            <Field
+              label="Adresse e-mail"
+              name="email"
+              type="email"
+              autoComplete="email"
+              defaultValue={step.email}
+              error={codeRequestForm.fieldErrors.email}
+            />
+            <Button type="submit" full isLoading={codeRequestForm.isSubmitting}>
+              Recevoir un code
+            </Button>
+          </form>
+        ) : (
+          <form onSubmit={codeForm.handleSubmit} className="flex flex-col gap-4" noValidate>
+            <Notice tone="info">
+              {codeResent
+                ? "Un nouveau code a été envoyé"
+                : "Si un compte existe pour cette adresse, un code vient de lui être envoyé"}{" "}
+              à <strong className="break-all">{step.email}</strong>. Il est valable 5 minutes.
+            </Notice>
+            {codeForm.formError ? <Notice tone="error">{codeForm.formError}</Notice> : null}
+            {resendCode.formError ? <Notice tone="error">{resendCode.formError}</Notice> : null}
+            <Field
+              label="Code reçu par e-mail"
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              autoFocus
+              error={codeForm.fieldErrors.code}
+            />
+            <Button type="submit" full isLoading={codeForm.isSubmitting}>
+              Se connecter
+            </Button>
+          </form>
+        )}
+        {step.kind === "code" ? (
+          <form onSubmit={resendCode.handleSubmit} noValidate>
+            <input type="hidden" name="email" value={step.email} />
+            <Button type="submit" variant="secondary" full isLoading={resendCode.isSubmitting}>
+              Renvoyer un code
+            </Button>
+          </form>
+        ) : null}
+        <Button variant="ghost" onClick={() => setStep({ kind: "password" })}>
+          Se connecter avec un mot de passe
+        </Button>
+      </Page>
+    );
+  }
+
+  return (
+    <Page title="Connexion" lead="Retrouvez vos cartes de fidélité et vos récompenses.">
+      {notice ? <Notice tone="success">{notice}</Notice> : null}
+      <form ref={passwordFormRef} onSubmit={passwordForm.handleSubmit} className="flex flex-col gap-4" noValidate>
+        {passwordForm.formError ? <Notice tone="error">{passwordForm.formError}</Notice> : null}
+        <Field
+          label="Adresse e-mail"
+          name="email"
+          type="email"
+          autoComplete="email"
+          autoCapitalize="none"
+          defaultValue={params.get("email") ?? ""}
+          error={passwordForm.fieldErrors.email}
+        />
+        <PasswordField
+          label="Mot de passe"
+          name="password"
+          autoComplete="current-password"
+          error={passwordForm.fieldErrors.password}
+        />
+        <Link
+          to="/mot-de-passe-perdu"
+          className="self-end text-sm font-medium text-brand-800 underline dark:text-brand-200"
+        >
+          Mot de passe oublié ?
+        </Link>
+        <Button type="submit" full isLoading={passwordForm.isSubmitting}>
+          Se connecter
+        </Button>
+      </form>
+      <Button variant="secondary" full onClick={toCodeRequest}>
+        Recevoir un code par e-mail
+      </Button>
+      <p className="text-center text-sm text-stone-700 dark:text-stone-300">
+        Pas encore de compte ?{" "}
+        <Link
+          to={`/signup${params.get("redirect") ? `?redirect=${encodeURIComponent(redirect)}` : ""}`}
+          className="font-semibold text-brand-800 underline dark:text-brand-200"
+        >
+          Créer un compte
+        </Link>
+      </p>
+    </Page>
+  );
+}

@@ -1,0 +1,134 @@
+import { useState } from "react";
+import { Link, useLocation } from "react-router";
+import { Button } from "../../../components/ui/button.tsx";
+import { Notice } from "../../../components/ui/notice.tsx";
+import { ApiError } from "../../../lib/api-client.ts";
+import { useMe } from "../../../lib/me.ts";
+import { useSignOut } from "../api/sign-out.ts";
+import { Glyph, type GlyphName } from "../components/badge-icon.tsx";
+import { TwoFactorNudge } from "../components/two-factor-nudge.tsx";
+
+const ROLE_LABEL: Record<string, string> = { owner: "Gérant", admin: "Responsable", member: "Équipe" };
+
+export default function ProfilePage() {
+  const { data: me } = useMe();
+  const location = useLocation();
+  const notice = (location.state as { notice?: string } | null)?.notice;
+  const signOut = useSignOut();
+  const [isSigningOut, setSigningOut] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (!me) return null;
+
+  const fullName = [me.profile.firstName, me.profile.lastName].filter(Boolean).join(" ");
+  const initials =
+    ((me.profile.firstName?.[0] ?? "") + (me.profile.lastName?.[0] ?? "")).toUpperCase() ||
+    me.user.email[0]?.toUpperCase();
+
+  const onSignOut = async () => {
+    setSigningOut(true);
+    setError(null);
+    try {
+      await signOut();
+    } catch (e) {
+      setSigningOut(false);
+      setError(e instanceof ApiError ? e.message : "La déconnexion a échoué. Réessayez.");
+    }
+  };
+
+  return (
+    <div className="mx-auto flex w-full max-w-md flex-col gap-5 px-5 pb-8 pt-6">
+      <section className="flex items-center gap-4">
+        <div
+          className="flex size-16 shrink-0 items-center justify-center rounded-full bg-brand-700 text-xl font-bold text-white"
+          aria-hidden="true"
+        >
+          {initials}
+        </div>
+        <div className="min-w-0">
+          <h1 className="truncate text-2xl font-bold tracking-tight">{fullName || "Mon profil"}</h1>
+          <p className="truncate text-stone-600 dark:text-stone-400">{me.user.email}</p>
+          {me.user.isAdmin ? (
+            <p className="mt-1 inline-block rounded-full bg-brand-100 px-2.5 py-0.5 text-xs font-semibold text-brand-900">
+              Administrateur Fidèle
+            </p>
+          ) : null}
+        </div>
+      </section>
+
+      {notice ? <Notice tone="success">{notice}</Notice> : null}
+      {error ? <Notice tone="error">{error}</Notice> : null}
+      <TwoFactorNudge me={me} />
+
+      {me.memberships.length > 0 ? (
+        <section className="rounded-2xl border border-stone-200 bg-white p-4 shadow-sm dark:border-stone-800 dark:bg-stone-900">
+          <h2 className="text-sm font-semibold uppercase tracking-wide text-stone-600 dark:text-stone-400">
+            Mes boutiques
+          </h2>
+          <ul className="mt-2 flex flex-col gap-1">
+            {me.memberships.map((m) => (
+              <li key={m.shopId} className="flex items-center justify-between gap-3 py-1">
+                <span className="truncate font-medium">{m.shopName}</span>
+                <span className="shrink-0 rounded-full bg-stone-100 px-2.5 py-0.5 text-xs font-semibold text-stone-700 dark:bg-stone-800 dark:text-stone-300">
+                  {ROLE_LABEL[m.role] ?? m.role}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <nav
+        aria-label="Mon compte"
+        className="overflow-hidden rounded-2xl border border-stone-200 bg-white shadow-sm dark:border-stone-800 dark:bg-stone-900"
+      >
+        <ul className="divide-y divide-stone-200 dark:divide-stone-800">
+          <MenuLink
+            to="/edit-profil"
+            icon="user"
+            label="Modifier mon profil"
+            detail="Nom, anniversaire, préférences de contact"
+          />
+          <MenuLink to="/changer-mot-de-passe" icon="key" label="Changer de mot de passe" />
+          <MenuLink
+            to="/protected"
+            icon="shield"
+            label="Sécurité du compte"
+            detail={
+              me.user.twoFactorEnabled
+                ? "Double authentification activée"
+                : "Appareils connectés, double authentification"
+            }
+          />
+        </ul>
+      </nav>
+
+      <Button
+        variant="secondary"
+        full
+        isLoading={isSigningOut}
+        onClick={onSignOut}
+        className="text-red-700 dark:text-red-400"
+      >
+        <Glyph name="logout" className="size-5" />
+        Se déconnecter
+      </Button>
+    </div>
+  );
+}
+
+function MenuLink({ to, icon, label, detail }: { to: string; icon: GlyphName; label: string; detail?: string }) {
+  return (
+    <li>
+      <Link to={to} className="flex min-h-16 items-center gap-4 px-4 py-3 hover:bg-stone-50 dark:hover:bg-stone-800">
+        <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-800 dark:bg-stone-800 dark:text-brand-200">
+          <Glyph name={icon} className="size-5" />
+        </span>
+        <span className="min-w-0 flex-1">
+          <span className="block font-medium">{label}</span>
+          {detail ? <span className="block truncate text-sm text-stone-600 dark:text-stone-400">{detail}</span> : null}
+        </span>
+        <Glyph name="chevron" className="size-5 shrink-0 text-stone-400" />
+      </Link>
+    </li>
+  );
+}

@@ -1,0 +1,90 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { z } from "zod";
+import { PASSWORD_MAX, PASSWORD_MIN, passwordSchema } from "../../../../domain/schemas/accounts.ts";
+import { Button, ButtonLink } from "../../../components/ui/button.tsx";
+import { PasswordField } from "../../../components/ui/field.tsx";
+import { Notice } from "../../../components/ui/notice.tsx";
+import { Page } from "../../../components/ui/page.tsx";
+import { authClient } from "../../../lib/auth-client.ts";
+import { meQueryOptions } from "../../../lib/me.ts";
+import { useForm } from "../../../lib/use-form.ts";
+import { BadgeIcon } from "../components/badge-icon.tsx";
+
+const schema = z
+  .object({ password: passwordSchema, confirmation: z.string() })
+  .refine((v) => v.password === v.confirmation, {
+    path: ["confirmation"],
+    message: "Les deux mots de passe ne sont pas identiques.",
+  });
+
+/** From the e-mail link: better-auth sends here with ?token=… or ?error=INVALID_TOKEN. */
+export default function ResetPasswordPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const token = params.get("token");
+  const form = useForm(schema, async ({ password }) => {
+    await authClient.resetPassword(token ?? "", password);
+    // Every session of the account is revoked by the reset: forget this one's data too.
+    queryClient.clear();
+    queryClient.setQueryData(meQueryOptions().queryKey, null);
+    navigate("/login", {
+      replace: true,
+      state: { notice: "Votre mot de passe a été changé. Connectez-vous avec le nouveau." },
+    });
+  });
+
+  if (params.get("error") || !token) {
+    return (
+      <Page title="Lien expiré">
+        <div className="flex flex-col items-center gap-4 rounded-2xl border border-stone-200 bg-white p-6 text-center shadow-sm dark:border-stone-800 dark:bg-stone-900">
+          <BadgeIcon name="alert" tone="warning" />
+          <p className="text-stone-800 dark:text-stone-200">
+            Ce lien de réinitialisation n'est plus valable : il a déjà servi ou date de plus d'une heure.
+          </p>
+        </div>
+        <ButtonLink to="/mot-de-passe-perdu" full>
+          Recevoir un nouveau lien
+        </ButtonLink>
+      </Page>
+    );
+  }
+
+  return (
+    <Page
+      title="Nouveau mot de passe"
+      lead="Choisissez votre nouveau mot de passe. Par sécurité, tous vos appareils seront déconnectés."
+    >
+      <form onSubmit={form.handleSubmit} className="flex flex-col gap-4" noValidate>
+        {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
+        <PasswordField
+          label="Nouveau mot de passe"
+          name="password"
+          autoComplete="new-password"
+          maxLength={PASSWORD_MAX}
+          hint={`Au moins ${PASSWORD_MIN} caractères.`}
+          error={form.fieldErrors.password}
+        />
+        <PasswordField
+          label="Confirmez le nouveau mot de passe"
+          name="confirmation"
+          autoComplete="new-password"
+          maxLength={PASSWORD_MAX}
+          error={form.fieldErrors.confirmation}
+        />
+        <Button type="submit" full isLoading={form.isSubmitting}>
+          Changer mon mot de passe
+        </Button>
+      </form>
+      {form.formError ? (
+        <Link
+          to="/mot-de-passe-perdu"
+          className="text-center text-sm font-semibold text-brand-800 underline dark:text-brand-200"
+        >
+          Recevoir un nouveau lien
+        </Link>
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,21 @@
+import { useQueryClient } from "@tanstack/react-query";
+import type { ShopRegistration } from "../../../../domain/schemas/shops.ts";
+import { myShopsQueryOptions, rememberShop } from "../../../components/shop/current-shop.ts";
+import { api, unwrap } from "../../../lib/api-client.ts";
+import { meQueryOptions } from "../../../lib/me.ts";
+
+export const registerShop = (input: ShopRegistration) => unwrap(api.shops.$post({ json: input })).then((r) => r.shop);
+
+/** Registers the shop, makes it the current one, and refreshes who I am (I am now its owner). */
+export function useRegisterShop() {
+  const queryClient = useQueryClient();
+  return async (input: ShopRegistration) => {
+    const shop = await registerShop(input);
+    rememberShop(shop.id);
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey }),
+      queryClient.invalidateQueries({ queryKey: myShopsQueryOptions().queryKey }),
+    ]);
+    return shop;
+  };
+}

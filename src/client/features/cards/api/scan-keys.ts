@@ -1,0 +1,59 @@
+import type { ScanCode } from "../../../../domain/loyalty/scan-code.ts";
+
+/** A random id for keys: crypto.randomUUID needs a secure context, getRandomValues does not. */
+export function randomKey(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const DEVICE_KEY = "fidele:device-id";
+
+/** The id this phone keeps for good (localStorage), so the shop can notice many accounts on one device. */
+export function deviceId(): string | undefined {
+  try {
+    let id = localStorage.getItem(DEVICE_KEY);
+    if (!id || !/^[A-Za-z0-9_-]{8,100}$/.test(id)) {
+      id = randomKey();
+      localStorage.setItem(DEVICE_KEY, id);
+    }
+    return id;
+  } catch {
+    return undefined;
+  }
+}
+
+const attemptKey = (code: ScanCode) => `fidele:scan-attempt:${code.scanUid}:${code.token ?? ""}:${code.poster ?? ""}`;
+
+/**
+ * The idempotency key of one scan attempt: made once, kept in sessionStorage until the API has answered (a
+ * retry, a reload, or the detour through sign-in sends the same key, so the visit is credited once).
+ */
+export function attemptIdempotencyKey(code: ScanCode): string {
+  try {
+    const existing = sessionStorage.getItem(attemptKey(code));
+    if (existing) return existing;
+    const key = randomKey();
+    sessionStorage.setItem(attemptKey(code), key);
+    return key;
+  } catch {
+    return randomKey();
+  }
+}
+
+export function hasPendingAttempt(code: ScanCode): boolean {
+  try {
+    return sessionStorage.getItem(attemptKey(code)) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** Once answered, the attempt is over: the next scan of this code is a new visit. */
+export function endAttempt(code: ScanCode) {
+  try {
+    sessionStorage.removeItem(attemptKey(code));
+  } catch {
+    // Nothing kept.
+  }
+}

@@ -1,0 +1,253 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
+import { SCAN_UID_PATTERN, type ScanCode } from "../../../../domain/loyalty/scan-code.ts";
+import { formatAmountFr } from "../../../../domain/loyalty/scan-rules.ts";
+import { Glyph, GlyphBadge, type GlyphName, type GlyphTone } from "../../../components/loyalty/glyph.tsx";
+import { formatMomentFr } from "../../../components/loyalty/format.ts";
+import { APP_DESIGN, LoyaltyCard, readableOn } from "../../../components/loyalty/loyalty-card.tsx";
+import { Button, ButtonLink } from "../../../components/ui/button.tsx";
+import { Notice } from "../../../components/ui/notice.tsx";
+import { ApiError } from "../../../lib/api-client.ts";
+import { useMe } from "../../../lib/me.ts";
+import { useShopByScan } from "../api/get-shop-by-scan.ts";
+import { postScan, type ScanAnswer } from "../api/post-scan.ts";
+import { attemptIdempotencyKey, deviceId, endAttempt } from "../api/scan-keys.ts";
+
+type Outcome = ScanAnswer["outcome"];
+
+const REFUSAL: Record<Exclude<Outcome, "accepted">, { title: string; glyph: GlyphName; tone: GlyphTone; rescan: boolean }> = {
+  cooldown: { title: "Passage déjà crédité", glyph: "clock", tone: "warning", rescan: false },
+  daily_cap: { title: "Limite du jour atteinte", glyph: "clock", tone: "warning", rescan: false },
+  stale_code: { title: "Ce code a expiré", glyph: "refresh", tone: "warning", rescan: true },
+  invalid_code: { title: "Code non valable", glyph: "alert", tone: "danger", rescan: true },
+  poster_disabled: { title: "Affiche non acceptée", glyph: "alert", tone: "warning", rescan: true },
+  suspended: { title: "Boutique suspendue", glyph: "alert", tone: "danger", rescan: false },
+  unknown_shop: { title: "Boutique inconnue", glyph: "alert", tone: "danger", rescan: true },
+};
+
+type State = { kind: "waiting" } | { kind: "error"; message: string };
+
+/**
+ * /boutique/{scanUid}?t=… — the URL of every shop code. Signed in, the visit is credited at once; signed out,
+ * the person goes through /scanner-auth and comes back here, where the same idempotency key is sent. The
+ * answer is kept in the history entry, so a reload shows it again instead of scanning a second time.
+ */
+export default function ScanPage() {
+  const { scanUid = "" } = useParams();
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const meQuery = useMe();
+  const token = params.get("t");
+  const poster = params.get("p");
+  const code: ScanCode = useMemo(() => ({ scanUid, token, poster }), [scanUid, token, poster]);
+  const here = location.pathname + location.search;
+  const answer = (location.state as { answer?: ScanAnswer } | null)?.answer ?? null;
+  const isKnownFormat = SCAN_UID_PATTERN.test(scanUid);
+  const shop = useShopByScan(isKnownFormat ? scanUid : null);
+  const [state, setState] = useState<State>({ kind: "waiting" });
+
+  const problem = !isKnownFormat
+    ? "Ce code ne correspond à aucune boutique Fidèle."
+    : !token && !poster
+      ? "Ce code est incomplet : scannez le code affiché au comptoir."
+      : null;
+
+  const toSignIn = useCallback(() => {
+    attemptIdempotencyKey(code);
+    navigate(`/scanner-auth?redirect=${encodeURIComponent(here)}`, { replace: true });
+  }, [code, here, navigate]);
+
+  const send = useCallback(async () => {
+    setState({ kind: "waiting" });
+    try {
+      const result = await postScan({
+        scanUid: code.scanUid,
+        ...(code.token ? { token: code.token } : {}),
+        ...(code.poster ? { poster: code.poster } : {}),
+        deviceId: deviceId(),
+        idempotencyKey: attemptIdempotencyKey(code),
+      });
+      endAttempt(code);
+      void queryClient.invalidateQueries({ queryKey: ["cards"] });
+      void queryClient.invalidateQueries({ queryKey: ["shops"] });
+      navigate(here, { replace: true, state: { answer: result } });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401) return toSignIn();
+      // The key stays: "Réessayer" sends the same one, so a request that did arrive is not credited twice.
+      setState({ kind: "error", message: error instanceof ApiError ? error.message : "Une erreur inattendue est survenue. Réessayez." });
+    }
+  }, [code, here, navigate, queryClient, toSignIn]);
+
+  const started = useRef(false);
+  useEffect(() => {
+    if (answer || problem || meQuery.isPending || started.current) return;
+    started.current = true;
+    if (!meQuery.data) toSignIn();
+    else void send();
+  }, [answer, problem, meQuery.isPending, meQuery.data, send, toSignIn]);
+
+  const design = shop.data?.design ?? APP_DESIGN;
+  const shopName = answer?.shop?.name ?? shop.data?.name ?? null;
+
+  if (problem) {
+    return <Refusal title="Code non reconnu" glyph="alert" tone="danger" message={problem} rescan />;
+  }
+  if (answer) {
+    return answer.accepted ? (
+      <Accepted answer={answer} design={design} logoUrl={shop.data?.logoUrl ?? null} />
+    ) : (
+      <Refusal {...REFUSAL[answer.outcome as Exclude<Outcome, "accepted">]} message={answer.message}>
+        {answer.card && answer.shop ? (
+          <Link to={`/shop/${answer.shop.slug}`} className="block rounded-3xl focus-visible:outline-offset-4">
+            <LoyaltyCard shopName={answer.shop.name} design={design} logoUrl={shop.data?.logoUrl ?? null} progress={answer.card.progress} />
+          </Link>
+        ) : null}
+      </Refusal>
+    );
+  }
+  return (
+    <div className="mx-auto flex max-w-md flex-col gap-5 px-5 pb-10 pt-8">
+      <div className="flex flex-col items-center gap-4 text-center" aria-live="polite">
+        <span className="relative flex size-20 items-center justify-center rounded-full" style={{ background: design.background, color: design.foreground }}>
+          {state.kind === "waiting" ? (
+            <span className="size-10 animate-spin rounded-full border-4 border-current border-t-transparent" aria-hidden="true" />
+          ) : (
+            <Glyph name="alert" className="size-10" />
+          )}
+        </span>
+        <h1 className="text-2xl font-bold tracking-tight">
+          {state.kind === "waiting" ? "Validation de votre passage…" : "Passage non validé"}
+        </h1>
+        {shopName ? <p className="text-stone-700 dark:text-stone-300">chez {shopName}</p> : null}
+      </div>
+      {state.kind === "error" ? (
+        <>
+          <Notice tone="error">{state.message}</Notice>
+          <Button full onClick={() => void send()}>
+            Réessayer
+          </Button>
+          <p className="text-center text-sm text-stone-600 dark:text-stone-400">Votre passage ne sera compté qu'une fois, même si vous réessayez.</p>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+/** Confetti in the shop's colours (decorative, still). */
+const CONFETTI = [
+  [8, 18, 10, 20],
+  [20, 70, 6, -30],
+  [33, 10, 8, 45],
+  [48, 82, 10, 10],
+  [62, 14, 6, -15],
+  [76, 64, 9, 60],
+  [88, 22, 7, -40],
+  [92, 78, 6, 25],
+  [14, 48, 5, 0],
+  [84, 44, 5, 0],
+] as const;
+
+function Accepted({ answer, design, logoUrl }: { answer: ScanAnswer; design: typeof APP_DESIGN; logoUrl: string | null }) {
+  const mode = answer.card?.mode ?? "stamps";
+  const gained = formatAmountFr(mode, answer.delta);
+  const onAccent = readableOn(design.accent);
+  return (
+    <div className="pb-10">
+      <section className="relative overflow-hidden px-5 pb-16 pt-8 text-center" style={{ background: design.background, color: design.foreground }}>
+        {CONFETTI.map(([left, top, size, rotate], i) => (
+          <span
+            // biome-ignore lint/suspicious/noArrayIndexKey: fixed decoration.
+            key={i}
+            className="pointer-events-none absolute rounded-sm"
+            style={{
+              left: `${left}%`,
+              top: `${top}%`,
+              width: size,
+              height: size * 1.8,
+              transform: `rotate(${rotate}deg)`,
+              background: i % 2 ? design.accent : design.foreground,
+              opacity: 0.55,
+            }}
+            aria-hidden="true"
+          />
+        ))}
+        <span className="relative mx-auto flex size-20 items-center justify-center rounded-full shadow-lg" style={{ background: design.accent, color: onAccent }}>
+          <Glyph name="check" className="size-11" />
+        </span>
+        <h1 className="relative mt-4 text-3xl font-black tracking-tight">Passage validé !</h1>
+        <p className="relative mt-1 text-5xl font-black tabular-nums">+{gained}</p>
+        {answer.multiplier > 1 ? (
+          <p className="relative mt-3 inline-flex rounded-full px-3 py-1 text-sm font-bold" style={{ background: design.accent, color: onAccent }}>
+            Points ×{answer.multiplier}
+            {answer.periodLabel ? ` · ${answer.periodLabel}` : ""}
+          </p>
+        ) : null}
+      </section>
+      <div className="relative mx-auto -mt-10 flex max-w-md flex-col gap-5 px-5">
+        <div className="rounded-2xl bg-white p-4 text-center font-medium shadow-md ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800" role="status">
+          {answer.message}
+        </div>
+        {answer.card && answer.shop ? (
+          <LoyaltyCard shopName={answer.shop.name} design={design} logoUrl={logoUrl} progress={answer.card.progress} fresh={mode === "stamps" ? answer.delta : 1} />
+        ) : null}
+        {answer.nextAt ? (
+          <p className="text-center text-sm text-stone-600 dark:text-stone-400">
+            Prochain passage crédité : {formatMomentFr(answer.nextAt)}.
+          </p>
+        ) : null}
+        <div className="grid grid-cols-2 gap-3">
+          <ButtonLink to="/cartes-de-fidelite" full>
+            Mes cartes
+          </ButtonLink>
+          {answer.shop ? (
+            <ButtonLink to={`/shop/${answer.shop.slug}`} variant="secondary" full>
+              La boutique
+            </ButtonLink>
+          ) : null}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Refusal({
+  title,
+  glyph,
+  tone,
+  message,
+  rescan,
+  children,
+}: {
+  title: string;
+  glyph: GlyphName;
+  tone: GlyphTone;
+  message: string;
+  rescan: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="mx-auto flex max-w-md flex-col gap-5 px-5 pb-10 pt-8">
+      <div className="flex flex-col items-center gap-4 text-center">
+        <GlyphBadge name={glyph} tone={tone} size="lg" />
+        <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+        <p className="text-stone-800 dark:text-stone-200" role="status">
+          {message}
+        </p>
+      </div>
+      {children}
+      <div className="flex flex-col gap-3">
+        {rescan ? (
+          <ButtonLink to="/scanner" full>
+            Scanner à nouveau
+          </ButtonLink>
+        ) : null}
+        <ButtonLink to="/cartes-de-fidelite" variant={rescan ? "secondary" : "primary"} full>
+          Mes cartes
+        </ButtonLink>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,10 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api, unwrap } from "../../../lib/api-client.ts";
+
+/** The operator's identity (company, address, publication director, host, contact), from its configuration. */
+export const getLegalNotice = () => unwrap(api.content.legal.$get()).then((r) => r.legal);
+
+export const legalNoticeQueryOptions = () =>
+  queryOptions({ queryKey: ["content", "legal"], queryFn: getLegalNotice, staleTime: 60 * 60_000 });
+
+export const useLegalNotice = () => useQuery(legalNoticeQueryOptions());

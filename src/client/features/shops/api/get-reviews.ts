@@ -1,0 +1,18 @@
+import { infiniteQueryOptions } from "@tanstack/react-query";
+import { api, unwrap } from "../../../lib/api-client.ts";
+
+const PAGE = 10;
+
+/** GET /api/shops/:slug/reviews: newest first. */
+export const getReviews = (slug: string, offset: number) =>
+  unwrap(api.shops[":slug"].reviews.$get({ param: { slug }, query: { limit: String(PAGE), offset: String(offset) } }));
+
+export type Review = Awaited<ReturnType<typeof getReviews>>["reviews"][number];
+
+export const reviewsQueryOptions = (slug: string) =>
+  infiniteQueryOptions({
+    queryKey: ["shops", "reviews", slug],
+    queryFn: ({ pageParam }) => getReviews(slug, pageParam),
+    initialPageParam: 0,
+    getNextPageParam: (last, pages) => (last.hasMore ? pages.length * PAGE : undefined),
+  });

@@ -1,0 +1,23 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { RouterProvider } from "react-router";
+import { createRouter } from "./app/router.tsx";
+import { Shell, startShell } from "./app/shell/shell.tsx";
+import { meQueryOptions } from "./lib/me.ts";
+import { queryClient } from "./lib/query-client.ts";
+import "./styles.css";
+
+// Who is signed in is needed by every screen: ask at once, alongside the route's code.
+void queryClient.prefetchQuery(meQueryOptions());
+const router = createRouter();
+startShell();
+
+createRoot(document.getElementById("root") as HTMLElement).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+      <Shell router={router} />
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,50 @@
+/**
+ * The points ledger: every change of a card's points is one append-only entry.
+ * A card's balance is the sum of all deltas; its lifetime total (what VIP levels
+ * use) counts only what was earned, so spending, expiry and refunds of spent
+ * points never move it.
+ */
+export const LEDGER_KINDS = ["scan", "bonus", "double_points", "redemption", "refund", "adjustment", "expiry"] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+/** Kinds that count toward the lifetime total. */
+export const LIFETIME_KINDS: readonly LedgerKind[] = ["scan", "bonus", "double_points", "adjustment"];
+
+export const LEDGER_KIND_LABELS_FR: Record<LedgerKind, string> = {
+  scan: "Passage en boutique",
+  bonus: "Bonus",
+  double_points: "Passage (points multipliés)",
+  redemption: "Récompense utilisée",
+  refund: "Points rendus",
+  adjustment: "Correction par la boutique",
+  expiry: "Points expirés",
+};
+
+export type LedgerLike = { kind: LedgerKind; delta: number };
+
+export function summarizeLedger(entries: readonly LedgerLike[]): { balance: number; lifetime: number } {
+  let balance = 0;
+  let lifetime = 0;
+  for (const e of entries) {
+    balance += e.delta;
+    if (LIFETIME_KINDS.includes(e.kind)) lifetime += e.delta;
+  }
+  return { balance, lifetime };
+}
+
+/** Progress shown on a card: stamps fill a grid of `goal`, points just count. */
+export type CardProgress =
+  | { mode: "stamps"; stamps: number; goal: number; isFull: boolean; percent: number }
+  | { mode: "points"; points: number };
+
+export function cardProgress(mode: "stamps" | "points", stampsGoal: number, balance: number): CardProgress {
+  if (mode === "points") return { mode, points: balance };
+  const stamps = Math.max(0, balance);
+  return {
+    mode,
+    stamps,
+    goal: stampsGoal,
+    isFull: stamps >= stampsGoal,
+    percent: Math.min(100, Math.round((stamps / Math.max(1, stampsGoal)) * 100)),
+  };
+}

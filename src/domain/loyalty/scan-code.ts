@@ -1,0 +1,129 @@
+/**
+ * Shop codes that cannot be replayed from a photo.
+ *
+ * The counter screen shows `${APP_URL}/boutique/{scanUid}?t={token}` where the token
+ * is `{step in base 36}.{HMAC-SHA256(shop key, "r:{scanUid}:{step}")}` truncated to
+ * 96 bits, and a step is 30 s (RFC 6238's TOTP time step). The current and the
+ * previous step are accepted, so a token is refused at most 60 s after it was
+ * first shown. The printed poster carries `?p={HMAC(shop key, "p:{scanUid}")}`:
+ * a static code that only counts when the shop allows posters. Renewing the shop
+ * key voids every poster and token at once.
+ *
+ * Web Crypto only (globalThis.crypto.subtle): the domain stays free of node: imports.
+ */
+export const CODE_STEP_SECONDS = 30;
+/** Steps accepted: the current one and the one before. */
+export const CODE_STEPS_ACCEPTED = 2;
+const MAC_BYTES = 12;
+
+export type TokenCheck = "valid" | "stale" | "invalid";
+
+export function timeStep(nowMs: number): number {
+  return Math.floor(nowMs / 1000 / CODE_STEP_SECONDS);
+}
+
+/** When the token of `step` stops being the current one (the reader refreshes then). */
+export function stepEndsAt(step: number): number {
+  return (step + 1) * CODE_STEP_SECONDS * 1000;
+}
+
+export function base64url(bytes: Uint8Array): string {
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export function fromBase64url(text: string): Uint8Array {
+  const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
+  const bin = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** A fresh random secret (base64url), e.g. a shop's HMAC key (32 bytes) or scan_uid (12 bytes). */
+export function randomSecret(bytes = 32): string {
+  return base64url(globalThis.crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+export function importCodeKey(secret: string): Promise<CryptoKey> {
+  return globalThis.crypto.subtle.importKey(
+    "raw",
+    fromBase64url(secret) as Uint8Array<ArrayBuffer>,
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+}
+
+async function mac(key: CryptoKey, message: string): Promise<string> {
+  const sig = await globalThis.crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message));
+  return base64url(new Uint8Array(sig).slice(0, MAC_BYTES));
+}
+
+/** Compares two strings in time independent of where they differ. */
+export function safeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+export async function rotatingToken(key: CryptoKey, scanUid: string, step: number): Promise<string> {
+  return `${step.toString(36)}.${await mac(key, `r:${scanUid}:${step}`)}`;
+}
+
+/**
+ * valid: signed for this or the previous step; stale: well signed but older;
+ * invalid: malformed, forged, or from the future.
+ */
+export async function verifyRotatingToken(key: CryptoKey, scanUid: string, token: string, nowMs: number): Promise<TokenCheck> {
+  const match = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{16})$/.exec(token);
+  if (!match) return "invalid";
+  const step = Number.parseInt(match[1]!, 36);
+  const current = timeStep(nowMs);
+  if (!Number.isSafeInteger(step) || step > current) return "invalid";
+  const expected = await rotatingToken(key, scanUid, step);
+  if (!safeEqual(expected, token)) return "invalid";
+  return current - step < CODE_STEPS_ACCEPTED ? "valid" : "stale";
+}
+
+export function posterToken(key: CryptoKey, scanUid: string): Promise<string> {
+  return mac(key, `p:${scanUid}`);
+}
+
+export async function verifyPosterToken(key: CryptoKey, scanUid: string, token: string): Promise<boolean> {
+  if (!/^[A-Za-z0-9_-]{16}$/.test(token)) return false;
+  return safeEqual(await posterToken(key, scanUid), token);
+}
+
+export type ScanCode = { scanUid: string; token: string | null; poster: string | null };
+
+export function scanUrl(appUrl: string, code: ScanCode): string {
+  const base = `${appUrl.replace(/\/+$/, "")}/boutique/${encodeURIComponent(code.scanUid)}`;
+  if (code.token) return `${base}?t=${encodeURIComponent(code.token)}`;
+  if (code.poster) return `${base}?p=${encodeURIComponent(code.poster)}`;
+  return base;
+}
+
+export const SCAN_UID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+
+/**
+ * Reads a scanned or typed code: a full URL of /boutique/{scanUid}?t=… (any host:
+ * the scanner is on our own site), a bare path, or "scanUid?t=…".
+ */
+export function parseScanCode(text: string): ScanCode | null {
+  const trimmed = text.trim();
+  if (!trimmed) return null;
+  let url: URL;
+  try {
+    url = new URL(trimmed, "http://x.invalid/boutique/");
+  } catch {
+    return null;
+  }
+  const m = /\/boutique\/([^/?#]+)\/?$/.exec(url.pathname);
+  if (!m) return null;
+  const scanUid = decodeURIComponent(m[1]!);
+  if (!SCAN_UID_PATTERN.test(scanUid)) return null;
+  return { scanUid, token: url.searchParams.get("t"), poster: url.searchParams.get("p") };
+}

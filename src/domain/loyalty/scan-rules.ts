@@ -1,0 +1,147 @@
+import { addDays, formatWhenFr, localParts, zonedToUtc } from "./time.ts";
+
+/**
+ * A shop's card rules. Changing them never rewrites what was earned: the ledger
+ * keeps each entry's delta as it was credited.
+ */
+export type CardMode = "stamps" | "points";
+export type CardRules = {
+  mode: CardMode;
+  /** Stamps that fill a card (stamps mode). */
+  stampsGoal: number;
+  /** Points credited per visit (points mode). */
+  pointsPerVisit: number;
+  /** Minimum time between two credited visits of one customer. */
+  cooldownMinutes: number;
+  /** Credited visits per customer per local day. */
+  dailyCap: number;
+  allowStaticPoster: boolean;
+};
+
+export const DEFAULT_CARD_RULES: CardRules = {
+  mode: "stamps",
+  stampsGoal: 10,
+  pointsPerVisit: 10,
+  cooldownMinutes: 240,
+  dailyCap: 2,
+  allowStaticPoster: false,
+};
+
+/** Accounts seen on one device within the window before a scan is flagged. */
+export const SHARED_DEVICE_ACCOUNTS = 3;
+export const SHARED_DEVICE_WINDOW_DAYS = 7;
+
+export function pointsPerVisit(rules: Pick<CardRules, "mode" | "pointsPerVisit">): number {
+  return rules.mode === "stamps" ? 1 : rules.pointsPerVisit;
+}
+
+export type CardVisitState = { lastScanAt: Date | null; dayKey: string | null; dayCount: number };
+
+export type ScanCheck =
+  | { ok: true }
+  | { ok: false; reason: "cooldown" | "daily_cap"; nextAt: Date };
+
+/**
+ * Is a visit creditable now? The database applies the same rule under a row lock
+ * (migration 0002, `fidele_scan`); this is its specification and what the shop
+ * page uses to tell a shopper when the next visit counts.
+ */
+export function checkVisit(state: CardVisitState, rules: Pick<CardRules, "cooldownMinutes" | "dailyCap">, now: Date, tz: string): ScanCheck {
+  const today = localParts(now, tz).date;
+  const countToday = state.dayKey === today ? state.dayCount : 0;
+  const cooldownEnd = state.lastScanAt ? new Date(state.lastScanAt.getTime() + rules.cooldownMinutes * 60_000) : null;
+  if (countToday >= rules.dailyCap) {
+    const tomorrow = zonedToUtc(addDays(today, 1), 0, tz);
+    const nextAt = cooldownEnd && cooldownEnd > tomorrow ? cooldownEnd : tomorrow;
+    return { ok: false, reason: "daily_cap", nextAt };
+  }
+  if (cooldownEnd && cooldownEnd > now) return { ok: false, reason: "cooldown", nextAt: cooldownEnd };
+  return { ok: true };
+}
+
+export const SCAN_OUTCOMES = [
+  "accepted",
+  "cooldown",
+  "daily_cap",
+  "stale_code",
+  "invalid_code",
+  "poster_disabled",
+  "suspended",
+  "unknown_shop",
+] as const;
+export type ScanOutcome = (typeof SCAN_OUTCOMES)[number];
+
+export const SCAN_METHODS = ["rotating", "poster", "staff"] as const;
+export type ScanMethod = (typeof SCAN_METHODS)[number];
+
+export const SCAN_FLAGS = ["shared_device", "outside_hours"] as const;
+export type ScanFlag = (typeof SCAN_FLAGS)[number];
+
+export const SCAN_OUTCOME_LABELS_FR: Record<ScanOutcome, string> = {
+  accepted: "Crédité",
+  cooldown: "Trop tôt",
+  daily_cap: "Limite du jour",
+  stale_code: "Code expiré",
+  invalid_code: "Code invalide",
+  poster_disabled: "Affiche désactivée",
+  suspended: "Boutique suspendue",
+  unknown_shop: "Boutique inconnue",
+};
+
+export const SCAN_FLAG_LABELS_FR: Record<ScanFlag, string> = {
+  shared_device: "Plusieurs comptes sur le même appareil",
+  outside_hours: "En dehors des heures d'ouverture",
+};
+
+export const SCAN_METHOD_LABELS_FR: Record<ScanMethod, string> = {
+  rotating: "Code du comptoir",
+  poster: "Affiche",
+  staff: "Saisi par l'équipe",
+};
+
+const unit = (mode: CardMode, n: number) =>
+  mode === "stamps" ? (Math.abs(n) > 1 ? "tampons" : "tampon") : Math.abs(n) > 1 ? "points" : "point";
+
+const numberFr = new Intl.NumberFormat("fr-FR");
+
+/** "1 tampon", "20 points". */
+export function formatAmountFr(mode: CardMode, n: number): string {
+  return `${numberFr.format(n)} ${unit(mode, n)}`;
+}
+
+export type ScanMessageInput = {
+  outcome: ScanOutcome;
+  shopName: string | null;
+  mode: CardMode;
+  delta: number;
+  multiplier: number;
+  nextAt: Date | null;
+  timezone: string;
+  now: Date;
+};
+
+/** What the shopper reads after a scan, in French; a refusal says why and, when known, when to come back. */
+export function scanMessageFr(s: ScanMessageInput): string {
+  const shop = s.shopName ?? "cette boutique";
+  const when = s.nextAt ? formatWhenFr(s.nextAt, s.now, s.timezone) : null;
+  switch (s.outcome) {
+    case "accepted":
+      return s.multiplier > 1
+        ? `Points ×${s.multiplier} ! ${formatAmountFr(s.mode, s.delta)} ajoutés chez ${shop}.`
+        : `${formatAmountFr(s.mode, s.delta)} ${s.delta > 1 ? "ajoutés" : "ajouté"} chez ${shop}. Merci de votre visite !`;
+    case "cooldown":
+      return `Votre passage chez ${shop} a déjà été crédité récemment. Prochain passage possible ${when ?? "plus tard"}.`;
+    case "daily_cap":
+      return `Vous avez atteint le nombre de passages crédités aujourd'hui chez ${shop}. Prochain passage possible ${when ?? "demain"}.`;
+    case "stale_code":
+      return "Ce code a expiré : il change toutes les 30 secondes. Scannez le code affiché en ce moment au comptoir.";
+    case "invalid_code":
+      return "Ce code n'est pas valide. Scannez le code affiché au comptoir de la boutique.";
+    case "poster_disabled":
+      return `${shop} n'accepte pas l'affiche imprimée : scannez le code affiché au comptoir.`;
+    case "suspended":
+      return `${shop} est momentanément suspendue sur Fidèle : aucun passage ne peut être crédité.`;
+    case "unknown_shop":
+      return "Ce code ne correspond à aucune boutique Fidèle.";
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * Every route of SPEC §2 with its layout metadata and guard. The web app's router
+ * (src/client/app/router.tsx) gives each one its page; the server uses the same
+ * patterns to answer 404 for a path that matches none. Nothing else decides
+ * layout or access.
+ */
+export type Guard = "public" | "auth" | "owner" | "staff" | "admin";
+export type Transition = "none" | "fade" | "slide";
+
+export type RouteMeta = {
+  path: string;
+  guard: Guard;
+  /** Page title (French), used for document.title. */
+  title: string;
+  showHeader?: boolean;
+  showNavbar?: boolean;
+  showAdminbar?: boolean;
+  showFooter?: boolean;
+  showSidebar?: boolean;
+  transition?: Transition;
+  keepAlive?: boolean;
+  colorMode?: "light" | "dark";
+};
+
+/** Layout defaults: SPEC §2 "most pages hide the header and often the navbar". */
+export const LAYOUT_DEFAULTS = {
+  showHeader: false,
+  showNavbar: true,
+  showAdminbar: false,
+  showFooter: true,
+  showSidebar: false,
+  transition: "fade" as Transition,
+  keepAlive: false,
+};
+
+const shopper = (path: string, title: string, guard: Guard = "public", extra: Partial<RouteMeta> = {}): RouteMeta => ({
+  path,
+  title,
+  guard,
+  ...extra,
+});
+/** Back-office pages: admin bar and sidebar, no tab bar. */
+const backOffice = (path: string, title: string, guard: Guard = "owner", extra: Partial<RouteMeta> = {}): RouteMeta => ({
+  path,
+  title,
+  guard,
+  showAdminbar: true,
+  showSidebar: true,
+  showFooter: false,
+  showNavbar: false,
+  ...extra,
+});
+/** Account pages: focused forms, no tab bar. */
+const accountForm = (path: string, title: string, guard: Guard = "public"): RouteMeta => ({
+  path,
+  title,
+  guard,
+  showFooter: false,
+});
+
+export const ROUTES: RouteMeta[] = [
+  shopper("/", "Accueil", "public", { showHeader: true, showNavbar: false, keepAlive: true }),
+  accountForm("/login", "Connexion"),
+  accountForm("/signup", "Créer un compte"),
+  accountForm("/mot-de-passe-perdu", "Mot de passe oublié"),
+  accountForm("/reset-password", "Nouveau mot de passe"),
+  accountForm("/change-password", "Changer de mot de passe", "auth"),
+  accountForm("/changer-mot-de-passe", "Changer de mot de passe", "auth"),
+  accountForm("/confirm", "Confirmation"),
+  accountForm("/create-profil", "Votre profil", "auth"),
+  shopper("/edit-profil", "Modifier mon profil", "auth"),
+  shopper("/faq", "Questions fréquentes"),
+  shopper("/cgu", "Conditions générales d'utilisation"),
+  shopper("/mentions-legales", "Mentions légales"),
+  shopper("/politiques-de-confidentialite", "Politique de confidentialité"),
+  shopper("/offre", "L'offre commerçants"),
+  shopper("/merci", "Merci !"),
+  shopper("/vip", "Niveaux VIP", "auth"),
+  shopper("/dashboard", "Mon activité", "auth"),
+  shopper("/notif", "Réglages des notifications", "auth"),
+  shopper("/protected", "Sécurité du compte", "auth"),
+  shopper("/validate-reward", "Valider une récompense", "staff", { showFooter: false }),
+  shopper("/boutique-a-proximite", "Boutiques à proximité"),
+  shopper("/boutiques", "Boutiques", "public", { keepAlive: true }),
+  shopper("/shop", "Boutique"),
+  shopper("/cartes-de-fidelite", "Mes cartes", "auth", { keepAlive: true }),
+  shopper("/inscription-boutique", "Inscrire ma boutique", "auth", { showFooter: false }),
+  shopper("/result-boutique", "Boutique créée", "auth", { showFooter: false }),
+  shopper("/manager", "Comptoir", "staff", { showFooter: false, showAdminbar: true }),
+  shopper("/reader", "Code du comptoir", "staff", { showFooter: false, showNavbar: false, colorMode: "light" }),
+  shopper("/scanner", "Scanner", "public", { showFooter: false, colorMode: "dark" }),
+  accountForm("/scanner-auth", "Connexion pour scanner"),
+  accountForm("/accept-invitation/:token", "Invitation"),
+  shopper("/blog/:slug", "Blog"),
+  shopper("/boutique/:scanUid", "Passage en boutique", "public", { showFooter: false }),
+  shopper("/messages/:id", "Message", "auth"),
+  shopper("/presentation/:slug", "Présentation"),
+  shopper("/profile/:id", "Profil", "auth"),
+  shopper("/reward/:rewardSlug", "Récompense"),
+  shopper("/shop/:slug", "Boutique"),
+  shopper("/validation-recompense/:id", "Récompense à valider", "auth", { showFooter: false, transition: "slide" }),
+  shopper("/jeu-concours", "Jeu concours"),
+  shopper("/jeu-concours-roulette", "La roue de la chance"),
+  shopper("/jeu-concours-cajvb", "Jeu concours", "auth"),
+  shopper("/jeu-concours-1-an-giagia", "Jeu concours anniversaire"),
+  shopper("/jeux-concours-mabbam-giagia", "Jeu concours"),
+  accountForm("/jeux-concours-auth", "Connexion au jeu concours"),
+  shopper("/notifications", "Notifications", "auth"),
+  shopper("/profil", "Profil", "auth"),
+  shopper("/review", "Donner mon avis", "auth"),
+  backOffice("/admin", "Tableau de bord"),
+  backOffice("/admin/ajouter-un-reward", "Ajouter une récompense"),
+  backOffice("/admin/connected", "Connectés"),
+  backOffice("/admin/creativcard", "Design de la carte"),
+  backOffice("/admin/edit-societe", "Société"),
+  backOffice("/admin/envoyer-un-message", "Envoyer un message"),
+  backOffice("/admin/gestion-des-lots", "Gestion des lots"),
+  backOffice("/admin/gestion-des-lots-2", "Gestion des lots"),
+  backOffice("/admin/horaires", "Horaires"),
+  backOffice("/admin/invitation", "Invitations"),
+  backOffice("/admin/jeux-concours", "Jeux concours"),
+  backOffice("/admin/liste-clients", "Clients"),
+  backOffice("/admin/liste-scans", "Passages"),
+  backOffice("/admin/liste-totale-clients", "Tous les clients"),
+  backOffice("/admin/logs", "Journaux", "admin"),
+  backOffice("/admin/ma-boutique", "Ma boutique"),
+  backOffice("/admin/message", "Messages"),
+  backOffice("/admin/monprofil", "Mon profil"),
+  backOffice("/admin/newsletter", "Newsletter"),
+  backOffice("/admin/points-double", "Points doublés"),
+  backOffice("/admin/push", "Notifications push", "admin"),
+  backOffice("/admin/recompenses", "Récompenses"),
+  backOffice("/admin/scans", "Scans"),
+  backOffice("/admin/sessions", "Sessions"),
+  backOffice("/admin/test-sms", "Test SMS"),
+  backOffice("/admin/validate-reward", "Valider une récompense"),
+  // Last among /admin/*: a static segment above wins over the parameter.
+  backOffice("/admin/:product", "Back-office"),
+];
+
+/** Converts "/shop/:slug" into a RegExp matching one non-empty segment per parameter. */
+function toRegExp(pattern: string): RegExp {
+  const source = pattern
+    .split("/")
+    .map((part) => (part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
+  return new RegExp(`^${source}/?$`);
+}
+
+const COMPILED = ROUTES.map((route) => ({ route, re: toRegExp(route.path) }));
+
+/** The route a path belongs to, or undefined (a 404). Query strings are ignored. */
+export function matchRoute(pathname: string): RouteMeta | undefined {
+  const path = pathname.split("?")[0] ?? "/";
+  return COMPILED.find(({ re }) => re.test(path === "" ? "/" : path))?.route;
+}
+
+/** SPEC §6 + shop staff: which roles may enter a guard. */
+export type Viewer = { isSignedIn: boolean; isAdmin: boolean; isOwner: boolean; isStaff: boolean };
+
+export type Access = "allow" | "login" | "forbidden";
+
+export function checkAccess(guard: Guard, viewer: Viewer): Access {
+  if (guard === "public") return "allow";
+  if (!viewer.isSignedIn) return "login";
+  switch (guard) {
+    case "auth":
+      return "allow";
+    case "owner":
+      return viewer.isOwner || viewer.isAdmin ? "allow" : "forbidden";
+    case "staff":
+      return viewer.isStaff || viewer.isOwner || viewer.isAdmin ? "allow" : "forbidden";
+    case "admin":
+      return viewer.isAdmin ? "allow" : "forbidden";
+  }
+}

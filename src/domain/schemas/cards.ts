@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { LEDGER_KINDS } from "../loyalty/ledger.ts";
+import { SCAN_OUTCOMES } from "../loyalty/scan-rules.ts";
+import { emailSchema } from "./accounts.ts";
+
+/** Shared by the API and the forms of cards, scans and the ledger. */
+
+/** A client-made key (a UUID) that makes a retried request return its first answer. */
+export const idempotencyKeySchema = z
+  .string({ error: "Clé de requête manquante." })
+  .regex(/^[A-Za-z0-9_-]{8,100}$/, "Clé de requête invalide.");
+
+/** The id a phone keeps in localStorage, so many accounts on one device can be noticed. */
+export const deviceIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{8,100}$/, "Identifiant d'appareil invalide.")
+  .optional()
+  .transform((v) => v ?? null);
+
+export const scanRequestSchema = z
+  .object({
+    scanUid: z.string({ error: "Code de boutique manquant." }).regex(/^[A-Za-z0-9_-]{8,64}$/, "Ce code ne correspond à aucune boutique Fidèle."),
+    /** The rotating token (?t=) of the counter screen. */
+    token: z.string().max(64).optional().transform((v) => v || null),
+    /** The static poster's signature (?p=). */
+    poster: z.string().max(64).optional().transform((v) => v || null),
+    deviceId: deviceIdSchema,
+    idempotencyKey: idempotencyKeySchema,
+  })
+  .refine((s) => s.token !== null || s.poster !== null, {
+    message: "Ce code est incomplet : scannez le code affiché au comptoir.",
+    path: ["token"],
+  });
+export type ScanRequestInput = z.input<typeof scanRequestSchema>;
+
+/** /manager: credit a visit for a customer whose phone has no camera. */
+export const creditVisitSchema = z.object({
+  email: emailSchema,
+  idempotencyKey: idempotencyKeySchema,
+});
+export type CreditVisitInput = z.input<typeof creditVisitSchema>;
+
+/** /manager: correct a mistake; the reason is kept in the ledger. */
+export const adjustmentSchema = z.object({
+  cardId: z.string().uuid("Carte inconnue."),
+  delta: z.coerce
+    .number({ error: "Saisissez un nombre de points." })
+    .int("Nombre entier attendu.")
+    .min(-10_000, "Correction trop grande.")
+    .max(10_000, "Correction trop grande.")
+    .refine((v) => v !== 0, "La correction ne peut pas être nulle."),
+  reason: z.string({ error: "Saisissez un motif." }).trim().min(3, "Motif : au moins 3 caractères.").max(200, "Motif : au plus 200 caractères."),
+  idempotencyKey: idempotencyKeySchema,
+});
+export type AdjustmentInput = z.input<typeof adjustmentSchema>;
+
+const limit = (max: number, fallback: number) => z.coerce.number().int().min(1).max(max).default(fallback);
+const offset = z.coerce.number().int().min(0).max(100_000).default(0);
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Date invalide (AAAA-MM-JJ).");
+const flag = z
+  .enum(["1", "0", "true", "false"])
+  .optional()
+  .transform((v) => v === "1" || v === "true");
+
+/** GET /api/cards/activity: newest first, paged by the last entry's time. */
+export const activityQuerySchema = z.object({
+  limit: limit(100, 30),
+  before: z.string().datetime({ offset: true, error: "Curseur invalide." }).optional(),
+  kind: z.enum(LEDGER_KINDS).optional(),
+});
+
+export const CUSTOMER_SORTS = ["lastVisit", "points", "lifetime", "visits", "name", "since"] as const;
+
+/** GET /api/backoffice/shops/:shopId/customers (+ .csv). */
+export const customersQuerySchema = z.object({
+  q: z.string().trim().max(80).optional(),
+  sort: z.enum(CUSTOMER_SORTS).default("lastVisit"),
+  order: z.enum(["asc", "desc"]).default("desc"),
+  limit: limit(200, 50),
+  offset,
+});
+export type CustomersQuery = z.input<typeof customersQuerySchema>;
+
+/** GET /api/backoffice/shops/:shopId/scans (+ .csv). Dates are local to the shop, inclusive. */
+export const scansQuerySchema = z
+  .object({
+    outcome: z.enum(SCAN_OUTCOMES).optional(),
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+    flagged: flag,
+    cardId: z.string().uuid().optional(),
+    limit: limit(500, 100),
+    offset,
+  })
+  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: "La fin doit suivre le début.", path: ["to"] });
+export type ScansQuery = z.input<typeof scansQuerySchema>;
+
+export const dashboardQuerySchema = z.object({ days: z.coerce.number().int().min(7).max(365).default(30) });

@@ -1,0 +1,157 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { type Context, Hono } from "hono";
+import { compress } from "hono/compress";
+import { HTTPException } from "hono/http-exception";
+import { secureHeaders } from "hono/secure-headers";
+import { AppError } from "../domain/errors.ts";
+import { matchRoute } from "../domain/routes.ts";
+import type { AppEnv, Deps } from "./lib/context.ts";
+import { accountsRoutes } from "./modules/accounts/accounts.routes.ts";
+import { handleAuth } from "./modules/accounts/auth-proxy.ts";
+import { adminRoutes } from "./modules/admin/admin.routes.ts";
+import { backofficeRoutes } from "./modules/backoffice/backoffice.routes.ts";
+import { cardsRoutes } from "./modules/cards/cards.routes.ts";
+import { contentRoutes } from "./modules/content/content.routes.ts";
+import { healthRoutes } from "./modules/health/health.routes.ts";
+import { shopsRoutes } from "./modules/shops/shops.routes.ts";
+
+export type AppOptions = {
+  deps: Deps;
+  /** Folder of the built web app (index.html, assets); not served when absent. */
+  clientDir?: string;
+};
+
+/** The client's address: the socket's, or the proxy's last hop when TRUST_PROXY is set. */
+function clientIpOf(c: Context<AppEnv>, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",").pop()?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+const api = new Hono<AppEnv>()
+  .route("/health", healthRoutes)
+  .route("/accounts", accountsRoutes)
+  .route("/admin", adminRoutes)
+  .route("/content", contentRoutes)
+  .route("/shops", shopsRoutes)
+  .route("/cards", cardsRoutes)
+  .route("/backoffice", backofficeRoutes);
+
+/** The typed API for `hc<AppType>` in the web app. */
+export type AppType = typeof api;
+
+export function createApp({ deps, clientDir }: AppOptions) {
+  const app = new Hono<AppEnv>();
+  const isHttps = deps.env.APP_URL.startsWith("https://");
+
+  app.use(async (c, next) => {
+    c.set("deps", deps);
+    c.set("clientIp", clientIpOf(c, deps.env.TRUST_PROXY));
+    c.set("user", null);
+    c.set("session", null);
+    await next();
+  });
+
+  // Text answers (the app's JavaScript above all) cross a phone's network gzipped.
+  app.use(compress());
+
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        // 'wasm-unsafe-eval' lets the /scanner page compile the QR reader's WebAssembly (no JS eval).
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", "blob:"],
+        manifestSrc: ["'self'"],
+        mediaSrc: ["'self'", "blob:"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+      strictTransportSecurity: isHttps ? "max-age=63072000; includeSubDomains" : false,
+      xFrameOptions: "DENY",
+      referrerPolicy: "strict-origin-when-cross-origin",
+      xContentTypeOptions: "nosniff",
+      crossOriginEmbedderPolicy: false,
+      crossOriginResourcePolicy: "same-origin",
+      permissionsPolicy: { camera: ["self"], geolocation: ["self"], microphone: [] },
+    }),
+  );
+
+  // Signed-in answers must never sit in a shared or browser cache.
+  app.use("/api/*", async (c, next) => {
+    await next();
+    c.header("Cache-Control", "no-store");
+  });
+
+  app.use("/api/*", async (c, next) => {
+    if (c.req.path.startsWith("/api/auth/")) return next();
+    const result = await deps.auth.api.getSession({ headers: c.req.raw.headers }).catch(() => null);
+    if (result) {
+      c.set("user", result.user);
+      c.set("session", result.session);
+    }
+    await next();
+  });
+
+  app.on(["GET", "POST"], "/api/auth/*", async (c) => {
+    const response = await handleAuth(c);
+    // better-auth answers an unknown path with an empty 404: keep the one error shape.
+    if (response.status === 404 && !response.headers.get("content-type")?.includes("json")) throw new AppError("NOT_FOUND");
+    return response;
+  });
+  app.route("/api", api);
+  app.all("/api/*", () => {
+    throw new AppError("NOT_FOUND", { message: "unknown API route" });
+  });
+
+  if (clientDir && existsSync(path.join(clientDir, "index.html"))) {
+    const root = path.relative(process.cwd(), clientDir) || ".";
+    const indexHtml = readFileSync(path.join(clientDir, "index.html"), "utf8");
+    app.use("/assets/*", async (c, next) => {
+      await next();
+      if (c.res.ok) c.header("Cache-Control", "public, max-age=31536000, immutable");
+    });
+    const assets = serveStatic({ root });
+    // Files only (a name with an extension); every other path is a route of the SPA.
+    app.use("*", (c, next) => (/\.[a-z0-9]+$/i.test(c.req.path) ? assets(c, next) : next()));
+    // The SPA: known routes answer 200, others 404 — the app renders its own 404 page either way.
+    app.get("*", (c) => {
+      c.header("Cache-Control", "no-cache");
+      return c.html(indexHtml, matchRoute(c.req.path) ? 200 : 404);
+    });
+  }
+
+  app.notFound((c) => c.json(new AppError("NOT_FOUND").toJSON(), 404));
+
+  app.onError((error, c) => {
+    if (error instanceof AppError) {
+      if (error.status >= 500) deps.logger.error(error.message, { code: error.code });
+      return c.json(error.toJSON(), error.status as 400);
+    }
+    if (error instanceof HTTPException) {
+      const status = error.status;
+      const code = status === 413 ? "PAYLOAD_TOO_LARGE" : status === 401 ? "UNAUTHENTICATED" : status === 404 ? "NOT_FOUND" : "VALIDATION";
+      const userMessage = status === 400 ? "La requête est mal formée (JSON invalide)." : undefined;
+      return c.json(new AppError(code, { userMessage }).toJSON(), status);
+    }
+    deps.logger.error("unhandled error", { path: c.req.path, error: error instanceof Error ? error.stack : String(error) });
+    return c.json(new AppError("INTERNAL").toJSON(), 500);
+  });
+
+  return app;
+}

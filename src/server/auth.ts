@@ -1,0 +1,120 @@
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { admin, emailOTP, organization, twoFactor } from "better-auth/plugins";
+import { sql } from "drizzle-orm";
+import type { Db } from "./db/client.ts";
+import * as schema from "./db/schema/index.ts";
+import { consumeThrottle } from "./lib/throttle.ts";
+import { CLIENT_IP_HEADER, OWN_LIMITED_PATHS } from "./modules/accounts/auth-proxy.ts";
+import type { Mailer } from "./modules/mail/mail.service.ts";
+import { mailTemplates } from "./modules/mail/templates.ts";
+
+/** SPEC §9: session cookie max age 400 days. */
+export const SESSION_MAX_AGE_S = 400 * 24 * 60 * 60;
+
+export type AuthDeps = { db: Db; mailer: Mailer; secret: string; appUrl: string };
+
+export function createAuth({ db, mailer, secret, appUrl }: AuthDeps) {
+  return betterAuth({
+    appName: "Fidèle",
+    baseURL: appUrl,
+    basePath: "/api/auth",
+    secret,
+    trustedOrigins: [appUrl],
+    database: drizzleAdapter(db, { provider: "pg", schema, camelCase: false }),
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      // Required verification also stops sign-up from telling who has an account.
+      requireEmailVerification: true,
+      autoSignIn: false,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      sendResetPassword: async ({ user, url }) => {
+        await mailer.send({ to: user.email, kind: "reset", ...mailTemplates.reset({ url }) });
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 24 * 60 * 60,
+      sendVerificationEmail: async ({ user, url }) => {
+        await mailer.send({ to: user.email, kind: "confirmation", ...mailTemplates.confirmation({ url }) });
+      },
+    },
+    session: {
+      expiresIn: SESSION_MAX_AGE_S,
+      updateAge: 24 * 60 * 60,
+    },
+    rateLimit: {
+      enabled: true,
+      window: 60,
+      max: 120,
+      customStorage: { consume: (key, rule) => consumeThrottle(db, `ba:${key}`, rule.window, rule.max) },
+      // These paths have their own per-e-mail and per-address limits in
+      // modules/accounts/auth-proxy.ts (failures only, for sign-in). better-auth's
+      // built-in 3-per-10-s per address counted successes too: a shop's shared
+      // Wi-Fi would lock its customers out at the counter.
+      customRules: Object.fromEntries(OWN_LIMITED_PATHS.map((path) => [path, false])),
+    },
+    advanced: {
+      // better-auth turns its Origin/CSRF check off when NODE_ENV=test (or TEST is set):
+      // keep it on everywhere, so tests exercise what production runs.
+      disableOriginCheck: false,
+      cookiePrefix: "fidele",
+      useSecureCookies: appUrl.startsWith("https://"),
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      defaultCookieAttributes: { sameSite: "lax", path: "/", httpOnly: true },
+      database: { generateId: () => crypto.randomUUID() },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          after: async (user) => {
+            await db.insert(schema.profiles).values({ id: user.id }).onConflictDoNothing();
+          },
+        },
+      },
+      session: {
+        create: {
+          after: async (session) => {
+            await db.execute(sql`update profiles set last_seen = now() where id = ${session.userId}`);
+          },
+        },
+      },
+    },
+    plugins: [
+      admin({ adminRoles: ["admin"], defaultRole: "user" }),
+      organization({
+        allowUserToCreateOrganization: true,
+        creatorRole: "owner",
+        invitationExpiresIn: 7 * 24 * 60 * 60,
+        sendInvitationEmail: async ({ email, id, organization: shop, inviter }) => {
+          const url = `${appUrl}/accept-invitation/${id}`;
+          await mailer.send({
+            to: email,
+            kind: "invitation",
+            ...mailTemplates.invitation({ url, shopName: shop.name, inviterName: inviter.user.name }),
+          });
+        },
+      }),
+      twoFactor({ issuer: "Fidèle", backupCodeOptions: { amount: 10, length: 10 } }),
+      emailOTP({
+        otpLength: 6,
+        expiresIn: 5 * 60,
+        allowedAttempts: 3,
+        disableSignUp: true,
+        sendVerificationOTP: async ({ email, otp, type }) => {
+          if (type !== "sign-in") return;
+          await mailer.send({ to: email, kind: "sign-in-code", ...mailTemplates["sign-in-code"]({ code: otp }) });
+        },
+      }),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+export type SessionUser = Auth["$Infer"]["Session"]["user"];
+export type Session = Auth["$Infer"]["Session"]["session"];

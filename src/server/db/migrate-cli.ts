@@ -1,0 +1,28 @@
+import { existsSync } from "node:fs";
+import { parseEnv } from "../env.ts";
+import { DataDirLockedError, openDatabase } from "./client.ts";
+import { migrateDatabase } from "./migrate.ts";
+
+/**
+ * `npm run db:migrate`: applies the committed migrations to DATABASE_URL, or to the
+ * embedded database in DATA_DIR. The server does the same at every start; this is
+ * for deploying migrations ahead of the code, or checking them.
+ */
+// Settings from .env when there is one (variables already set win), as `npm start` does.
+if (existsSync(".env")) process.loadEnvFile(".env");
+
+try {
+  const env = parseEnv();
+  const database = await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR });
+  try {
+    await migrateDatabase(database);
+    console.log(
+      `Migrations appliquées / migrations applied (${database.kind === "pglite" ? env.DATA_DIR : "PostgreSQL"}).`,
+    );
+  } finally {
+    await database.close();
+  }
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(error instanceof DataDirLockedError ? 3 : 1);
+}

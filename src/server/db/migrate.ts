@@ -1,0 +1,28 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { Database } from "./client.ts";
+
+export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
+
+/** Applies the committed SQL migrations. On a server, an advisory lock lets several processes start at once. */
+export async function migrateDatabase(database: Database): Promise<void> {
+  if (database.kind === "pglite") {
+    const pglite = database.pglite as PGlite;
+    await migratePglite(drizzlePglite(pglite), { migrationsFolder: MIGRATIONS_DIR });
+    return;
+  }
+  const pool = database.pool;
+  if (!pool) throw new Error("No pool");
+  const client = await pool.connect();
+  try {
+    await client.query("select pg_advisory_lock(724011)");
+    await migratePg(database.db, { migrationsFolder: MIGRATIONS_DIR });
+  } finally {
+    await client.query("select pg_advisory_unlock(724011)").catch(() => {});
+    client.release();
+  }
+}

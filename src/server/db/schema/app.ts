@@ -1,0 +1,67 @@
+import { sql } from "drizzle-orm";
+import { boolean, date, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { user } from "./auth.ts";
+
+/** The shopper's profile (SPEC §3 "profiles: id, last_seen"); id is the user's id. */
+export const profiles = pgTable("profiles", {
+  id: text()
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  firstName: text(),
+  lastName: text(),
+  birthday: date({ mode: "string" }),
+  postalCode: text(),
+  lastSeen: timestamp({ withTimezone: true }),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * One row per consent given or withdrawn: the channel, the exact wording shown and
+ * when (GDPR art. 7(1): the controller must be able to demonstrate consent).
+ */
+export const consents = pgTable(
+  "consents",
+  {
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    channel: text({ enum: ["email", "sms", "push"] }).notNull(),
+    granted: boolean().notNull(),
+    wording: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.userId, t.channel, t.createdAt)],
+);
+
+/** Every e-mail the product sends; with no SMTP configured this is where it stays. */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
+    to: text().notNull(),
+    subject: text().notNull(),
+    text: text().notNull(),
+    html: text().notNull(),
+    kind: text().notNull(),
+    status: text({ enum: ["kept", "sent", "failed"] }).notNull(),
+    error: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.createdAt)],
+);
+
+/** Failed-attempt counters shared by every server process (STACK.md: not in memory). */
+export const authThrottle = pgTable("auth_throttle", {
+  key: text().primaryKey(),
+  windowStart: timestamp({ withTimezone: true }).notNull(),
+  count: integer().notNull().default(0),
+});
+
+export type Profile = typeof profiles.$inferSelect;
+export type ConsentChannel = (typeof consents.$inferSelect)["channel"];

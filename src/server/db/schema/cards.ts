@@ -1,0 +1,113 @@
+import { sql } from "drizzle-orm";
+import { check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { LEDGER_KINDS } from "../../../domain/loyalty/ledger.ts";
+import { SCAN_METHODS, SCAN_OUTCOMES } from "../../../domain/loyalty/scan-rules.ts";
+import { user } from "./auth.ts";
+import { shops } from "./shops.ts";
+
+/**
+ * A shopper's card at one shop. `balance` and `lifetime` are caches of the ledger,
+ * kept by a trigger on ledger_entries (migration 0002) and rebuildable from it;
+ * the visit fields are what the cooldown and the daily cap read under a row lock.
+ * Deleting an account keeps the card (and its ledger) without its owner.
+ */
+export const cards = pgTable(
+  "cards",
+  {
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
+    shopId: text()
+      .notNull()
+      .references(() => shops.id),
+    userId: text().references(() => user.id, { onDelete: "set null" }),
+    balance: integer().notNull().default(0),
+    lifetime: integer().notNull().default(0),
+    visits: integer().notNull().default(0),
+    lastScanAt: timestamp({ withTimezone: true }),
+    /** Local date (shop time zone) of the last credited visit, and how many that day. */
+    dayKey: date({ mode: "string" }),
+    dayCount: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex().on(t.shopId, t.userId),
+    index().on(t.userId),
+    index().on(t.shopId, t.lastScanAt),
+    check("cards_balance_check", sql`${t.balance} >= 0`),
+  ],
+);
+
+/**
+ * The append-only points ledger: a trigger refuses UPDATE, DELETE and TRUNCATE.
+ * `idempotencyKey` is unique per actor (the user who sent the request).
+ */
+export const ledgerEntries = pgTable(
+  "ledger_entries",
+  {
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
+    cardId: text()
+      .notNull()
+      .references(() => cards.id),
+    shopId: text()
+      .notNull()
+      .references(() => shops.id),
+    kind: text({ enum: LEDGER_KINDS }).notNull(),
+    delta: integer().notNull(),
+    /** Who caused it: the shopper for a scan, the staff member for an adjustment. No FK: history outlives accounts. */
+    actorId: text(),
+    reason: text(),
+    /** The row this entry is about (a scan, a redemption…). */
+    refId: text(),
+    idempotencyKey: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex().on(t.actorId, t.idempotencyKey),
+    index().on(t.cardId, t.createdAt),
+    index().on(t.shopId, t.createdAt),
+    check("ledger_entries_delta_check", sql`${t.delta} <> 0`),
+  ],
+);
+
+/**
+ * Every scan attempt, credited or not, with why; `response` is the first answer,
+ * returned again to a retry with the same idempotency key.
+ */
+export const scans = pgTable(
+  "scans",
+  {
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
+    shopId: text().references(() => shops.id, { onDelete: "cascade" }),
+    /** The customer credited (or refused). */
+    userId: text().references(() => user.id, { onDelete: "set null" }),
+    /** Who sent the request: the customer, or a staff member for a visit typed at the counter. */
+    actorId: text().notNull(),
+    cardId: text().references(() => cards.id),
+    scanUid: text().notNull(),
+    outcome: text({ enum: SCAN_OUTCOMES }).notNull(),
+    method: text({ enum: SCAN_METHODS }).notNull(),
+    delta: integer().notNull().default(0),
+    multiplier: integer().notNull().default(1),
+    flags: text().array().notNull().default(sql`'{}'::text[]`),
+    deviceId: text(),
+    idempotencyKey: text().notNull(),
+    response: jsonb().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex().on(t.actorId, t.idempotencyKey),
+    index().on(t.shopId, t.createdAt),
+    index().on(t.cardId, t.createdAt),
+    index().on(t.deviceId, t.createdAt),
+  ],
+);
+
+export type Card = typeof cards.$inferSelect;
+export type LedgerEntry = typeof ledgerEntries.$inferSelect;
+export type Scan = typeof scans.$inferSelect;

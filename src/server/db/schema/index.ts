@@ -1,0 +1,4 @@
+export * from "./auth.ts";
+export * from "./app.ts";
+export * from "./shops.ts";
+export * from "./cards.ts";

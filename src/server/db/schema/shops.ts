@@ -1,0 +1,141 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import type { Closure, WeeklyHours } from "../../../domain/loyalty/hours.ts";
+import type { CardDesign, ShopLinks } from "../../../domain/schemas/shops.ts";
+import { organization, user } from "./auth.ts";
+
+export type ShopLegal = {
+  legalName: string;
+  legalForm: string | null;
+  vatNumber: string | null;
+  shareCapital: string | null;
+  rcs: string | null;
+  legalAddress: string | null;
+  director: string | null;
+  contactEmail: string | null;
+};
+
+/**
+ * A shop: 1:1 with a better-auth organization (its members are the owner and staff).
+ * `scanUid` is the public part of its codes (SPEC §3 scan_uid), `codeSecret` the
+ * HMAC key that signs them; neither is ever listed publicly. `configVersion` is
+ * bumped by a trigger whenever what the scan path caches changes (migration 0002).
+ */
+export const shops = pgTable(
+  "shops",
+  {
+    id: text()
+      .primaryKey()
+      .references(() => organization.id, { onDelete: "cascade" }),
+    slug: text().notNull().unique(),
+    scanUid: text().notNull().unique(),
+    codeSecret: text().notNull(),
+    name: text().notNull(),
+    category: text().notNull(),
+    address: text().notNull(),
+    city: text().notNull(),
+    postalCode: text().notNull(),
+    phone: text().notNull(),
+    siret: text(),
+    lat: doublePrecision(),
+    lng: doublePrecision(),
+    description: text(),
+    /** Data URLs (image/png|jpeg|webp;base64), size-checked by the schemas. */
+    logo: text(),
+    cover: text(),
+    links: jsonb()
+      .$type<ShopLinks>()
+      .notNull()
+      .default({ website: null, instagram: null, facebook: null, tiktok: null }),
+    legal: jsonb().$type<ShopLegal>(),
+    status: text({ enum: ["active", "suspended"] })
+      .notNull()
+      .default("active"),
+    suspendedReason: text(),
+    suspendedAt: timestamp({ withTimezone: true }),
+    cardMode: text({ enum: ["stamps", "points"] })
+      .notNull()
+      .default("stamps"),
+    stampsGoal: integer().notNull().default(10),
+    pointsPerVisit: integer().notNull().default(10),
+    cooldownMinutes: integer().notNull().default(240),
+    dailyCap: integer().notNull().default(2),
+    allowStaticPoster: boolean().notNull().default(false),
+    cardDesign: jsonb().$type<CardDesign>().notNull(),
+    weeklyHours: jsonb().$type<WeeklyHours>().notNull().default([[], [], [], [], [], [], []]),
+    closures: jsonb().$type<Closure[]>().notNull().default([]),
+    timezone: text().notNull().default("Europe/Paris"),
+    configVersion: integer().notNull().default(1),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index().on(t.city),
+    index().on(t.category),
+    check("shops_rules_check", sql`${t.stampsGoal} > 0 and ${t.pointsPerVisit} > 0 and ${t.cooldownMinutes} >= 0 and ${t.dailyCap} > 0`),
+  ],
+);
+
+/** Double-points periods (/admin/points-double); see src/domain/loyalty/double-points.ts. */
+export const doublePointsPeriods = pgTable(
+  "double_points_periods",
+  {
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
+    shopId: text()
+      .notNull()
+      .references(() => shops.id, { onDelete: "cascade" }),
+    label: text().notNull(),
+    startDate: date({ mode: "string" }),
+    endDate: date({ mode: "string" }),
+    weekdays: integer().array().notNull().default(sql`'{}'::integer[]`),
+    startTime: text(),
+    endTime: text(),
+    multiplier: integer().notNull(),
+    isActive: boolean().notNull().default(true),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.shopId), check("double_points_multiplier_check", sql`${t.multiplier} between 2 and 5`)],
+);
+
+/** One review per shopper per shop, editable; only customers of the shop may write one. */
+export const shopReviews = pgTable(
+  "shop_reviews",
+  {
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
+    shopId: text()
+      .notNull()
+      .references(() => shops.id, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    rating: integer().notNull(),
+    comment: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex().on(t.shopId, t.userId),
+    index().on(t.shopId, t.updatedAt),
+    check("shop_reviews_rating_check", sql`${t.rating} between 1 and 5`),
+  ],
+);
+
+export type Shop = typeof shops.$inferSelect;
+export type DoublePointsRow = typeof doublePointsPeriods.$inferSelect;

@@ -1,0 +1,62 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/** The only reader of process.env. Fails at start with the list of bad variables. */
+const boolish = z
+  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .optional()
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  APP_URL: z.string().url().optional(),
+  SECRET: z.string().min(32, "SECRET must be at least 32 characters").optional(),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default("Fidèle <no-reply@fidele.local>"),
+  TRUST_PROXY: boolish,
+  SEED_DEMO: z
+    .enum(["1", "0", "true", "false"])
+    .optional()
+    .transform((v) => v !== "0" && v !== "false"),
+  LEGAL_COMPANY: z.string().default("Fidèle (instance auto-hébergée)"),
+  LEGAL_ADDRESS: z.string().default("Adresse à renseigner par l'exploitant"),
+  LEGAL_DIRECTOR: z.string().default("Directeur de la publication à renseigner"),
+  LEGAL_HOST: z.string().default("Hébergeur à renseigner par l'exploitant"),
+  LEGAL_CONTACT: z.string().default("contact@fidele.local"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof EnvSchema> & { SECRET: string; APP_URL: string };
+
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  - ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Configuration invalide / invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  return {
+    ...env,
+    APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}`,
+    SECRET: env.SECRET ?? readOrCreateSecret(env.DATA_DIR),
+  };
+}
+
+/** A secret generated once and kept in DATA_DIR, so sessions survive restarts. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, "secret");
+  try {
+    return readFileSync(file, "utf8").trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(48).toString("base64url");
+    writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}

@@ -1,0 +1,32 @@
+import type { Context } from "hono";
+import { AppError } from "../../domain/errors.ts";
+import type { Auth, Session, SessionUser } from "../auth.ts";
+import type { Database, Db } from "../db/client.ts";
+import type { Env } from "../env.ts";
+import type { Mailer } from "../modules/mail/mail.service.ts";
+import type { Logger } from "./logger.ts";
+
+export type Deps = { database: Database; db: Db; env: Env; logger: Logger; mailer: Mailer; auth: Auth };
+
+export type AppEnv = {
+  Variables: {
+    deps: Deps;
+    user: SessionUser | null;
+    session: Session | null;
+    clientIp: string;
+  };
+};
+
+/** The signed-in user, else 401. Every signed-in route starts with this. */
+export function currentUser(c: Context<AppEnv>): SessionUser {
+  const user = c.get("user");
+  if (!user) throw new AppError("UNAUTHENTICATED");
+  return user;
+}
+
+/** The platform admin, else 403 (401 when signed out). */
+export function currentAdmin(c: Context<AppEnv>): SessionUser {
+  const user = currentUser(c);
+  if (user.role !== "admin") throw new AppError("FORBIDDEN");
+  return user;
+}

@@ -1,0 +1,151 @@
+import { desc, eq, sql } from "drizzle-orm";
+import type { z } from "zod";
+import {
+  CONSENT_CHANNELS,
+  CONSENT_WORDING,
+  type profileSchema,
+  type SignUpInput,
+  safeRedirect,
+} from "../../../domain/schemas/accounts.ts";
+import type { Deps } from "../../lib/context.ts";
+import type { Db } from "../../db/client.ts";
+import { consents, member, organization, profiles, user } from "../../db/schema/index.ts";
+import { mailTemplates } from "../mail/templates.ts";
+
+/**
+ * Sign-up that answers alike whether the address is known or not: a known
+ * address gets an e-mail telling its owner, an unknown one a confirmation link.
+ */
+export async function signUp(
+  deps: Deps,
+  input: SignUpInput & { redirect?: string },
+): Promise<{ status: "check-email" }> {
+  const [existing] = await deps.db.select({ id: user.id }).from(user).where(eq(user.email, input.email)).limit(1);
+  if (existing) {
+    const url = `${deps.env.APP_URL}/mot-de-passe-perdu?email=${encodeURIComponent(input.email)}`;
+    await deps.mailer.send({
+      to: input.email,
+      kind: "existing-account",
+      ...mailTemplates["existing-account"]({ url }),
+    });
+  } else {
+    await deps.auth.api.signUpEmail({
+      body: { email: input.email, password: input.password, name: "", callbackURL: confirmCallback(input.redirect) },
+    });
+  }
+  return { status: "check-email" };
+}
+
+/** Where the confirmation link lands: /confirm, carrying a safe `redirect` for after the profile step. */
+export function confirmCallback(redirect: string | undefined): string {
+  const target = safeRedirect(redirect, "");
+  return target && target !== "/" ? `/confirm?redirect=${encodeURIComponent(target)}` : "/confirm";
+}
+
+export type Membership = { shopId: string; shopName: string; shopSlug: string; role: string };
+
+export async function getMe(db: Db, userId: string) {
+  const [row] = await db
+    .select({
+      id: user.id,
+      email: user.email,
+      emailVerified: user.emailVerified,
+      name: user.name,
+      role: user.role,
+      twoFactorEnabled: user.twoFactorEnabled,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+      birthday: profiles.birthday,
+      postalCode: profiles.postalCode,
+    })
+    .from(user)
+    .leftJoin(profiles, eq(profiles.id, user.id))
+    .where(eq(user.id, userId))
+    .limit(1);
+  if (!row) return null;
+  const memberships: Membership[] = await db
+    .select({ shopId: organization.id, shopName: organization.name, shopSlug: organization.slug, role: member.role })
+    .from(member)
+    .innerJoin(organization, eq(organization.id, member.organizationId))
+    .where(eq(member.userId, userId));
+  const consentState = await getConsents(db, userId);
+  return {
+    user: {
+      id: row.id,
+      email: row.email,
+      emailVerified: row.emailVerified,
+      name: row.name,
+      isAdmin: row.role === "admin",
+      twoFactorEnabled: Boolean(row.twoFactorEnabled),
+    },
+    profile: {
+      firstName: row.firstName,
+      lastName: row.lastName,
+      birthday: row.birthday,
+      postalCode: row.postalCode,
+      isComplete: Boolean(row.firstName && row.lastName),
+      consents: consentState,
+    },
+    memberships,
+  };
+}
+
+/** The latest decision per channel; no row means never given. */
+async function getConsents(db: Db, userId: string) {
+  const rows = await db
+    .selectDistinctOn([consents.channel], { channel: consents.channel, granted: consents.granted })
+    .from(consents)
+    .where(eq(consents.userId, userId))
+    .orderBy(consents.channel, desc(consents.createdAt));
+  const state = { email: false, sms: false, push: false };
+  for (const r of rows) state[r.channel] = r.granted;
+  return state;
+}
+
+export async function saveProfile(db: Db, userId: string, input: ProfileOutput) {
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(profiles)
+      .values({
+        id: userId,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        birthday: input.birthday,
+        postalCode: input.postalCode,
+      })
+      .onConflictDoUpdate({
+        target: profiles.id,
+        set: {
+          firstName: input.firstName,
+          lastName: input.lastName,
+          birthday: input.birthday,
+          postalCode: input.postalCode,
+          updatedAt: sql`now()`,
+        },
+      });
+    await tx
+      .update(user)
+      .set({ name: `${input.firstName} ${input.lastName}` })
+      .where(eq(user.id, userId));
+    const current = await getConsents(tx as unknown as Db, userId);
+    const hasRows = await tx.select({ id: consents.id }).from(consents).where(eq(consents.userId, userId)).limit(1);
+    // Record a row only when a decision changes (or the first time), with the wording shown.
+    const changes = CONSENT_CHANNELS.filter((ch) => hasRows.length === 0 || current[ch] !== input.consents[ch]);
+    if (changes.length > 0) {
+      await tx.insert(consents).values(
+        changes.map((channel) => ({
+          userId,
+          channel,
+          granted: input.consents[channel],
+          wording: CONSENT_WORDING[channel],
+        })),
+      );
+    }
+  });
+}
+
+export type ProfileOutput = z.output<typeof profileSchema>;
+
+export async function touchLastSeen(db: Db, userId: string): Promise<void> {
+  await db.update(profiles).set({ lastSeen: sql`now()` }).where(eq(profiles.id, userId));
+}

@@ -1,0 +1,206 @@
+import { and, eq, sql } from "drizzle-orm";
+import QRCode from "qrcode";
+import type { z } from "zod";
+import { AppError } from "../../../domain/errors.ts";
+import { LEDGER_KIND_LABELS_FR } from "../../../domain/loyalty/ledger.ts";
+import { importCodeKey, posterToken, rotatingToken, scanUrl, stepEndsAt, timeStep } from "../../../domain/loyalty/scan-code.ts";
+import type { adjustmentSchema, creditVisitSchema } from "../../../domain/schemas/cards.ts";
+import type { Database, Db } from "../../db/client.ts";
+import { cards, ledgerEntries, profiles, shops, user } from "../../db/schema/index.ts";
+import { performScan } from "../cards/scan.service.ts";
+import { designOf, imageUrl, pgErrorCode } from "../shops/shop-dto.ts";
+import { rulesSummaryFr } from "../shops/shops.service.ts";
+import { type ShopAccess, shopScope } from "./access.ts";
+import { buildPosterPdf } from "./poster-pdf.ts";
+
+/** The counter: the rotating code, visits typed by staff, corrections. */
+
+async function scopedCodeShop(db: Db, access: ShopAccess) {
+  const [shop] = await db
+    .select({
+      id: shops.id,
+      slug: shops.slug,
+      name: shops.name,
+      status: shops.status,
+      scanUid: shops.scanUid,
+      codeSecret: shops.codeSecret,
+      cardDesign: shops.cardDesign,
+      hasLogo: sql<boolean>`${shops.logo} is not null`,
+      updatedAt: shops.updatedAt,
+      cardMode: shops.cardMode,
+      stampsGoal: shops.stampsGoal,
+      pointsPerVisit: shops.pointsPerVisit,
+      cooldownMinutes: shops.cooldownMinutes,
+      dailyCap: shops.dailyCap,
+      allowStaticPoster: shops.allowStaticPoster,
+    })
+    .from(shops)
+    .where(eq(shops.id, shopScope(access)))
+    .limit(1);
+  if (!shop) throw new AppError("NOT_FOUND", { userMessage: "Boutique introuvable." });
+  return shop;
+}
+
+/**
+ * /reader: the code of this 30 s step, as the URL a phone camera opens and as an
+ * SVG QR code. Ask again at `expiresAt` (the previous code stays valid 30 s more).
+ */
+export async function getReaderCode(db: Db, access: ShopAccess, appUrl: string, nowMs = Date.now()) {
+  const shop = await scopedCodeShop(db, access);
+  const step = timeStep(nowMs);
+  const token = await rotatingToken(await importCodeKey(shop.codeSecret), shop.scanUid, step);
+  const url = scanUrl(appUrl, { scanUid: shop.scanUid, token, poster: null });
+  const svg = await QRCode.toString(url, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+  return {
+    shop: {
+      name: shop.name,
+      status: shop.status,
+      logoUrl: imageUrl(shop.slug, "logo", shop.hasLogo, shop.updatedAt),
+      design: designOf(shop.cardDesign),
+    },
+    url,
+    svg,
+    step,
+    expiresAt: new Date(stepEndsAt(step)).toISOString(),
+    serverTime: new Date(nowMs).toISOString(),
+  };
+}
+
+/** The A4 poster with the static code (only when the shop allows posters). */
+export async function getPosterPdf(db: Db, access: ShopAccess, appUrl: string) {
+  const shop = await scopedCodeShop(db, access);
+  if (!shop.allowStaticPoster) {
+    throw new AppError("CONFLICT", {
+      message: "poster not allowed",
+      userMessage: "Autorisez d'abord l'affiche imprimée dans les règles de la carte (Design de la carte).",
+    });
+  }
+  const poster = await posterToken(await importCodeKey(shop.codeSecret), shop.scanUid);
+  const pdf = buildPosterPdf({
+    shopName: shop.name,
+    url: scanUrl(appUrl, { scanUid: shop.scanUid, token: null, poster }),
+    mode: shop.cardMode,
+    rulesSummary: rulesSummaryFr(shop),
+    design: designOf(shop.cardDesign),
+  });
+  return { pdf, filename: `affiche-${shop.slug}.pdf` };
+}
+
+async function findCustomerByEmail(db: Db, email: string) {
+  const [row] = await db
+    .select({ id: user.id, firstName: profiles.firstName, lastName: profiles.lastName })
+    .from(user)
+    .leftJoin(profiles, eq(profiles.id, user.id))
+    .where(eq(user.email, email))
+    .limit(1);
+  return row;
+}
+
+/** /manager: credit a visit for a customer found by e-mail (no camera); same rules as a scan. */
+export async function creditVisit(database: Database, access: ShopAccess, input: z.output<typeof creditVisitSchema>) {
+  const db = database.db;
+  const shop = await scopedCodeShop(db, access);
+  const customer = await findCustomerByEmail(db, input.email);
+  if (!customer) {
+    throw new AppError("NOT_FOUND", {
+      message: "no account with that e-mail",
+      userMessage: "Aucun compte Fidèle avec cette adresse : le client doit d'abord créer son compte.",
+    });
+  }
+  if (customer.id === access.userId) {
+    throw new AppError("FORBIDDEN", { message: "self credit", userMessage: "Vous ne pouvez pas créditer votre propre carte." });
+  }
+  const { answer, replayed } = await performScan(
+    database,
+    { userId: customer.id, actorId: access.userId },
+    { scanUid: shop.scanUid, token: null, poster: null, deviceId: null, idempotencyKey: input.idempotencyKey },
+    "staff",
+  );
+  return { answer, replayed, customer: { firstName: customer.firstName, lastName: customer.lastName } };
+}
+
+/** /manager: a card of this shop by its holder's e-mail (to correct it). */
+export async function lookupCustomer(db: Db, access: ShopAccess, email: string) {
+  const result = await db.execute<{
+    card_id: string;
+    first_name: string | null;
+    last_name: string | null;
+    balance: number;
+    visits: number;
+    last_scan_at: Date | string | null;
+  }>(sql`
+    select c.id as card_id, p.first_name, p.last_name, c.balance, c.visits, c.last_scan_at
+    from cards c join "user" u on u.id = c.user_id left join profiles p on p.id = c.user_id
+    where c.shop_id = ${shopScope(access)} and u.email = ${email}`);
+  const r = result.rows[0];
+  if (!r) throw new AppError("NOT_FOUND", { userMessage: "Ce client n'a pas encore de carte dans votre boutique." });
+  return {
+    cardId: r.card_id,
+    firstName: r.first_name,
+    lastName: r.last_name,
+    balance: r.balance,
+    visits: r.visits,
+    lastVisitAt: r.last_scan_at === null ? null : new Date(r.last_scan_at).toISOString(),
+  };
+}
+
+/**
+ * /manager: correct a mistake. An "adjustment" ledger entry with the staff
+ * member and the reason; a card of another shop is "not found"; the balance can
+ * never go below zero; a retry with the same key adds nothing.
+ */
+export async function adjustCard(db: Db, access: ShopAccess, input: z.output<typeof adjustmentSchema>) {
+  let inserted: { id: string } | undefined;
+  try {
+    const result = await db.execute<{ id: string }>(sql`
+      insert into ledger_entries (card_id, shop_id, kind, delta, actor_id, reason, idempotency_key)
+      select c.id, c.shop_id, 'adjustment', ${input.delta}, ${access.userId}, ${input.reason}, ${input.idempotencyKey}
+      from cards c where c.id = ${input.cardId} and c.shop_id = ${shopScope(access)}
+      on conflict (actor_id, idempotency_key) do nothing
+      returning id`);
+    inserted = result.rows[0];
+  } catch (error) {
+    if (pgErrorCode(error) === "23514") {
+      const [card] = await db.select({ balance: cards.balance }).from(cards).where(eq(cards.id, input.cardId));
+      throw new AppError("CONFLICT", {
+        message: "adjustment below zero",
+        userMessage: `Le solde ne peut pas devenir négatif (solde actuel : ${card?.balance ?? 0}).`,
+      });
+    }
+    throw error;
+  }
+  const [entry] = await db
+    .select({
+      id: ledgerEntries.id,
+      cardId: ledgerEntries.cardId,
+      kind: ledgerEntries.kind,
+      delta: ledgerEntries.delta,
+      reason: ledgerEntries.reason,
+      createdAt: ledgerEntries.createdAt,
+      balance: cards.balance,
+      lifetime: cards.lifetime,
+    })
+    .from(ledgerEntries)
+    .innerJoin(cards, eq(cards.id, ledgerEntries.cardId))
+    .where(
+      and(
+        inserted ? eq(ledgerEntries.id, inserted.id) : sql`${ledgerEntries.actorId} = ${access.userId} and ${ledgerEntries.idempotencyKey} = ${input.idempotencyKey}`,
+        eq(ledgerEntries.shopId, shopScope(access)),
+      ),
+    )
+    .limit(1);
+  if (!entry) throw new AppError("NOT_FOUND", { userMessage: "Carte introuvable." });
+  return {
+    entry: {
+      id: entry.id,
+      cardId: entry.cardId,
+      kind: entry.kind,
+      kindLabel: LEDGER_KIND_LABELS_FR[entry.kind],
+      delta: entry.delta,
+      reason: entry.reason,
+      createdAt: entry.createdAt.toISOString(),
+    },
+    card: { id: entry.cardId, balance: entry.balance, lifetime: entry.lifetime },
+    replayed: !inserted,
+  };
+}

@@ -1,0 +1,35 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { activityQuerySchema, scanRequestSchema } from "../../../domain/schemas/cards.ts";
+import { type AppEnv, currentUser } from "../../lib/context.ts";
+import { validate } from "../../lib/validate.ts";
+import { getMyCard, listMyActivity, listMyCards } from "./cards.service.ts";
+import { performScan } from "./scan.service.ts";
+
+const cardParam = z.object({ cardId: z.string().uuid("Carte introuvable.") });
+
+export const cardsRoutes = new Hono<AppEnv>()
+  /**
+   * A scan. Every recorded outcome answers 200 with `accepted` and a French
+   * `message` (a refusal is an answer, not an error); a retry with the same
+   * idempotency key gets the first answer again, flagged by `Idempotent-Replayed: true`.
+   */
+  .post("/scan", validate("json", scanRequestSchema), async (c) => {
+    const user = currentUser(c);
+    const input = c.req.valid("json");
+    const { answer, replayed } = await performScan(c.get("deps").database, { userId: user.id, actorId: user.id }, input);
+    if (replayed) c.header("Idempotent-Replayed", "true");
+    return c.json(answer);
+  })
+  .get("/", async (c) => {
+    const user = currentUser(c);
+    return c.json({ cards: await listMyCards(c.get("deps").db, user.id) });
+  })
+  .get("/activity", validate("query", activityQuerySchema), async (c) => {
+    const user = currentUser(c);
+    return c.json(await listMyActivity(c.get("deps").db, user.id, c.req.valid("query")));
+  })
+  .get("/:cardId", validate("param", cardParam), async (c) => {
+    const user = currentUser(c);
+    return c.json(await getMyCard(c.get("deps").db, user.id, c.req.valid("param").cardId));
+  });

@@ -1,0 +1,429 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, avg, count, desc, eq, sql } from "drizzle-orm";
+import { AppError } from "../../../domain/errors.ts";
+import { type DoublePointsPeriod, isPeriodOver, multiplierAt } from "../../../domain/loyalty/double-points.ts";
+import { closureOn, dayHoursLabelFr, type Closure, WEEKDAYS_FR, type WeeklyHours } from "../../../domain/loyalty/hours.ts";
+import { cardProgress } from "../../../domain/loyalty/ledger.ts";
+import { checkVisit, DEFAULT_CARD_RULES, formatAmountFr } from "../../../domain/loyalty/scan-rules.ts";
+import { randomSecret } from "../../../domain/loyalty/scan-code.ts";
+import { foldSearch, SEARCH_FOLD_FROM, SEARCH_FOLD_TO, slugify } from "../../../domain/loyalty/shop-text.ts";
+import { localParts } from "../../../domain/loyalty/time.ts";
+import type { reviewSchema, ShopRegistration, shopSearchSchema } from "../../../domain/schemas/shops.ts";
+import { DEFAULT_CARD_DESIGN } from "../../../domain/schemas/shops.ts";
+import type { z } from "zod";
+import type { Db } from "../../db/client.ts";
+import { cards, doublePointsPeriods, member, organization, profiles, shopReviews, shops } from "../../db/schema/index.ts";
+import { categoryLabelFr, designOf, imageUrl, mapUrl, openNow, pgConstraint, pgErrorCode } from "./shop-dto.ts";
+
+/** Paths under /api/shops that are not shop slugs. */
+export const RESERVED_SLUGS = new Set(["nearby", "by-scan", "categories", "mine", "new", "admin"]);
+/** A person may own this many shops (stops a script from filling the directory). */
+export const MAX_OWNED_SHOPS = 5;
+
+type Tx = Pick<Db, "insert" | "select" | "update" | "execute">;
+
+export type InsertShopInput = ShopRegistration & {
+  ownerId: string;
+  slug: string;
+  rules?: Partial<typeof DEFAULT_CARD_RULES>;
+};
+
+/**
+ * The rows of one shop: the better-auth organization, its owner membership and
+ * the shop with default card rules, design and a fresh code key. Shared by sign-up
+ * and the factories (seed and tests).
+ */
+export async function insertShopRows(tx: Tx, input: InsertShopInput) {
+  const id = randomUUID();
+  const now = new Date();
+  const rules = { ...DEFAULT_CARD_RULES, ...input.rules };
+  await tx.insert(organization).values({ id, name: input.name, slug: input.slug, createdAt: now });
+  await tx.insert(member).values({ id: randomUUID(), organizationId: id, userId: input.ownerId, role: "owner", createdAt: now });
+  const scanUid = randomSecret(12);
+  await tx.insert(shops).values({
+    id,
+    slug: input.slug,
+    scanUid,
+    codeSecret: randomSecret(32),
+    name: input.name,
+    category: input.category,
+    address: input.address,
+    city: input.city,
+    postalCode: input.postalCode,
+    phone: input.phone,
+    siret: input.siret ?? null,
+    lat: input.lat ?? null,
+    lng: input.lng ?? null,
+    cardMode: rules.mode,
+    stampsGoal: rules.stampsGoal,
+    pointsPerVisit: rules.pointsPerVisit,
+    cooldownMinutes: rules.cooldownMinutes,
+    dailyCap: rules.dailyCap,
+    allowStaticPoster: rules.allowStaticPoster,
+    cardDesign: DEFAULT_CARD_DESIGN,
+  });
+  return { id, slug: input.slug, scanUid, name: input.name };
+}
+
+/** A free slug for a name: the name's, else with a short suffix. */
+async function freeSlug(db: Db, name: string): Promise<string> {
+  const base = slugify(name);
+  const candidates = [base, ...Array.from({ length: 4 }, () => `${base}-${randomUUID().slice(0, 4)}`)];
+  for (const slug of candidates) {
+    if (RESERVED_SLUGS.has(slug)) continue;
+    const [taken] = await db.select({ id: organization.id }).from(organization).where(eq(organization.slug, slug)).limit(1);
+    if (!taken) return slug;
+  }
+  return `${base}-${randomUUID().slice(0, 8)}`;
+}
+
+/** /inscription-boutique: a signed-in person registers a shop and becomes its owner. */
+export async function registerShop(db: Db, ownerId: string, input: ShopRegistration) {
+  const [owned] = await db
+    .select({ n: count() })
+    .from(member)
+    .where(and(eq(member.userId, ownerId), eq(member.role, "owner")));
+  if ((owned?.n ?? 0) >= MAX_OWNED_SHOPS) {
+    throw new AppError("CONFLICT", {
+      message: "too many shops",
+      userMessage: `Vous possédez déjà ${MAX_OWNED_SHOPS} boutiques : contactez-nous pour en ajouter d'autres.`,
+    });
+  }
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const slug = await freeSlug(db, input.name);
+    try {
+      const shop = await db.transaction((tx) => insertShopRows(tx as unknown as Tx, { ...input, ownerId, slug }));
+      return { id: shop.id, slug: shop.slug, name: shop.name };
+    } catch (error) {
+      if (pgErrorCode(error) === "23505" && /slug/.test(pgConstraint(error) ?? "")) continue;
+      throw error;
+    }
+  }
+  throw new AppError("CONFLICT", { userMessage: "Ce nom de boutique est déjà pris : essayez une variante." });
+}
+
+type SearchInput = z.output<typeof shopSearchSchema>;
+
+const fold = (expr: ReturnType<typeof sql>) => sql`translate(lower(${expr}), ${SEARCH_FOLD_FROM}, ${SEARCH_FOLD_TO})`;
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+type ShopListRow = {
+  id: string;
+  slug: string;
+  name: string;
+  category: string;
+  city: string;
+  postal_code: string;
+  address: string;
+  card_mode: "stamps" | "points";
+  card_design: typeof DEFAULT_CARD_DESIGN;
+  weekly_hours: WeeklyHours;
+  closures: Closure[];
+  timezone: string;
+  has_logo: boolean;
+  updated_at: Date | string;
+  lat: number | null;
+  lng: number | null;
+  distance_km: number | null;
+};
+
+/**
+ * /boutiques and /boutique-a-proximite: active shops by name, city or category
+ * (accents ignored); by distance when a position is given (Haversine in SQL),
+ * by name otherwise.
+ */
+export async function searchShops(db: Db, input: SearchInput, options: { defaultRadiusKm?: number } = {}) {
+  const lat = input.lat ?? null;
+  const lng = input.lng ?? null;
+  const radius = lat !== null ? (input.radiusKm ?? options.defaultRadiusKm ?? null) : null;
+  const q = input.q ? `%${likeEscape(foldSearch(input.q))}%` : null;
+  const city = input.city ? foldSearch(input.city) : null;
+  const result = await db.execute<ShopListRow>(sql`
+    select * from (
+      select s.id, s.slug, s.name, s.category, s.city, s.postal_code, s.address, s.card_mode, s.card_design,
+             s.weekly_hours, s.closures, s.timezone, (s.logo is not null) as has_logo, s.updated_at, s.lat, s.lng,
+             case when ${lat}::float8 is null or s.lat is null then null
+                  else 6371 * 2 * asin(least(1, sqrt(
+                    power(sin(radians(s.lat - ${lat}::float8) / 2), 2)
+                    + cos(radians(${lat}::float8)) * cos(radians(s.lat)) * power(sin(radians(s.lng - ${lng}::float8) / 2), 2))))
+             end as distance_km
+      from shops s
+      where s.status = 'active'
+        and (${q}::text is null or ${fold(sql`s.name || ' ' || s.city || ' ' || s.category || ' ' || s.postal_code`)} like ${q}::text)
+        and (${city}::text is null or ${fold(sql`s.city`)} like ${city}::text || '%')
+        and (${input.category ?? null}::text is null or s.category = ${input.category ?? null}::text)
+    ) found
+    where (${radius}::float8 is null or distance_km <= ${radius}::float8)
+    order by distance_km asc nulls last, ${fold(sql`name`)} asc, id
+    limit ${input.limit + 1} offset ${input.offset}`);
+  const now = new Date();
+  const rows = result.rows.slice(0, input.limit);
+  return {
+    shops: rows.map((r) => ({
+      id: r.id,
+      slug: r.slug,
+      name: r.name,
+      category: r.category,
+      categoryLabel: categoryLabelFr(r.category),
+      address: r.address,
+      postalCode: r.postal_code,
+      city: r.city,
+      mode: r.card_mode,
+      design: designOf(r.card_design),
+      logoUrl: imageUrl(r.slug, "logo", r.has_logo, new Date(r.updated_at)),
+      distanceKm: r.distance_km === null ? null : Math.round(Number(r.distance_km) * 10) / 10,
+      hasPosition: r.lat !== null,
+      open: openNow(r.weekly_hours, r.closures, r.timezone, now),
+    })),
+    hasMore: result.rows.length > input.limit,
+    sortedBy: lat !== null ? ("distance" as const) : ("name" as const),
+  };
+}
+
+function periodDto(p: DoublePointsPeriod) {
+  return {
+    id: p.id,
+    label: p.label,
+    startDate: p.startDate,
+    endDate: p.endDate,
+    weekdays: p.weekdays,
+    startTime: p.startTime,
+    endTime: p.endTime,
+    multiplier: p.multiplier,
+    isActive: p.isActive,
+  };
+}
+
+export async function loadPeriods(db: Db, shopId: string): Promise<DoublePointsPeriod[]> {
+  const rows = await db
+    .select()
+    .from(doublePointsPeriods)
+    .where(eq(doublePointsPeriods.shopId, shopId))
+    .orderBy(asc(doublePointsPeriods.startDate), asc(doublePointsPeriods.createdAt));
+  return rows.map((r) => ({ ...r, weekdays: r.weekdays ?? [] }));
+}
+
+/** "1 tampon par passage · carte de 10 tampons · un passage toutes les 4 h". */
+export function rulesSummaryFr(s: { cardMode: "stamps" | "points"; stampsGoal: number; pointsPerVisit: number; cooldownMinutes: number; dailyCap: number }) {
+  const perVisit = s.cardMode === "stamps" ? `1 tampon par passage, carte de ${s.stampsGoal} tampons` : `${formatAmountFr("points", s.pointsPerVisit)} par passage`;
+  const h = Math.floor(s.cooldownMinutes / 60);
+  const m = s.cooldownMinutes % 60;
+  const cooldown =
+    s.cooldownMinutes === 0 ? null : `un passage crédité toutes les ${h > 0 ? `${h} h` : ""}${m > 0 ? `${h > 0 ? " " : ""}${m} min` : ""} au plus`;
+  const cap = `${s.dailyCap} passage${s.dailyCap > 1 ? "s" : ""} crédité${s.dailyCap > 1 ? "s" : ""} par jour au plus`;
+  return [perVisit, cooldown, cap].filter(Boolean).join(" · ");
+}
+
+/** /shop/{slug}: what a shopper sees; their card and review when signed in. */
+export async function getShopPage(db: Db, slug: string, viewerId: string | null, now = new Date()) {
+  const [shop] = await db.select().from(shops).where(eq(shops.slug, slug)).limit(1);
+  if (!shop) throw new AppError("NOT_FOUND", { userMessage: "Cette boutique n'existe pas ou plus." });
+  const tz = shop.timezone;
+  const [periods, [rating], myCardRows, myReviewRows] = await Promise.all([
+    loadPeriods(db, shop.id),
+    db
+      .select({ average: avg(shopReviews.rating), count: count() })
+      .from(shopReviews)
+      .where(eq(shopReviews.shopId, shop.id)),
+    viewerId
+      ? db
+          .select()
+          .from(cards)
+          .where(and(eq(cards.shopId, shop.id), eq(cards.userId, viewerId)))
+          .limit(1)
+      : Promise.resolve([]),
+    viewerId
+      ? db
+          .select()
+          .from(shopReviews)
+          .where(and(eq(shopReviews.shopId, shop.id), eq(shopReviews.userId, viewerId)))
+          .limit(1)
+      : Promise.resolve([]),
+  ]);
+  const today = localParts(now, tz).date;
+  const card = myCardRows[0];
+  const active = multiplierAt(periods, now, tz);
+  let myCard = null;
+  if (card) {
+    const check = checkVisit({ lastScanAt: card.lastScanAt, dayKey: card.dayKey, dayCount: card.dayCount }, shop, now, tz);
+    myCard = {
+      id: card.id,
+      balance: card.balance,
+      lifetime: card.lifetime,
+      visits: card.visits,
+      lastScanAt: card.lastScanAt?.toISOString() ?? null,
+      progress: cardProgress(shop.cardMode, shop.stampsGoal, card.balance),
+      canScanNow: check.ok,
+      nextScanAt: check.ok ? null : check.nextAt.toISOString(),
+    };
+  }
+  const review = myReviewRows[0];
+  return {
+    shop: {
+      id: shop.id,
+      slug: shop.slug,
+      name: shop.name,
+      category: shop.category,
+      categoryLabel: categoryLabelFr(shop.category),
+      description: shop.description,
+      address: shop.address,
+      postalCode: shop.postalCode,
+      city: shop.city,
+      phone: shop.phone,
+      lat: shop.lat,
+      lng: shop.lng,
+      mapUrl: mapUrl(shop),
+      links: shop.links,
+      logoUrl: imageUrl(shop.slug, "logo", Boolean(shop.logo), shop.updatedAt),
+      coverUrl: imageUrl(shop.slug, "cover", Boolean(shop.cover), shop.updatedAt),
+      design: designOf(shop.cardDesign),
+      status: shop.status,
+      timezone: tz,
+    },
+    hours: {
+      ...openNow(shop.weeklyHours, shop.closures, tz, now),
+      weekly: shop.weeklyHours.map((ranges, i) => ({
+        weekday: i + 1,
+        dayLabel: WEEKDAYS_FR[i]!,
+        ranges,
+        text: dayHoursLabelFr(ranges),
+        isToday: localParts(now, tz).weekday === i + 1,
+      })),
+      closures: shop.closures.filter((c) => c.endDate >= today).slice(0, 10),
+      closedToday: closureOn(shop.closures, today) ?? null,
+    },
+    rules: {
+      mode: shop.cardMode,
+      stampsGoal: shop.stampsGoal,
+      pointsPerVisit: shop.pointsPerVisit,
+      cooldownMinutes: shop.cooldownMinutes,
+      dailyCap: shop.dailyCap,
+      summary: rulesSummaryFr(shop),
+    },
+    doublePoints: {
+      activeNow: active.period ? { label: active.period.label, multiplier: active.multiplier } : null,
+      periods: periods.filter((p) => p.isActive && !isPeriodOver(p, now, tz)).map(periodDto),
+    },
+    rating: { average: rating?.average ? Math.round(Number(rating.average) * 10) / 10 : null, count: rating?.count ?? 0 },
+    myCard,
+    myReview: review ? { rating: review.rating, comment: review.comment, updatedAt: review.updatedAt.toISOString() } : null,
+    canReview: Boolean(card && card.visits > 0),
+  };
+}
+
+/** /boutique/{scanUid}: the shop a code belongs to, before it is credited (name and design only). */
+export async function getShopByScanUid(db: Db, scanUid: string) {
+  const [shop] = await db
+    .select({
+      slug: shops.slug,
+      name: shops.name,
+      status: shops.status,
+      cardDesign: shops.cardDesign,
+      hasLogo: sql<boolean>`${shops.logo} is not null`,
+      updatedAt: shops.updatedAt,
+      cardMode: shops.cardMode,
+    })
+    .from(shops)
+    .where(eq(shops.scanUid, scanUid))
+    .limit(1);
+  if (!shop) throw new AppError("NOT_FOUND", { userMessage: "Ce code ne correspond à aucune boutique Fidèle." });
+  return {
+    slug: shop.slug,
+    name: shop.name,
+    status: shop.status,
+    mode: shop.cardMode,
+    design: designOf(shop.cardDesign),
+    logoUrl: imageUrl(shop.slug, "logo", shop.hasLogo, shop.updatedAt),
+  };
+}
+
+/** The logo or cover of a shop, decoded from its data URL. */
+export async function getShopImage(db: Db, slug: string, kind: "logo" | "cover") {
+  const [row] = await db
+    .select({ data: kind === "logo" ? shops.logo : shops.cover })
+    .from(shops)
+    .where(eq(shops.slug, slug))
+    .limit(1);
+  const match = row?.data ? /^data:(image\/(?:png|jpeg|webp));base64,(.*)$/.exec(row.data) : null;
+  if (!match) throw new AppError("NOT_FOUND", { userMessage: "Image introuvable." });
+  return { mime: match[1]!, bytes: Buffer.from(match[2]!, "base64") };
+}
+
+async function shopIdBySlug(db: Db, slug: string): Promise<string> {
+  const [shop] = await db.select({ id: shops.id }).from(shops).where(eq(shops.slug, slug)).limit(1);
+  if (!shop) throw new AppError("NOT_FOUND", { userMessage: "Cette boutique n'existe pas ou plus." });
+  return shop.id;
+}
+
+/** Public reviews: first name and initial only. */
+export async function listReviews(db: Db, slug: string, page: { limit: number; offset: number }) {
+  const shopId = await shopIdBySlug(db, slug);
+  const rows = await db
+    .select({
+      id: shopReviews.id,
+      rating: shopReviews.rating,
+      comment: shopReviews.comment,
+      updatedAt: shopReviews.updatedAt,
+      firstName: profiles.firstName,
+      lastName: profiles.lastName,
+    })
+    .from(shopReviews)
+    .leftJoin(profiles, eq(profiles.id, shopReviews.userId))
+    .where(eq(shopReviews.shopId, shopId))
+    .orderBy(desc(shopReviews.updatedAt), desc(shopReviews.id))
+    .limit(page.limit + 1)
+    .offset(page.offset);
+  return {
+    reviews: rows.slice(0, page.limit).map((r) => ({
+      id: r.id,
+      rating: r.rating,
+      comment: r.comment,
+      updatedAt: r.updatedAt.toISOString(),
+      author: r.firstName ? `${r.firstName}${r.lastName ? ` ${r.lastName[0]}.` : ""}` : "Client",
+    })),
+    hasMore: rows.length > page.limit,
+  };
+}
+
+/**
+ * /review: one review per shopper per shop, editable, only by a customer (a card
+ * with at least one credited visit). Nothing is ever credited for a review.
+ */
+export async function saveReview(db: Db, userId: string, slug: string, input: z.output<typeof reviewSchema>) {
+  const result = await db.execute<{ id: string; created: boolean }>(sql`
+    insert into shop_reviews (shop_id, user_id, rating, comment)
+    select s.id, ${userId}, ${input.rating}, ${input.comment}
+    from shops s join cards c on c.shop_id = s.id and c.user_id = ${userId} and c.visits > 0
+    where s.slug = ${slug}
+    on conflict (shop_id, user_id) do update set rating = excluded.rating, comment = excluded.comment, updated_at = now()
+    returning id, (xmax = 0) as created`);
+  const row = result.rows[0];
+  if (!row) {
+    await shopIdBySlug(db, slug);
+    throw new AppError("FORBIDDEN", {
+      message: "review by non-customer",
+      userMessage: "Seuls les clients de cette boutique peuvent donner leur avis : faites créditer un premier passage.",
+    });
+  }
+  return { id: row.id, created: Boolean(row.created) };
+}
+
+export async function deleteReview(db: Db, userId: string, slug: string) {
+  const shopId = await shopIdBySlug(db, slug);
+  const deleted = await db
+    .delete(shopReviews)
+    .where(and(eq(shopReviews.shopId, shopId), eq(shopReviews.userId, userId)))
+    .returning({ id: shopReviews.id });
+  if (deleted.length === 0) throw new AppError("NOT_FOUND", { userMessage: "Vous n'avez pas donné d'avis sur cette boutique." });
+}
+
+/** The shops a person has joined (owner or staff), for a shop switcher. */
+export async function listMyShops(db: Db, userId: string) {
+  const rows = await db
+    .select({ id: shops.id, slug: shops.slug, name: shops.name, status: shops.status, role: member.role })
+    .from(member)
+    .innerJoin(shops, eq(shops.id, member.organizationId))
+    .where(eq(member.userId, userId))
+    .orderBy(asc(shops.name));
+  return rows;
+}

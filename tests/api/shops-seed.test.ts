@@ -1,0 +1,42 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { shops } from "../../src/server/db/schema/index.ts";
+import { DEMO_ACCOUNTS, seedDemo } from "../../src/server/db/seed.ts";
+import { findLedgerMismatches } from "../../src/server/modules/cards/cards.service.ts";
+import { createLogger } from "../../src/server/lib/logger.ts";
+import { createTestApp, type TestApp } from "../setup/api.ts";
+
+// The seed runs only on an empty database: the per-file PGlite, not the shared PostgreSQL test database.
+describe.skipIf(Boolean(inject("testDatabaseUrl")))("demo seed", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    expect(await seedDemo(t.deps, createLogger("silent"))).toBe(true);
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it("creates two shops with design, hours and customers, whose ledger adds up", async () => {
+    const page = await (await t.request("/api/shops/boulangerie-du-marche")).json();
+    expect(page.shop).toMatchObject({ name: "Boulangerie du Marché", design: { stampIcon: "croissant" }, city: "Lyon" });
+    expect(page.hours.weekly[1].text).toBe("7 h 00 – 13 h 30, 15 h 30 – 19 h 30");
+    expect(page.doublePoints.periods).toEqual([expect.objectContaining({ label: "Mercredi gourmand", multiplier: 2 })]);
+    const list = await (await t.request("/api/shops?city=lyon")).json();
+    expect(list.shops.map((s: { slug: string }) => s.slug)).toEqual(["boulangerie-du-marche", "cafe-des-canuts"]);
+    const [bakery] = await t.deps.db.select().from(shops).where(eq(shops.slug, "boulangerie-du-marche"));
+    expect(await findLedgerMismatches(t.deps.db)).toEqual([]);
+
+    const owner = t.client();
+    await owner.signIn(DEMO_ACCOUNTS.owner.email, DEMO_ACCOUNTS.owner.password);
+    const dash = await (await owner.request(`/api/backoffice/shops/${bakery!.id}/dashboard`)).json();
+    expect(dash.totals).toMatchObject({ customers: 5, scans: 18, flagged: 1 });
+    const shopper = t.client();
+    await shopper.signIn(DEMO_ACCOUNTS.shopper.email, DEMO_ACCOUNTS.shopper.password);
+    const { cards } = await (await shopper.request("/api/cards")).json();
+    expect(cards.map((c: { shop: { name: string }; balance: number }) => [c.shop.name, c.balance])).toEqual([
+      ["Boulangerie du Marché", 7],
+      ["Café des Canuts", 30],
+    ]);
+  });
+});

@@ -1,0 +1,144 @@
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addStaff } from "../../src/server/db/factories.ts";
+import { ledgerEntries, scans } from "../../src/server/db/schema/index.ts";
+import { decodeQr } from "../fixtures/qr-decode.ts";
+import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
+
+/** Like snap(), the whole page: for long screens. */
+const snapFull = (page: Page, name: string) => page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const eventually = <T>(read: () => Promise<T> | T, timeout = 15_000) => expect.poll(read, { timeout });
+const heading = async (page: Page) => (await page.getByRole("heading", { level: 1 }).textContent()) ?? "";
+
+/** A shop, its owner, and an employee (role "member") signed in on the counter's device. */
+async function counterSetup(name: string) {
+  const owner = await stack.createUser({ firstName: "Odile", lastName: "Marchand" });
+  const shop = await stack.createShop(owner.id, { name: `${name} ${randomUUID().slice(0, 6)}` });
+  const employee = await stack.createUser({ firstName: "Hugo", lastName: "Lemoine" });
+  await addStaff(stack.deps, shop.id, employee.id, "member");
+  const context = await stack.newContext();
+  await stack.signIn(context, employee.email, employee.password);
+  return { owner, shop, employee, context };
+}
+
+/** What the QR code on screen says, read from its pixels. */
+async function readCounterQr(page: Page, shopName: string) {
+  const image = page.getByRole("img", { name: `QR code à scanner pour valider un passage chez ${shopName}` });
+  await image.waitFor();
+  const found = await decodeQr(new Uint8Array(await image.screenshot()));
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+describe("the counter (staff)", () => {
+  it("/reader shows the shop's QR code, readable by a phone, renewed every 30 s, in portrait and landscape", async () => {
+    const { shop, context } = await counterSetup("Boulangerie Lumière");
+    const page = await context.newPage();
+    await page.goto("/reader");
+    await eventually(() => heading(page)).toBe(shop.name);
+    const url = await readCounterQr(page, shop.name);
+    expect(url).toMatch(new RegExp(`^${stack.baseUrl}/boutique/${shop.scanUid}\\?t=[0-9a-z]+\\.[A-Za-z0-9_-]{16}$`));
+    await eventually(() => page.getByText(/Nouveau code dans \d+ s/).isVisible()).toBe(true);
+    await expectAccessible(page);
+    await snap(page, "counter-reader-portrait");
+
+    // A shopper's phone opens what it reads: the visit is credited.
+    const shopper = await stack.createUser();
+    const phone = await stack.newContext();
+    await stack.signIn(phone, shopper.email, shopper.password);
+    const phonePage = await phone.newPage();
+    await phonePage.goto(url);
+    await eventually(() => heading(phonePage)).toBe("Passage validé !");
+    await phone.close();
+
+    // The code on screen changes with the next 30 s step, by itself.
+    await eventually(() => readCounterQr(page, shop.name), 45_000).not.toBe(url);
+
+    // A phone or tablet turned sideways: the code and the shop side by side, still readable.
+    await page.setViewportSize({ width: 844, height: 390 });
+    expect(await readCounterQr(page, shop.name)).toMatch(new RegExp(`/boutique/${shop.scanUid}\\?t=`));
+    await snap(page, "counter-reader-landscape");
+    await page.setViewportSize({ width: 1180, height: 820 });
+    await snap(page, "counter-reader-tablet");
+    await context.close();
+  });
+
+  it("/manager credits a visit by e-mail, lists today's scans, and corrects a mistake with a reason", async () => {
+    const { shop, employee, context } = await counterSetup("Épicerie Soleil");
+    const customer = await stack.createUser({ firstName: "Camille", lastName: "Martin" });
+    const page = await context.newPage();
+    await page.goto("/manager");
+    await eventually(() => heading(page)).toBe("Comptoir");
+    await eventually(() => page.getByText("Aucun passage pour l'instant aujourd'hui.").isVisible()).toBe(true);
+    await expectAccessible(page);
+    await snap(page, "counter-manager-empty");
+    expect(await page.getByRole("link", { name: /Afficher le code du comptoir/ }).getAttribute("href")).toBe(`/reader?boutique=${shop.id}`);
+
+    const credit = page.getByRole("region", { name: "Créditer un passage" });
+    await credit.getByLabel("E-mail du client").fill("personne@test.fidele.local");
+    await credit.getByRole("button", { name: "Créditer le passage" }).click();
+    await eventually(() => credit.getByText("Aucun compte Fidèle avec cette adresse : le client doit d'abord créer son compte.").isVisible()).toBe(true);
+
+    await credit.getByLabel("E-mail du client").fill(customer.email);
+    await credit.getByRole("button", { name: "Créditer le passage" }).click();
+    await eventually(() => credit.getByText(`Camille Martin : 1 tampon ajouté chez ${shop.name}. Merci de votre visite !`).isVisible()).toBe(true);
+    // Twice in a row: the cooldown applies to visits typed at the counter too.
+    await credit.getByRole("button", { name: "Créditer le passage" }).click();
+    await eventually(() => credit.getByText(`Camille Martin : Votre passage chez ${shop.name} a déjà été crédité récemment.`, { exact: false }).isVisible()).toBe(true);
+
+    const todayList = page.getByRole("region", { name: "Passages du jour" });
+    await eventually(() => todayList.getByText("1 passage crédité sur 2 aujourd'hui.").isVisible()).toBe(true);
+    expect(await todayList.getByRole("listitem").first().textContent()).toContain("Camille Martin");
+    expect(await todayList.getByText("Saisi par l'équipe", { exact: false }).count()).toBe(2);
+    await snap(page, "counter-manager-credited");
+
+    // Correct it: from the row, the customer is looked up; the balance cannot go below zero; a reason is kept.
+    await todayList.getByRole("button", { name: "Corriger" }).first().click();
+    const correction = page.getByRole("region", { name: "Corriger une erreur" });
+    await eventually(() => correction.getByText("Solde : 1", { exact: false }).isVisible()).toBe(true);
+    await correction.getByLabel("À ajouter ou retirer").fill("-2");
+    await correction.getByLabel("Motif").fill("Passage crédité par erreur");
+    await correction.getByRole("button", { name: "Enregistrer la correction" }).click();
+    await eventually(() => correction.getByText("Le solde ne peut pas devenir négatif (solde actuel : 1).").isVisible()).toBe(true);
+    await correction.getByLabel("À ajouter ou retirer").fill("-1");
+    await correction.getByRole("button", { name: "Enregistrer la correction" }).click();
+    await eventually(() => correction.getByText(/Correction enregistrée \([−-]1\) pour Camille Martin\. Nouveau solde : 0\./).isVisible()).toBe(true);
+    await expectAccessible(page);
+    await snapFull(page, "counter-manager-corrected");
+
+    const adjustments = await stack.deps.db
+      .select({ delta: ledgerEntries.delta, reason: ledgerEntries.reason, actorId: ledgerEntries.actorId })
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.shopId, shop.id), eq(ledgerEntries.kind, "adjustment")));
+    expect(adjustments).toEqual([{ delta: -1, reason: "Passage crédité par erreur", actorId: employee.id }]);
+    const recorded = await stack.deps.db.select({ outcome: scans.outcome, method: scans.method }).from(scans).where(eq(scans.userId, customer.id));
+    expect(recorded.map((r) => [r.outcome, r.method]).sort()).toEqual([
+      ["accepted", "staff"],
+      ["cooldown", "staff"],
+    ]);
+    await context.close();
+  });
+
+  it("is for shop staff only: a shopper is refused /reader and /manager", async () => {
+    const shopper = await stack.createUser();
+    const context = await stack.newContext();
+    await stack.signIn(context, shopper.email, shopper.password);
+    const page = await context.newPage();
+    for (const path of ["/reader", "/manager"]) {
+      await page.goto(path);
+      await eventually(() => page.locator("main h1").textContent()).toContain("Accès refusé");
+    }
+    await context.close();
+  });
+});

@@ -1,0 +1,136 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { importCodeKey, rotatingToken, scanUrl, timeStep } from "../../src/domain/loyalty/scan-code.ts";
+import { scans, shops } from "../../src/server/db/schema/index.ts";
+import { launchChromium } from "../setup/chromium.ts";
+import { expectAccessible, PHONE, snap, type Stack, startStack } from "../setup/e2e.ts";
+import { writeQrVideo } from "../fixtures/qr-video.ts";
+
+let stack: Stack;
+let workDir: string;
+beforeAll(async () => {
+  stack = await startStack();
+  workDir = await mkdtemp(path.join(tmpdir(), "fidele-scanner-"));
+});
+afterAll(async () => {
+  await stack?.close();
+  await rm(workDir, { recursive: true, force: true });
+});
+
+const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000 });
+const heading = async (page: Page) => (await page.getByRole("heading", { level: 1 }).textContent()) ?? "";
+
+async function shopWithCounterUrl(name: string) {
+  const owner = await stack.createUser();
+  const shop = await stack.createShop(owner.id, { name });
+  const [row] = await stack.deps.db.select({ codeSecret: shops.codeSecret }).from(shops).where(eq(shops.id, shop.id));
+  const token = await rotatingToken(await importCodeKey(row!.codeSecret), shop.scanUid, timeStep(Date.now()));
+  return { shop, url: scanUrl(stack.baseUrl, { scanUid: shop.scanUid, token, poster: null }) };
+}
+
+describe("/scanner", () => {
+  it("decodes a QR code from the camera (Chromium's fake camera) and credits the visit, with no request leaving 127.0.0.1", async () => {
+    const { shop, url } = await shopWithCounterUrl(`Fleurs de Lise ${randomUUID().slice(0, 6)}`);
+    const video = path.join(workDir, "counter-qr.y4m");
+    await writeQrVideo(video, url);
+
+    // A Chromium of its own: the fake camera plays the QR video, the permission prompt is accepted.
+    const browser: Browser = await launchChromium([
+      "--use-fake-device-for-media-stream",
+      "--use-fake-ui-for-media-stream",
+      `--use-file-for-fake-video-capture=${video}`,
+    ]);
+    try {
+      // zxing's wasm compiles only if the page's CSP allows it (script-src 'wasm-unsafe-eval').
+      const csp = (await fetch(`${stack.baseUrl}/scanner`)).headers.get("content-security-policy") ?? "";
+      expect(csp, "the CSP must allow WebAssembly for the QR reader: add 'wasm-unsafe-eval' to script-src").toContain("'wasm-unsafe-eval'");
+      const shopper = await stack.createUser();
+      const context = await browser.newContext({ ...PHONE, baseURL: stack.baseUrl });
+      await stack.signIn(context, shopper.email, shopper.password);
+      const requests: string[] = [];
+      context.on("request", (request) => {
+        requests.push(request.url());
+      });
+      const page = await context.newPage();
+
+      // The camera is already allowed here (fake UI): the scanner starts without asking, and finds the code.
+      await page.goto("/scanner");
+      await page.waitForURL((u) => u.pathname === `/boutique/${shop.scanUid}`, { timeout: 30_000 });
+      expect(page.url()).toBe(url);
+      await eventually(() => heading(page)).toBe("Passage validé !");
+      await snap(page, "scanner-decoded-accepted");
+
+      const recorded = await stack.deps.db.select({ outcome: scans.outcome }).from(scans).where(eq(scans.userId, shopper.id));
+      expect(recorded.map((s) => s.outcome)).toEqual(["accepted"]);
+
+      // The wasm came from this site, and nothing else left the machine.
+      expect(requests.some((u) => new URL(u).pathname.endsWith(".wasm"))).toBe(true);
+      const outside = requests.filter((u) => {
+        const { protocol, hostname } = new URL(u);
+        return !(protocol === "data:" || protocol === "blob:" || hostname === "127.0.0.1");
+      });
+      expect(outside).toEqual([]);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("says so in French when the person refuses the camera, and takes a pasted code instead", async () => {
+    const { shop, url } = await shopWithCounterUrl(`Épicerie Lou ${randomUUID().slice(0, 6)}`);
+    const shopper = await stack.createUser();
+    // A camera, but no one to accept the permission prompt: headless Chromium refuses it.
+    const browser: Browser = await launchChromium(["--use-fake-device-for-media-stream"]);
+    const context = await browser.newContext({ ...PHONE, baseURL: stack.baseUrl });
+    await stack.signIn(context, shopper.email, shopper.password);
+    const page = await context.newPage();
+    const requests: string[] = [];
+    page.on("request", (request) => {
+      requests.push(request.url());
+    });
+    await page.goto("/scanner");
+    await eventually(() => heading(page)).toBe("Scanner un code");
+    await expectAccessible(page);
+    await snap(page, "scanner-intro");
+    // The reader (script and wasm) is fetched only once the person turns the camera on.
+    expect(requests.filter((u) => /\.wasm|qr-detector/.test(u))).toEqual([]);
+    await page.getByRole("button", { name: "Activer la caméra" }).click();
+    const alert = page.getByRole("alert");
+    await eventually(() => alert.isVisible()).toBe(true);
+    expect(await alert.textContent()).toContain("Pour scanner, autorisez la caméra pour ce site");
+    expect(await page.getByText("Accès à la caméra refusé").isVisible()).toBe(true);
+    await eventually(() => page.getByRole("button", { name: "Réessayer" }).isVisible()).toBe(true);
+    await expectAccessible(page);
+    await snap(page, "scanner-camera-blocked");
+
+    // A wrong code, then the link copied from the counter screen.
+    const field = page.getByLabel("Collez ou tapez le lien affiché sous le QR code du comptoir.");
+    await field.fill("https://example.org/autre-chose");
+    await page.getByRole("button", { name: "Valider le code" }).click();
+    await eventually(() => page.getByText("Ce code n'est pas reconnu.", { exact: false }).isVisible()).toBe(true);
+    await snap(page, "scanner-manual-error");
+    await field.fill(url);
+    await page.getByRole("button", { name: "Valider le code" }).click();
+    await page.waitForURL((u) => u.pathname === `/boutique/${shop.scanUid}`);
+    await eventually(() => heading(page)).toBe("Passage validé !");
+    await browser.close();
+  });
+
+  it("says so when the phone has no camera", async () => {
+    const shopper = await stack.createUser();
+    const context = await stack.newContext();
+    await stack.signIn(context, shopper.email, shopper.password);
+    const page = await context.newPage();
+    await page.goto("/scanner");
+    await page.getByRole("button", { name: "Activer la caméra" }).click();
+    await eventually(() => page.getByText("Aucune caméra trouvée").isVisible()).toBe(true);
+    expect(await page.getByRole("alert").textContent()).toContain("Cet appareil n'a pas de caméra utilisable.");
+    await snap(page, "scanner-no-camera");
+    await context.close();
+  });
+});

@@ -1,0 +1,67 @@
+import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
+
+export default defineConfig({
+  build: { outDir: "dist/client", emptyOutDir: true, sourcemap: false, target: "es2022" },
+  server: { proxy: { "/api": "http://localhost:3000" } },
+  plugins: [
+    react(),
+    tailwindcss(),
+    VitePWA({
+      // We register the worker ourselves (src/client/app/shell/service-worker.ts, loaded lazily) so that a new worker
+      // waits and the update banner asks before reloading into it ("prompt": no skipWaiting in the worker; it obeys
+      // a {type: "SKIP_WAITING"} message instead).
+      injectRegister: null,
+      registerType: "prompt",
+      filename: "sw.js",
+      manifestFilename: "manifest.webmanifest",
+      // The precache list comes from workbox.globPatterns alone (adding the manifest icons again lists them twice).
+      includeManifestIcons: false,
+      manifest: {
+        id: "/",
+        name: "Fidèle — cartes de fidélité",
+        short_name: "Fidèle",
+        description: "Vos cartes de fidélité et récompenses chez les commerçants de votre quartier.",
+        lang: "fr",
+        start_url: "/",
+        scope: "/",
+        display: "standalone",
+        orientation: "portrait",
+        background_color: "#fafaf9",
+        theme_color: "#0f766e",
+        icons: [
+          { src: "/pwa-192x192.png", sizes: "192x192", type: "image/png" },
+          { src: "/pwa-512x512.png", sizes: "512x512", type: "image/png" },
+          { src: "/pwa-512x512-maskable.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+        ],
+      },
+      workbox: {
+        // The app shell: every navigation is answered by the precached index.html, so the app opens offline
+        // after one visit...
+        navigateFallback: "/index.html",
+        // ...except the server's own pages (e-mail links such as /api/auth/verify-email), which need the network.
+        navigateFallbackDenylist: [/^\/api\//],
+        // Everything the app shows offline, public/ included (so no includeAssets: it would list them twice). The
+        // manifest is added by the plugin itself; the 512 px icons are for the system's installer, not the pages.
+        globPatterns: ["**/*.{js,css,html,svg,png,wasm}"],
+        globIgnores: ["pwa-512x512*.png"],
+        cleanupOutdatedCaches: true,
+        // The first visit's page is controlled as soon as the worker activates (STACK "Known traps"); updates
+        // still wait for the banner because skipWaiting stays off.
+        clientsClaim: true,
+        skipWaiting: false,
+        runtimeCaching: [
+          {
+            // A navigation the shell does not answer (see the deny list) goes to the network; when that fails,
+            // the precached offline page is shown instead of the browser's error.
+            urlPattern: ({ request }) => request.mode === "navigate",
+            handler: "NetworkOnly",
+            options: { precacheFallback: { fallbackURL: "/offline.html" } },
+          },
+        ],
+      },
+    }),
+  ],
+});
