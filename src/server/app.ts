@@ -14,6 +14,7 @@ import { handleAuth } from "./modules/accounts/auth-proxy.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
 import { backofficeRoutes } from "./modules/backoffice/backoffice.routes.ts";
 import { cardsRoutes } from "./modules/cards/cards.routes.ts";
+import { redemptionsRoutes, rewardsBackofficeRoutes, rewardsRoutes } from "./modules/rewards/rewards.routes.ts";
 import { contentRoutes } from "./modules/content/content.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { shopsRoutes } from "./modules/shops/shops.routes.ts";
@@ -44,7 +45,10 @@ const api = new Hono<AppEnv>()
   .route("/content", contentRoutes)
   .route("/shops", shopsRoutes)
   .route("/cards", cardsRoutes)
-  .route("/backoffice", backofficeRoutes);
+  .route("/backoffice", backofficeRoutes)
+  .route("/backoffice", rewardsBackofficeRoutes)
+  .route("/rewards", rewardsRoutes)
+  .route("/redemptions", redemptionsRoutes);
 
 /** The typed API for `hc<AppType>` in the web app. */
 export type AppType = typeof api;

@@ -10,6 +10,7 @@ import type { Env } from "./env.ts";
 import type { Deps } from "./lib/context.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./modules/mail/mail.service.ts";
+import { startRedemptionSweeper } from "./modules/rewards/redemptions.service.ts";
 
 export const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/client");
 
@@ -35,6 +36,8 @@ export async function startServer(env: Env, options: { clientDir?: string; datab
     );
   }
   const app = createApp({ deps, clientDir: options.clientDir ?? DEFAULT_CLIENT_DIR });
+  // Pending redemptions past their time give their points back, also those that expired while the server was down.
+  const stopSweeper = startRedemptionSweeper(deps.database, deps.logger);
   const { server, port } = await new Promise<{ server: ServerType; port: number }>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => resolve({ server: s, port: info.port }));
     s.once("error", reject);
@@ -44,6 +47,7 @@ export async function startServer(env: Env, options: { clientDir?: string; datab
     server,
     port,
     close: async () => {
+      stopSweeper();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await deps.database.close();
     },

@@ -2,9 +2,10 @@
  * The points ledger: every change of a card's points is one append-only entry.
  * A card's balance is the sum of all deltas; its lifetime total (what VIP levels
  * use) counts only what was earned, so spending, expiry and refunds of spent
- * points never move it.
+ * points never move it. A `validation` entry moves nothing (delta 0): it records
+ * which staff member handed a reward over.
  */
-export const LEDGER_KINDS = ["scan", "bonus", "double_points", "redemption", "refund", "adjustment", "expiry"] as const;
+export const LEDGER_KINDS = ["scan", "bonus", "double_points", "redemption", "refund", "adjustment", "expiry", "validation"] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /** Kinds that count toward the lifetime total. */
@@ -18,6 +19,7 @@ export const LEDGER_KIND_LABELS_FR: Record<LedgerKind, string> = {
   refund: "Points rendus",
   adjustment: "Correction par la boutique",
   expiry: "Points expirés",
+  validation: "Récompense remise en boutique",
 };
 
 export type LedgerLike = { kind: LedgerKind; delta: number };

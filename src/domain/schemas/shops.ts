@@ -33,14 +33,14 @@ export const LOGO_MAX_BYTES = 200 * 1024;
 export const COVER_MAX_BYTES = 800 * 1024;
 export const IMAGE_MIME = ["image/png", "image/jpeg", "image/webp"] as const;
 
-const text = (label: string, min: number, max: number) =>
+export const text = (label: string, min: number, max: number) =>
   z
     .string({ error: `Saisissez ${label}.` })
     .trim()
     .min(min, min <= 1 ? `Saisissez ${label}.` : `${label[0]?.toUpperCase()}${label.slice(1)} : au moins ${min} caractères.`)
     .max(max, `${label[0]?.toUpperCase()}${label.slice(1)} : au plus ${max} caractères.`);
 
-const optionalText = (label: string, max: number) =>
+export const optionalText = (label: string, max: number) =>
   z
     .string()
     .trim()
@@ -176,7 +176,7 @@ const daySchema = z
   .max(4, "Quatre plages au plus par jour.")
   .refine((ranges) => !rangesOverlap(ranges as TimeRange[]), "Des plages horaires se chevauchent.");
 
-const dateSchema = z
+export const dateSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Date invalide.")
   .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), "Date invalide.");

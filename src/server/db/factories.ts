@@ -6,7 +6,8 @@ import type { WeeklyHours } from "../../domain/loyalty/hours.ts";
 import type { CardRules } from "../../domain/loyalty/scan-rules.ts";
 import type { ShopCategory } from "../../domain/schemas/shops.ts";
 import { insertShopRows } from "../modules/shops/shops.service.ts";
-import { cards, ledgerEntries, member, profiles, scans, shops, user } from "./schema/index.ts";
+import { slugify } from "../../domain/loyalty/shop-text.ts";
+import { cards, ledgerEntries, member, profiles, rewards, scans, shops, user } from "./schema/index.ts";
 
 /**
  * One set of factories for the seed and the tests (CONVENTIONS 11): unique e-mails
@@ -182,4 +183,59 @@ export async function addStaff(deps: FactoryDeps, shopId: string, userId: string
 export async function findUserByEmail(db: Db, email: string) {
   const [row] = await db.select().from(user).where(eq(user.email, email.toLowerCase())).limit(1);
   return row;
+}
+
+export type CreateRewardInput = {
+  shopId: string;
+  title?: string;
+  description?: string | null;
+  cost?: number;
+  stock?: number | null;
+  perCustomerLimit?: number | null;
+  validFrom?: string | null;
+  validUntil?: string | null;
+  kind?: "repeatable" | "ladder";
+  isActive?: boolean;
+  position?: number;
+};
+
+/** A reward of a shop, as /admin/ajouter-un-reward makes it. */
+export async function createReward(deps: FactoryDeps, input: CreateRewardInput) {
+  const title = input.title ?? `Récompense ${unique()}`;
+  const [row] = await deps.db
+    .insert(rewards)
+    .values({
+      shopId: input.shopId,
+      slug: `${slugify(title).slice(0, 50)}-${unique().slice(0, 5)}`,
+      title,
+      description: input.description ?? null,
+      cost: input.cost ?? 10,
+      stock: input.stock ?? null,
+      perCustomerLimit: input.perCustomerLimit ?? null,
+      validFrom: input.validFrom ?? null,
+      validUntil: input.validUntil ?? null,
+      kind: input.kind ?? "repeatable",
+      isActive: input.isActive ?? true,
+      position: input.position ?? 0,
+    })
+    .returning();
+  return row!;
+}
+
+/** Points for a card without the scan rules (a `bonus` ledger entry): for tests and the demo. */
+export async function grantPoints(deps: FactoryDeps, input: { shopId: string; userId: string; points: number; reason?: string }) {
+  await deps.db.insert(cards).values({ shopId: input.shopId, userId: input.userId }).onConflictDoNothing();
+  const [card] = await deps.db
+    .select({ id: cards.id })
+    .from(cards)
+    .where(and(eq(cards.shopId, input.shopId), eq(cards.userId, input.userId)));
+  await deps.db.insert(ledgerEntries).values({
+    cardId: card!.id,
+    shopId: input.shopId,
+    kind: "bonus",
+    delta: input.points,
+    actorId: null,
+    reason: input.reason ?? "Bonus de bienvenue",
+  });
+  return { cardId: card!.id };
 }

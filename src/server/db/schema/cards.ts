@@ -69,7 +69,9 @@ export const ledgerEntries = pgTable(
     uniqueIndex().on(t.actorId, t.idempotencyKey),
     index().on(t.cardId, t.createdAt),
     index().on(t.shopId, t.createdAt),
-    check("ledger_entries_delta_check", sql`${t.delta} <> 0`),
+    check("ledger_entries_delta_check", sql`${t.delta} <> 0 or ${t.kind} = 'validation'`),
+    /** A redemption is refunded at most once, whatever races or restarts. */
+    uniqueIndex("ledger_entries_refund_once_idx").on(t.refId).where(sql`${t.kind} = 'refund'`),
   ],
 );
 

@@ -2,3 +2,4 @@ export * from "./auth.ts";
 export * from "./app.ts";
 export * from "./shops.ts";
 export * from "./cards.ts";
+export * from "./rewards.ts";

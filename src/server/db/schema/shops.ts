@@ -77,6 +77,10 @@ export const shops = pgTable(
     weeklyHours: jsonb().$type<WeeklyHours>().notNull().default([[], [], [], [], [], [], []]),
     closures: jsonb().$type<Closure[]>().notNull().default([]),
     timezone: text().notNull().default("Europe/Paris"),
+    /** How long a pending redemption holds its points (then they come back). */
+    redemptionTtlMinutes: integer().notNull().default(15),
+    /** The reward given once a year in a customer's birthday week, or null (no FK: rewards are archived, not deleted). */
+    birthdayRewardId: text(),
     configVersion: integer().notNull().default(1),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

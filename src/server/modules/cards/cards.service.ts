@@ -4,6 +4,7 @@ import { cardProgress, LEDGER_KIND_LABELS_FR, LIFETIME_KINDS, type LedgerKind } 
 import { checkVisit } from "../../../domain/loyalty/scan-rules.ts";
 import type { Db } from "../../db/client.ts";
 import { cards, ledgerEntries, shops } from "../../db/schema/index.ts";
+import { rewardsGlance } from "../rewards/rewards.service.ts";
 import { designOf, imageUrl } from "../shops/shop-dto.ts";
 
 const cardColumns = {
@@ -34,7 +35,9 @@ const cardColumns = {
 const cardsQuery = (db: Db) => db.select(cardColumns).from(cards).innerJoin(shops, eq(shops.id, cards.shopId));
 type CardRow = Awaited<ReturnType<typeof cardsQuery>>[number];
 
-function cardDto(r: CardRow, now: Date) {
+type Glance = Awaited<ReturnType<typeof rewardsGlance>>;
+
+function cardDto(r: CardRow, now: Date, glance: Glance) {
   const check = checkVisit({ lastScanAt: r.lastScanAt, dayKey: r.dayKey, dayCount: r.dayCount }, r, now, r.timezone);
   return {
     id: r.id,
@@ -58,6 +61,8 @@ function cardDto(r: CardRow, now: Date) {
     since: r.createdAt.toISOString(),
     canScanNow: check.ok,
     nextScanAt: check.ok ? null : check.nextAt.toISOString(),
+    /** How many rewards the balance pays for now, and the next one to aim for. */
+    rewards: glance.get(r.id) ?? { reachable: 0, next: null },
   };
 }
 
@@ -66,7 +71,8 @@ export async function listMyCards(db: Db, userId: string, now = new Date()) {
   const rows = await cardsQuery(db)
     .where(eq(cards.userId, userId))
     .orderBy(sql`${cards.lastScanAt} desc nulls last`, desc(cards.createdAt));
-  return rows.map((r) => cardDto(r, now));
+  const glance = await rewardsGlance(db, rows.map((r) => ({ id: r.id, shopId: r.shopId, balance: r.balance })));
+  return rows.map((r) => cardDto(r, now, glance));
 }
 
 function entryDto(e: {
@@ -118,7 +124,8 @@ export async function getMyCard(db: Db, userId: string, cardId: string, now = ne
     .where(eq(ledgerEntries.cardId, cardId))
     .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
     .limit(50);
-  return { card: cardDto(row, now), entries: entries.map(entryDto) };
+  const glance = await rewardsGlance(db, [{ id: row.id, shopId: row.shopId, balance: row.balance }]);
+  return { card: cardDto(row, now, glance), entries: entries.map(entryDto) };
 }
 
 /** /dashboard: my recent activity from the ledger, all shops, newest first. */

@@ -11,6 +11,7 @@ import { localParts } from "../../../domain/loyalty/time.ts";
 import type { reviewSchema, ShopRegistration, shopSearchSchema } from "../../../domain/schemas/shops.ts";
 import { DEFAULT_CARD_DESIGN } from "../../../domain/schemas/shops.ts";
 import type { z } from "zod";
+import { listShopRewardsFor } from "../rewards/rewards.service.ts";
 import type { Db } from "../../db/client.ts";
 import { cards, doublePointsPeriods, member, organization, profiles, shopReviews, shops } from "../../db/schema/index.ts";
 import { categoryLabelFr, designOf, imageUrl, mapUrl, openNow, pgConstraint, pgErrorCode } from "./shop-dto.ts";
@@ -219,7 +220,7 @@ export async function getShopPage(db: Db, slug: string, viewerId: string | null,
   const [shop] = await db.select().from(shops).where(eq(shops.slug, slug)).limit(1);
   if (!shop) throw new AppError("NOT_FOUND", { userMessage: "Cette boutique n'existe pas ou plus." });
   const tz = shop.timezone;
-  const [periods, [rating], myCardRows, myReviewRows] = await Promise.all([
+  const [periods, [rating], myCardRows, myReviewRows, shopRewards] = await Promise.all([
     loadPeriods(db, shop.id),
     db
       .select({ average: avg(shopReviews.rating), count: count() })
@@ -239,6 +240,7 @@ export async function getShopPage(db: Db, slug: string, viewerId: string | null,
           .where(and(eq(shopReviews.shopId, shop.id), eq(shopReviews.userId, viewerId)))
           .limit(1)
       : Promise.resolve([]),
+    listShopRewardsFor(db, shop, viewerId, now),
   ]);
   const today = localParts(now, tz).date;
   const card = myCardRows[0];
@@ -306,6 +308,8 @@ export async function getShopPage(db: Db, slug: string, viewerId: string | null,
     },
     rating: { average: rating?.average ? Math.round(Number(rating.average) * 10) / 10 : null, count: rating?.count ?? 0 },
     myCard,
+    /** What the shop offers, each with whether this viewer can use it now (or why not). */
+    rewards: shopRewards,
     myReview: review ? { rating: review.rating, comment: review.comment, updatedAt: review.updatedAt.toISOString() } : null,
     canReview: Boolean(card && card.visits > 0),
   };

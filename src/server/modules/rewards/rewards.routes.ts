@@ -1,0 +1,237 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { streamSSE } from "hono/streaming";
+import { z } from "zod";
+import { AppError } from "../../../domain/errors.ts";
+import { idempotencyKeySchema } from "../../../domain/schemas/cards.ts";
+import {
+  redeemSchema,
+  redemptionCodeQuerySchema,
+  redemptionsQuerySchema,
+  refuseRedemptionSchema,
+  rewardActiveSchema,
+  rewardInputSchema,
+  rewardOrderSchema,
+  rewardSettingsSchema,
+  vipTiersSchema,
+} from "../../../domain/schemas/rewards.ts";
+import { type AppEnv, currentUser } from "../../lib/context.ts";
+import { validate } from "../../lib/validate.ts";
+import { requireShopAccess } from "../backoffice/access.ts";
+import {
+  cancelMyRedemption,
+  getMyRedemption,
+  getOwed,
+  listMyRedemptions,
+  listShopRedemptions,
+  lookupRedemption,
+  redeem,
+  redemptionState,
+  refuseRedemption,
+  validateRedemption,
+  waitForChange,
+} from "./redemptions.service.ts";
+import {
+  createReward,
+  deleteReward,
+  getMyVip,
+  getOwnerReward,
+  getRewardPage,
+  getRewardPhoto,
+  getRewardSettings,
+  getVipTiers,
+  giftTarget,
+  listOwnerRewards,
+  reorderRewards,
+  replaceVipTiers,
+  rewardIdBySlug,
+  setRewardActive,
+  updateReward,
+  updateRewardSettings,
+} from "./rewards.service.ts";
+
+const slugParam = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,80}$/, "Récompense introuvable.") });
+const redemptionParam = z.object({ id: z.string().uuid("Récompense à valider introuvable.") });
+const shopParam = z.object({ shopId: z.string().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/, "Boutique introuvable.") });
+const rewardParam = shopParam.extend({ rewardId: z.string().uuid("Récompense introuvable.") });
+const shopRedemptionParam = shopParam.extend({ id: z.string().uuid("Récompense à valider introuvable.") });
+const giftSchema = z.object({
+  cardId: z.string().uuid("Carte introuvable."),
+  source: z.enum(["vip", "birthday"], { error: "Cadeau inconnu." }),
+  tierId: z.string().uuid("Niveau introuvable.").nullish(),
+  idempotencyKey: idempotencyKeySchema,
+});
+const myRedemptionsQuery = z.object({ status: z.enum(["pending", "all"]).default("all") });
+
+/** A photo travels as a data URL: room for one at its limit. */
+const photoBodyLimit = bodyLimit({
+  maxSize: 700_000,
+  onError: () => {
+    throw new AppError("PAYLOAD_TOO_LARGE", { userMessage: "La photo est trop lourde : 400 Ko au plus." });
+  },
+});
+
+/** How long one live stream stays open before the page reconnects, and how often it re-reads. */
+const STREAM_MAX_MS = 10 * 60_000;
+const STREAM_POLL_MS = 1000;
+const STREAM_PING_MS = 15_000;
+
+/** /api/rewards: what shoppers see and use. */
+export const rewardsRoutes = new Hono<AppEnv>()
+  .get("/vip", async (c) => {
+    const user = currentUser(c);
+    return c.json(await getMyVip(c.get("deps").db, user.id));
+  })
+  .post("/gifts", validate("json", giftSchema), async (c) => {
+    const user = currentUser(c);
+    const input = c.req.valid("json");
+    const { database, db } = c.get("deps");
+    const target = await giftTarget(db, user.id, { cardId: input.cardId, source: input.source, tierId: input.tierId ?? null });
+    const { redemption, replayed } = await redeem(database, user.id, {
+      rewardId: target.rewardId,
+      idempotencyKey: input.idempotencyKey,
+      source: input.source,
+      sourceRef: target.sourceRef,
+    });
+    if (replayed) c.header("Idempotent-Replayed", "true");
+    return c.json({ redemption }, replayed ? 200 : 201);
+  })
+  .get("/:slug", validate("param", slugParam), async (c) => {
+    return c.json(await getRewardPage(c.get("deps").db, c.req.valid("param").slug, c.get("user")?.id ?? null));
+  })
+  .get("/:slug/photo", validate("param", slugParam), async (c) => {
+    const photo = await getRewardPhoto(c.get("deps").db, c.req.valid("param").slug);
+    return c.body(new Uint8Array(photo.bytes), 200, { "content-type": photo.mime });
+  })
+  .post("/:slug/redeem", validate("param", slugParam), validate("json", redeemSchema), async (c) => {
+    const user = currentUser(c);
+    const { database, db } = c.get("deps");
+    const rewardId = await rewardIdBySlug(db, c.req.valid("param").slug);
+    const { redemption, replayed } = await redeem(database, user.id, { rewardId, idempotencyKey: c.req.valid("json").idempotencyKey });
+    if (replayed) c.header("Idempotent-Replayed", "true");
+    return c.json({ redemption }, replayed ? 200 : 201);
+  });
+
+/** /api/redemptions: the shopper's own redemptions and the live validation screen. */
+export const redemptionsRoutes = new Hono<AppEnv>()
+  .get("/", validate("query", myRedemptionsQuery), async (c) => {
+    const user = currentUser(c);
+    return c.json({ redemptions: await listMyRedemptions(c.get("deps").database, user.id, c.req.valid("query").status) });
+  })
+  .get("/:id", validate("param", redemptionParam), async (c) => {
+    const user = currentUser(c);
+    return c.json({ redemption: await getMyRedemption(c.get("deps").database, user.id, c.req.valid("param").id) });
+  })
+  .post("/:id/cancel", validate("param", redemptionParam), async (c) => {
+    const user = currentUser(c);
+    return c.json({ redemption: await cancelMyRedemption(c.get("deps").database, user.id, c.req.valid("param").id) });
+  })
+  /**
+   * Server-sent events: `state` now and whenever it changes (validated, refused,
+   * cancelled, expired), a comment every 15 s to keep proxies from closing it.
+   * Changes made in this process arrive at once; those of another process within
+   * a second (the stream re-reads). Ends when the redemption is no longer pending.
+   */
+  .get("/:id/events", validate("param", redemptionParam), async (c) => {
+    const user = currentUser(c);
+    const { database } = c.get("deps");
+    const id = c.req.valid("param").id;
+    let state = await redemptionState(database, user.id, id); // 404 before the stream opens
+    return streamSSE(c, async (stream) => {
+      const aborted = new AbortController();
+      stream.onAbort(() => aborted.abort());
+      await stream.writeSSE({ event: "state", data: JSON.stringify(state) });
+      const started = Date.now();
+      let lastPing = started;
+      while (!aborted.signal.aborted && state.status === "pending" && Date.now() - started < STREAM_MAX_MS) {
+        await waitForChange(database, id, STREAM_POLL_MS, aborted.signal);
+        if (aborted.signal.aborted) break;
+        const next = await redemptionState(database, user.id, id);
+        if (next.status !== state.status || next.balance !== state.balance) {
+          state = next;
+          await stream.writeSSE({ event: "state", data: JSON.stringify(state) });
+        } else if (Date.now() - lastPing >= STREAM_PING_MS) {
+          lastPing = Date.now();
+          await stream.write(": ping\n\n");
+        }
+      }
+    });
+  });
+
+/** /api/backoffice/shops/:shopId/…: the catalogue, VIP levels, validation at the counter, what is owed. */
+export const rewardsBackofficeRoutes = new Hono<AppEnv>()
+  .get("/shops/:shopId/rewards", validate("param", shopParam), async (c) => {
+    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
+    return c.json(await listOwnerRewards(c.get("deps").db, access));
+  })
+  .post("/shops/:shopId/rewards", photoBodyLimit, validate("param", shopParam), validate("json", rewardInputSchema), async (c) => {
+    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
+    return c.json({ reward: await createReward(c.get("deps").db, access, c.req.valid("json")) }, 201);
+  })
+  .put("/shops/:shopId/rewards-order", validate("param", shopParam), validate("json", rewardOrderSchema), async (c) => {
+    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
+    return c.json(await reorderRewards(c.get("deps").db, access, c.req.valid("json").ids));
+  })
+  .get("/shops/:shopId/rewards/:rewardId", validate("param", rewardParam), async (c) => {
+    const { shopId, rewardId } = c.req.valid("param");
+    const access = await requireShopAccess(c, shopId, "owner");
+    return c.json({ reward: await getOwnerReward(c.get("deps").db, access, rewardId) });
+  })
+  .put("/shops/:shopId/rewards/:rewardId", photoBodyLimit, validate("param", rewardParam), validate("json", rewardInputSchema), async (c) => {
+    const { shopId, rewardId } = c.req.valid("param");
+    const access = await requireShopAccess(c, shopId, "owner");
+    return c.json({ reward: await updateReward(c.get("deps").db, access, rewardId, c.req.valid("json")) });
+  })
+  .patch("/shops/:shopId/rewards/:rewardId/active", validate("param", rewardParam), validate("json", rewardActiveSchema), async (c) => {
+    const { shopId, rewardId } = c.req.valid("param");
+    const access = await requireShopAccess(c, shopId, "owner");
+    return c.json({ reward: await setRewardActive(c.get("deps").db, access, rewardId, c.req.valid("json").isActive) });
+  })
+  .delete("/shops/:shopId/rewards/:rewardId", validate("param", rewardParam), async (c) => {
+    const { shopId, rewardId } = c.req.valid("param");
+    const access = await requireShopAccess(c, shopId, "owner");
+    return c.json(await deleteReward(c.get("deps").db, access, rewardId));
+  })
+  .get("/shops/:shopId/reward-settings", validate("param", shopParam), async (c) => {
+    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
+    return c.json({ settings: await getRewardSettings(c.get("deps").db, access) });
+  })
+  .put("/shops/:shopId/reward-settings", validate("param", shopParam), validate("json", rewardSettingsSchema), async (c) => {
+    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
+    return c.json({ settings: await updateRewardSettings(c.get("deps").db, access, c.req.valid("json")) });
+  })
+  .get("/shops/:shopId/vip-tiers", validate("param", shopParam), async (c) => {
+    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
+    return c.json(await getVipTiers(c.get("deps").db, access));
+  })
+  .put("/shops/:shopId/vip-tiers", validate("param", shopParam), validate("json", vipTiersSchema), async (c) => {
+    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
+    return c.json(await replaceVipTiers(c.get("deps").db, access, c.req.valid("json")));
+  })
+  .get("/shops/:shopId/owed", validate("param", shopParam), async (c) => {
+    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
+    return c.json(await getOwed(c.get("deps").database, access));
+  })
+  .get("/shops/:shopId/redemptions", validate("param", shopParam), validate("query", redemptionsQuerySchema), async (c) => {
+    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
+    return c.json(await listShopRedemptions(c.get("deps").database, access, c.req.valid("query")));
+  })
+  .get("/shops/:shopId/redemptions/lookup", validate("param", shopParam), validate("query", redemptionCodeQuerySchema), async (c) => {
+    const access = await requireShopAccess(c, c.req.valid("param").shopId, "staff");
+    return c.json({ redemption: await lookupRedemption(c.get("deps").database, access, c.req.valid("query").code) });
+  })
+  .post("/shops/:shopId/redemptions/:id/validate", validate("param", shopRedemptionParam), async (c) => {
+    const { shopId, id } = c.req.valid("param");
+    const access = await requireShopAccess(c, shopId, "staff");
+    return c.json({ redemption: await validateRedemption(c.get("deps").database, access, id) });
+  })
+  .post(
+    "/shops/:shopId/redemptions/:id/refuse",
+    validate("param", shopRedemptionParam),
+    validate("json", refuseRedemptionSchema),
+    async (c) => {
+      const { shopId, id } = c.req.valid("param");
+      const access = await requireShopAccess(c, shopId, "staff");
+      return c.json({ redemption: await refuseRedemption(c.get("deps").database, access, id, c.req.valid("json").reason) });
+    },
+  );
