@@ -153,7 +153,8 @@ export function createApp({ deps, clientDir }: AppOptions) {
       const userMessage = status === 400 ? "La requête est mal formée (JSON invalide)." : undefined;
       return c.json(new AppError(code, { userMessage }).toJSON(), status);
     }
-    deps.logger.error("unhandled error", { path: c.req.path, error: error instanceof Error ? error.stack : String(error) });
+    const cause = error instanceof Error && error.cause instanceof Error ? ` (cause: ${error.cause.message})` : "";
+    deps.logger.error("unhandled error", { path: c.req.path, error: `${error instanceof Error ? error.stack : String(error)}${cause}` });
     return c.json(new AppError("INTERNAL").toJSON(), 500);
   });
 

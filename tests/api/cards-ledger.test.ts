@@ -24,7 +24,7 @@ describe("200 concurrent scans of one shopper, 20 idempotency keys", () => {
     const requests = Array.from({ length: 200 }, (_, i) => keys[i % 20]!);
     const answers = await Promise.all(
       requests.map(async (key) => {
-        const res = await client.request("/api/cards/scan", { json: { scanUid, token, idempotencyKey: key, deviceId: "device-concurrency" } });
+        const res = await client.request("/api/cards/scan", { json: { scanUid, token, idempotencyKey: key, deviceId: `device-${shop.id}` } });
         expect(res.status).toBe(200);
         return { key, body: (await res.json()) as ScanBody };
       }),

@@ -132,7 +132,7 @@ describe("scan outcomes", () => {
     const { shop, owner } = await shopWithOwner(t, { weeklyHours: weekly });
     for (let i = 0; i < 3; i++) {
       const { client } = await signedIn(t);
-      expect((await scan(client, t.deps.db, shop.id, { deviceId: "telephone-partage-1" })).body.outcome).toBe("accepted");
+      expect((await scan(client, t.deps.db, shop.id, { deviceId: `telephone-partage-${shop.id}` })).body.outcome).toBe("accepted");
     }
     const flagged = await (await owner.client.request(`/api/backoffice/shops/${shop.id}/scans?flagged=1`)).json();
     expect(flagged.total).toBe(3);

@@ -121,9 +121,13 @@ export function redeemRefusalFr(
     case "suspended":
       return "Cette boutique est suspendue : ses récompenses ne peuvent pas être utilisées.";
     case "not_started":
-      return ctx.validFrom ? `Cette récompense sera disponible à partir du ${dateFr(ctx.validFrom)}.` : "Cette récompense n'est pas encore disponible.";
+      return ctx.validFrom
+        ? `Cette récompense sera disponible à partir du ${dateFr(ctx.validFrom)}.`
+        : "Cette récompense n'est pas encore disponible.";
     case "ended":
-      return ctx.validUntil ? `Cette récompense n'est plus disponible depuis le ${dateFr(ctx.validUntil)}.` : "Cette récompense n'est plus disponible.";
+      return ctx.validUntil
+        ? `Cette récompense n'est plus disponible depuis le ${dateFr(ctx.validUntil)}.`
+        : "Cette récompense n'est plus disponible.";
     case "no_card":
       return "Vous n'avez pas encore de carte dans cette boutique : scannez son code lors de votre prochain passage.";
     case "insufficient":
@@ -187,7 +191,9 @@ export function tierFor<T extends VipTier>(tiers: readonly T[], lifetime: number
   }
   const from = current?.threshold ?? 0;
   const missing = next ? next.threshold - lifetime : 0;
-  const percent = next ? Math.max(0, Math.min(100, Math.round(((lifetime - from) / Math.max(1, next.threshold - from)) * 100))) : 100;
+  const percent = next
+    ? Math.max(0, Math.min(100, Math.round(((lifetime - from) / Math.max(1, next.threshold - from)) * 100)))
+    : 100;
   return { current, next, missing, percent };
 }
 

@@ -21,14 +21,19 @@ const optionalCount = (label: string, min: number, max: number) =>
         .nullable(),
     );
 
-const optionalDate = z.union([dateSchema, z.literal(""), z.null()]).optional().transform((v) => v || null);
+const optionalDate = z
+  .union([dateSchema, z.literal(""), z.null()])
+  .optional()
+  .transform((v) => v || null);
 
 /** /admin/ajouter-un-reward: create or edit a reward. */
 export const rewardInputSchema = z
   .object({
     title: text("le nom de la récompense", 2, 80),
     description: optionalText("Description", 1000),
-    photo: imageDataUrlSchema(REWARD_PHOTO_MAX_BYTES, "Photo").optional().transform((v) => v ?? null),
+    photo: imageDataUrlSchema(REWARD_PHOTO_MAX_BYTES, "Photo")
+      .optional()
+      .transform((v) => v ?? null),
     cost: z.coerce
       .number({ error: "Saisissez le coût." })
       .int("Coût : nombre entier attendu.")
@@ -57,7 +62,9 @@ export const rewardOrderSchema = z.object({
     .refine((ids) => new Set(ids).size === ids.length, "Une récompense apparaît deux fois."),
 });
 
-export const rewardActiveSchema = z.object({ isActive: z.boolean({ error: "Précisez si la récompense est proposée." }) });
+export const rewardActiveSchema = z.object({
+  isActive: z.boolean({ error: "Précisez si la récompense est proposée." }),
+});
 
 /** "Utiliser". */
 export const redeemSchema = z.object({ idempotencyKey: idempotencyKeySchema });
@@ -117,6 +124,8 @@ export const vipTiersSchema = z.object({
     .refine((t) => t.every((tier, i) => i === 0 || tier.threshold > (t[i - 1]?.threshold ?? 0)), {
       message: "Chaque niveau doit demander plus que le précédent.",
     })
-    .refine((t) => new Set(t.map((x) => x.name.toLowerCase())).size === t.length, { message: "Deux niveaux portent le même nom." }),
+    .refine((t) => new Set(t.map((x) => x.name.toLowerCase())).size === t.length, {
+      message: "Deux niveaux portent le même nom.",
+    }),
 });
 export type VipTiersInput = z.input<typeof vipTiersSchema>;

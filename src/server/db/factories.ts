@@ -229,6 +229,7 @@ export async function grantPoints(deps: FactoryDeps, input: { shopId: string; us
     .select({ id: cards.id })
     .from(cards)
     .where(and(eq(cards.shopId, input.shopId), eq(cards.userId, input.userId)));
+  if (input.points === 0) return { cardId: card!.id };
   await deps.db.insert(ledgerEntries).values({
     cardId: card!.id,
     shopId: input.shopId,

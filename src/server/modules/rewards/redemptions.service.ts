@@ -42,9 +42,17 @@ const CLOSE_SQL = "select fidele_redemption_close($1, $2, $3, $4, $5, $6) as r";
 
 type RedeemAnswer =
   | { outcome: "accepted"; redemptionId: string; replayed: boolean }
-  | { outcome: RedeemRefusal; mode?: CardMode; missing?: number | null; validFrom?: string | null; validUntil?: string | null };
+  | {
+      outcome: RedeemRefusal;
+      mode?: CardMode;
+      missing?: number | null;
+      validFrom?: string | null;
+      validUntil?: string | null;
+    };
 
-type CloseAnswer = { closed: false } | { closed: true; id: string; status: RedemptionStatus; shopId: string; cardId: string };
+type CloseAnswer =
+  | { closed: false }
+  | { closed: true; id: string; status: RedemptionStatus; shopId: string; cardId: string };
 
 /* Live updates: in this process at once, across processes by the stream's polling. */
 const buses = new WeakMap<Database, EventEmitter>();
@@ -132,7 +140,9 @@ export function startRedemptionSweeper(database: Database, logger: Logger, every
       const n = await expireDueRedemptions(database);
       if (n > 0) logger.info(`redemptions: ${n} expired, points given back`);
     } catch (error) {
-      logger.error("redemptions: expiry sweep failed", { error: error instanceof Error ? error.message : String(error) });
+      logger.error("redemptions: expiry sweep failed", {
+        error: error instanceof Error ? error.message : String(error),
+      });
     } finally {
       running = false;
     }
@@ -228,8 +238,15 @@ function shopperRedemptionDto(r: RedemptionRow) {
     refuseReason: r.refuseReason,
     balance: r.balance,
     balanceLabel: unitLabelFr(r.mode, r.balance),
-    reward: { slug: r.rewardSlug, photoUrl: rewardPhotoUrl(r.rewardSlug, Boolean(r.rewardHasPhoto), r.rewardUpdatedAt) },
-    shop: { slug: r.shopSlug, name: r.shopName, logoUrl: imageUrl(r.shopSlug, "logo", Boolean(r.shopHasLogo), r.shopUpdatedAt) },
+    reward: {
+      slug: r.rewardSlug,
+      photoUrl: rewardPhotoUrl(r.rewardSlug, Boolean(r.rewardHasPhoto), r.rewardUpdatedAt),
+    },
+    shop: {
+      slug: r.shopSlug,
+      name: r.shopName,
+      logoUrl: imageUrl(r.shopSlug, "logo", Boolean(r.shopHasLogo), r.shopUpdatedAt),
+    },
   };
 }
 export type ShopperRedemption = ReturnType<typeof shopperRedemptionDto>;
@@ -324,11 +341,16 @@ export type StaffRedemption = ReturnType<typeof staffRedemptionDto>;
  */
 export async function lookupRedemption(database: Database, access: ShopAccess, rawCode: string) {
   const code = parseRedemptionCode(rawCode);
-  if (!code) throw new AppError("VALIDATION", { userMessage: "Ce code n'a pas le bon format : 6 lettres et chiffres.", fields: { code: "Code invalide." } });
+  if (!code)
+    throw new AppError("VALIDATION", {
+      userMessage: "Ce code n'a pas le bon format : 6 lettres et chiffres.",
+      fields: { code: "Code invalide." },
+    });
   await expireDueRedemptions(database);
   const pending = await staffRow(database, access, and(eq(redemptions.code, code), eq(redemptions.status, "pending")));
   const row = pending ?? (await staffRow(database, access, eq(redemptions.code, code)));
-  if (!row) throw new AppError("NOT_FOUND", { userMessage: "Aucune récompense à valider avec ce code dans votre boutique." });
+  if (!row)
+    throw new AppError("NOT_FOUND", { userMessage: "Aucune récompense à valider avec ce code dans votre boutique." });
   return staffRedemptionDto(row);
 }
 
@@ -360,7 +382,8 @@ async function decide(
   return staffRedemptionDto(row);
 }
 
-export const validateRedemption = (database: Database, access: ShopAccess, id: string) => decide(database, access, id, "validated", null);
+export const validateRedemption = (database: Database, access: ShopAccess, id: string) =>
+  decide(database, access, id, "validated", null);
 export const refuseRedemption = (database: Database, access: ShopAccess, id: string, reason: string) =>
   decide(database, access, id, "refused", reason);
 
@@ -392,7 +415,9 @@ export async function listShopRedemptions(
     .from(redemptions)
     .innerJoin(shops, eq(shops.id, redemptions.shopId))
     .leftJoin(profiles, eq(profiles.id, redemptions.userId))
-    .where(and(eq(redemptions.shopId, shopScope(access)), q.status === "all" ? undefined : eq(redemptions.status, q.status)))
+    .where(
+      and(eq(redemptions.shopId, shopScope(access)), q.status === "all" ? undefined : eq(redemptions.status, q.status)),
+    )
     .orderBy(desc(redemptions.createdAt))
     .limit(q.limit);
   return {
@@ -478,4 +503,3 @@ export async function redemptionState(database: Database, userId: string, id: st
     expiresAt: r.expiresAt,
   };
 }
-

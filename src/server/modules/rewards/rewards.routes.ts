@@ -52,7 +52,13 @@ import {
 
 const slugParam = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,80}$/, "Récompense introuvable.") });
 const redemptionParam = z.object({ id: z.string().uuid("Récompense à valider introuvable.") });
-const shopParam = z.object({ shopId: z.string().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/, "Boutique introuvable.") });
+const shopParam = z.object({
+  shopId: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9_-]+$/, "Boutique introuvable."),
+});
 const rewardParam = shopParam.extend({ rewardId: z.string().uuid("Récompense introuvable.") });
 const shopRedemptionParam = shopParam.extend({ id: z.string().uuid("Récompense à valider introuvable.") });
 const giftSchema = z.object({
@@ -86,7 +92,11 @@ export const rewardsRoutes = new Hono<AppEnv>()
     const user = currentUser(c);
     const input = c.req.valid("json");
     const { database, db } = c.get("deps");
-    const target = await giftTarget(db, user.id, { cardId: input.cardId, source: input.source, tierId: input.tierId ?? null });
+    const target = await giftTarget(db, user.id, {
+      cardId: input.cardId,
+      source: input.source,
+      tierId: input.tierId ?? null,
+    });
     const { redemption, replayed } = await redeem(database, user.id, {
       rewardId: target.rewardId,
       idempotencyKey: input.idempotencyKey,
@@ -107,7 +117,10 @@ export const rewardsRoutes = new Hono<AppEnv>()
     const user = currentUser(c);
     const { database, db } = c.get("deps");
     const rewardId = await rewardIdBySlug(db, c.req.valid("param").slug);
-    const { redemption, replayed } = await redeem(database, user.id, { rewardId, idempotencyKey: c.req.valid("json").idempotencyKey });
+    const { redemption, replayed } = await redeem(database, user.id, {
+      rewardId,
+      idempotencyKey: c.req.valid("json").idempotencyKey,
+    });
     if (replayed) c.header("Idempotent-Replayed", "true");
     return c.json({ redemption }, replayed ? 200 : 201);
   });
@@ -116,7 +129,9 @@ export const rewardsRoutes = new Hono<AppEnv>()
 export const redemptionsRoutes = new Hono<AppEnv>()
   .get("/", validate("query", myRedemptionsQuery), async (c) => {
     const user = currentUser(c);
-    return c.json({ redemptions: await listMyRedemptions(c.get("deps").database, user.id, c.req.valid("query").status) });
+    return c.json({
+      redemptions: await listMyRedemptions(c.get("deps").database, user.id, c.req.valid("query").status),
+    });
   })
   .get("/:id", validate("param", redemptionParam), async (c) => {
     const user = currentUser(c);
@@ -164,10 +179,16 @@ export const rewardsBackofficeRoutes = new Hono<AppEnv>()
     const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
     return c.json(await listOwnerRewards(c.get("deps").db, access));
   })
-  .post("/shops/:shopId/rewards", photoBodyLimit, validate("param", shopParam), validate("json", rewardInputSchema), async (c) => {
-    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
-    return c.json({ reward: await createReward(c.get("deps").db, access, c.req.valid("json")) }, 201);
-  })
+  .post(
+    "/shops/:shopId/rewards",
+    photoBodyLimit,
+    validate("param", shopParam),
+    validate("json", rewardInputSchema),
+    async (c) => {
+      const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
+      return c.json({ reward: await createReward(c.get("deps").db, access, c.req.valid("json")) }, 201);
+    },
+  )
   .put("/shops/:shopId/rewards-order", validate("param", shopParam), validate("json", rewardOrderSchema), async (c) => {
     const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
     return c.json(await reorderRewards(c.get("deps").db, access, c.req.valid("json").ids));
@@ -177,16 +198,29 @@ export const rewardsBackofficeRoutes = new Hono<AppEnv>()
     const access = await requireShopAccess(c, shopId, "owner");
     return c.json({ reward: await getOwnerReward(c.get("deps").db, access, rewardId) });
   })
-  .put("/shops/:shopId/rewards/:rewardId", photoBodyLimit, validate("param", rewardParam), validate("json", rewardInputSchema), async (c) => {
-    const { shopId, rewardId } = c.req.valid("param");
-    const access = await requireShopAccess(c, shopId, "owner");
-    return c.json({ reward: await updateReward(c.get("deps").db, access, rewardId, c.req.valid("json")) });
-  })
-  .patch("/shops/:shopId/rewards/:rewardId/active", validate("param", rewardParam), validate("json", rewardActiveSchema), async (c) => {
-    const { shopId, rewardId } = c.req.valid("param");
-    const access = await requireShopAccess(c, shopId, "owner");
-    return c.json({ reward: await setRewardActive(c.get("deps").db, access, rewardId, c.req.valid("json").isActive) });
-  })
+  .put(
+    "/shops/:shopId/rewards/:rewardId",
+    photoBodyLimit,
+    validate("param", rewardParam),
+    validate("json", rewardInputSchema),
+    async (c) => {
+      const { shopId, rewardId } = c.req.valid("param");
+      const access = await requireShopAccess(c, shopId, "owner");
+      return c.json({ reward: await updateReward(c.get("deps").db, access, rewardId, c.req.valid("json")) });
+    },
+  )
+  .patch(
+    "/shops/:shopId/rewards/:rewardId/active",
+    validate("param", rewardParam),
+    validate("json", rewardActiveSchema),
+    async (c) => {
+      const { shopId, rewardId } = c.req.valid("param");
+      const access = await requireShopAccess(c, shopId, "owner");
+      return c.json({
+        reward: await setRewardActive(c.get("deps").db, access, rewardId, c.req.valid("json").isActive),
+      });
+    },
+  )
   .delete("/shops/:shopId/rewards/:rewardId", validate("param", rewardParam), async (c) => {
     const { shopId, rewardId } = c.req.valid("param");
     const access = await requireShopAccess(c, shopId, "owner");
@@ -196,10 +230,15 @@ export const rewardsBackofficeRoutes = new Hono<AppEnv>()
     const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
     return c.json({ settings: await getRewardSettings(c.get("deps").db, access) });
   })
-  .put("/shops/:shopId/reward-settings", validate("param", shopParam), validate("json", rewardSettingsSchema), async (c) => {
-    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
-    return c.json({ settings: await updateRewardSettings(c.get("deps").db, access, c.req.valid("json")) });
-  })
+  .put(
+    "/shops/:shopId/reward-settings",
+    validate("param", shopParam),
+    validate("json", rewardSettingsSchema),
+    async (c) => {
+      const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
+      return c.json({ settings: await updateRewardSettings(c.get("deps").db, access, c.req.valid("json")) });
+    },
+  )
   .get("/shops/:shopId/vip-tiers", validate("param", shopParam), async (c) => {
     const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
     return c.json(await getVipTiers(c.get("deps").db, access));
@@ -212,14 +251,24 @@ export const rewardsBackofficeRoutes = new Hono<AppEnv>()
     const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
     return c.json(await getOwed(c.get("deps").database, access));
   })
-  .get("/shops/:shopId/redemptions", validate("param", shopParam), validate("query", redemptionsQuerySchema), async (c) => {
-    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
-    return c.json(await listShopRedemptions(c.get("deps").database, access, c.req.valid("query")));
-  })
-  .get("/shops/:shopId/redemptions/lookup", validate("param", shopParam), validate("query", redemptionCodeQuerySchema), async (c) => {
-    const access = await requireShopAccess(c, c.req.valid("param").shopId, "staff");
-    return c.json({ redemption: await lookupRedemption(c.get("deps").database, access, c.req.valid("query").code) });
-  })
+  .get(
+    "/shops/:shopId/redemptions",
+    validate("param", shopParam),
+    validate("query", redemptionsQuerySchema),
+    async (c) => {
+      const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
+      return c.json(await listShopRedemptions(c.get("deps").database, access, c.req.valid("query")));
+    },
+  )
+  .get(
+    "/shops/:shopId/redemptions/lookup",
+    validate("param", shopParam),
+    validate("query", redemptionCodeQuerySchema),
+    async (c) => {
+      const access = await requireShopAccess(c, c.req.valid("param").shopId, "staff");
+      return c.json({ redemption: await lookupRedemption(c.get("deps").database, access, c.req.valid("query").code) });
+    },
+  )
   .post("/shops/:shopId/redemptions/:id/validate", validate("param", shopRedemptionParam), async (c) => {
     const { shopId, id } = c.req.valid("param");
     const access = await requireShopAccess(c, shopId, "staff");
@@ -232,6 +281,8 @@ export const rewardsBackofficeRoutes = new Hono<AppEnv>()
     async (c) => {
       const { shopId, id } = c.req.valid("param");
       const access = await requireShopAccess(c, shopId, "staff");
-      return c.json({ redemption: await refuseRedemption(c.get("deps").database, access, id, c.req.valid("json").reason) });
+      return c.json({
+        redemption: await refuseRedemption(c.get("deps").database, access, id, c.req.valid("json").reason),
+      });
     },
   );

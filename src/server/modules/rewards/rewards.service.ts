@@ -73,7 +73,9 @@ export function rewardConditionsFr(r: RewardRow, mode: CardMode): string[] {
   else if (limit !== null) out.push(`Au plus ${limit} fois par client.`);
   if (r.stock !== null) out.push(r.stock > 0 ? `Encore ${r.stock} disponible${r.stock > 1 ? "s" : ""}.` : "Épuisée.");
   const fmt = (d: string) =>
-    new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(new Date(`${d}T00:00:00Z`));
+    new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
+      new Date(`${d}T00:00:00Z`),
+    );
   if (r.validFrom && r.validUntil) out.push(`Valable du ${fmt(r.validFrom)} au ${fmt(r.validUntil)}.`);
   else if (r.validFrom) out.push(`Valable à partir du ${fmt(r.validFrom)}.`);
   else if (r.validUntil) out.push(`Valable jusqu'au ${fmt(r.validUntil)}.`);
@@ -108,7 +110,10 @@ function shopperRewardDto(r: RewardRow, shop: { mode: CardMode; status: string; 
     reachable: viewer !== null && refusal === null,
     missing,
     /** Why not, in French; null when reachable or when the viewer is signed out. */
-    refusal: viewer === null || refusal === null ? null : redeemRefusalFr(refusal, { mode: shop.mode, missing, validFrom: r.validFrom, validUntil: r.validUntil }),
+    refusal:
+      viewer === null || refusal === null
+        ? null
+        : redeemRefusalFr(refusal, { mode: shop.mode, missing, validFrom: r.validFrom, validUntil: r.validUntil }),
     progressPercent: Math.min(100, Math.round(((viewer?.balance ?? 0) / r.cost) * 100)),
   };
 }
@@ -126,7 +131,13 @@ async function viewerStanding(db: Db, shopId: string, userId: string | null): Pr
     const used = await db
       .select({ rewardId: redemptions.rewardId, n: sql<number>`count(*)::int` })
       .from(redemptions)
-      .where(and(eq(redemptions.cardId, card.id), eq(redemptions.source, "reward"), inArray(redemptions.status, ["pending", "validated"])))
+      .where(
+        and(
+          eq(redemptions.cardId, card.id),
+          eq(redemptions.source, "reward"),
+          inArray(redemptions.status, ["pending", "validated"]),
+        ),
+      )
       .groupBy(redemptions.rewardId);
     for (const u of used) usedByReward.set(u.rewardId, u.n);
   }
@@ -154,11 +165,20 @@ export async function listShopRewardsFor(
 
 /** For each card: how many rewards are reachable now, and the next one to aim for. */
 export async function rewardsGlance(db: Db, cardRows: { id: string; shopId: string; balance: number }[]) {
-  const out = new Map<string, { reachable: number; next: { title: string; slug: string; cost: number; missing: number } | null }>();
+  const out = new Map<
+    string,
+    { reachable: number; next: { title: string; slug: string; cost: number; missing: number } | null }
+  >();
   if (cardRows.length === 0) return out;
   const shopIds = [...new Set(cardRows.map((c) => c.shopId))];
   const rows = await db
-    .select({ shopId: rewards.shopId, slug: rewards.slug, title: rewards.title, cost: rewards.cost, stock: rewards.stock })
+    .select({
+      shopId: rewards.shopId,
+      slug: rewards.slug,
+      title: rewards.title,
+      cost: rewards.cost,
+      stock: rewards.stock,
+    })
     .from(rewards)
     .where(and(inArray(rewards.shopId, shopIds), eq(rewards.isActive, true), isNull(rewards.archivedAt)))
     .orderBy(asc(rewards.cost));
@@ -210,7 +230,10 @@ export async function getRewardPage(db: Db, slug: string, userId: string | null,
         .limit(1)
     : [];
   return {
-    reward: { ...shopperRewardDto(row, { mode: row.cardMode, status: row.shopStatus, today }, viewer), isActive: row.isActive },
+    reward: {
+      ...shopperRewardDto(row, { mode: row.cardMode, status: row.shopStatus, today }, viewer),
+      isActive: row.isActive,
+    },
     shop: {
       slug: row.shopSlug,
       name: row.shopName,
@@ -247,13 +270,19 @@ async function ownerRewardRows(db: Db, access: ShopAccess, rewardId?: string) {
   return db
     .select({
       ...rewardColumns,
-      pending: sql<number>`(select count(*)::int from redemptions d where d.reward_id = ${rewards.id} and d.status = 'pending' and d.expires_at > now())`,
-      validated: sql<number>`(select count(*)::int from redemptions d where d.reward_id = ${rewards.id} and d.status = 'validated')`,
+      pending: sql<number>`(select count(*)::int from redemptions d where d.reward_id = "rewards"."id" and d.status = 'pending' and d.expires_at > now())`,
+      validated: sql<number>`(select count(*)::int from redemptions d where d.reward_id = "rewards"."id" and d.status = 'validated')`,
       cardMode: shops.cardMode,
     })
     .from(rewards)
     .innerJoin(shops, eq(shops.id, rewards.shopId))
-    .where(and(eq(rewards.shopId, shopScope(access)), isNull(rewards.archivedAt), rewardId ? eq(rewards.id, rewardId) : undefined))
+    .where(
+      and(
+        eq(rewards.shopId, shopScope(access)),
+        isNull(rewards.archivedAt),
+        rewardId ? eq(rewards.id, rewardId) : undefined,
+      ),
+    )
     .orderBy(asc(rewards.position), asc(rewards.createdAt));
 }
 
@@ -282,7 +311,11 @@ export type OwnerReward = ReturnType<typeof ownerRewardDto>;
 
 export async function listOwnerRewards(db: Db, access: ShopAccess) {
   const rows = await ownerRewardRows(db, access);
-  const [shop] = await db.select({ mode: shops.cardMode }).from(shops).where(eq(shops.id, shopScope(access))).limit(1);
+  const [shop] = await db
+    .select({ mode: shops.cardMode })
+    .from(shops)
+    .where(eq(shops.id, shopScope(access)))
+    .limit(1);
   return { rewards: rows.map(ownerRewardDto), mode: shop?.mode ?? "stamps" };
 }
 
@@ -299,7 +332,11 @@ function randomSuffix(): string {
 }
 
 export async function createReward(db: Db, access: ShopAccess, input: RewardValues) {
-  const [shop] = await db.select({ slug: shops.slug }).from(shops).where(eq(shops.id, shopScope(access))).limit(1);
+  const [shop] = await db
+    .select({ slug: shops.slug })
+    .from(shops)
+    .where(eq(shops.id, shopScope(access)))
+    .limit(1);
   if (!shop) throw new AppError("NOT_FOUND", { userMessage: "Boutique introuvable." });
   const slug = `${slugify(input.title).slice(0, 50)}-${randomSuffix()}`;
   const [created] = await db
@@ -345,10 +382,15 @@ export async function reorderRewards(db: Db, access: ShopAccess, ids: string[]) 
       .for("update");
     const known = new Set(current.map((r) => r.id));
     if (known.size !== ids.length || !ids.every((id) => known.has(id))) {
-      throw new AppError("CONFLICT", { userMessage: "La liste a changé entre-temps : rechargez la page et recommencez." });
+      throw new AppError("CONFLICT", {
+        userMessage: "La liste a changé entre-temps : rechargez la page et recommencez.",
+      });
     }
     for (const [position, id] of ids.entries()) {
-      await tx.update(rewards).set({ position }).where(and(eq(rewards.id, id), eq(rewards.shopId, access.shopId)));
+      await tx
+        .update(rewards)
+        .set({ position })
+        .where(and(eq(rewards.id, id), eq(rewards.shopId, access.shopId)));
     }
     return { ids };
   });
@@ -362,13 +404,19 @@ export async function reorderRewards(db: Db, access: ShopAccess, ids: string[]) 
 export async function deleteReward(db: Db, access: ShopAccess, rewardId: string) {
   return db.transaction(async (tx) => {
     const [row] = await tx
-      .select({ id: rewards.id, used: sql<boolean>`exists (select 1 from redemptions d where d.reward_id = ${rewards.id})` })
+      .select({
+        id: rewards.id, // Spelled out: drizzle leaves columns unqualified in a one-table select.
+        used: sql<boolean>`exists (select 1 from redemptions d where d.reward_id = "rewards"."id")`,
+      })
       .from(rewards)
       .where(and(eq(rewards.id, rewardId), eq(rewards.shopId, shopScope(access)), isNull(rewards.archivedAt)))
       .for("update");
     if (!row) throw rewardNotFound();
     await tx.update(vipTiers).set({ rewardId: null }).where(eq(vipTiers.rewardId, rewardId));
-    await tx.update(shops).set({ birthdayRewardId: null }).where(and(eq(shops.id, access.shopId), eq(shops.birthdayRewardId, rewardId)));
+    await tx
+      .update(shops)
+      .set({ birthdayRewardId: null })
+      .where(and(eq(shops.id, access.shopId), eq(shops.birthdayRewardId, rewardId)));
     if (row.used) {
       await tx.update(rewards).set({ archivedAt: new Date(), isActive: false }).where(eq(rewards.id, rewardId));
       return { archived: true };
@@ -386,7 +434,10 @@ async function assertOwnRewards(db: Db, access: ShopAccess, ids: (string | null)
     .from(rewards)
     .where(and(inArray(rewards.id, wanted), eq(rewards.shopId, shopScope(access)), isNull(rewards.archivedAt)));
   if (found.length !== wanted.length) {
-    throw new AppError("VALIDATION", { userMessage: "Cette récompense n'existe pas dans votre boutique.", fields: { rewardId: "Récompense introuvable." } });
+    throw new AppError("VALIDATION", {
+      userMessage: "Cette récompense n'existe pas dans votre boutique.",
+      fields: { rewardId: "Récompense introuvable." },
+    });
   }
 }
 
@@ -404,7 +455,11 @@ export async function updateRewardSettings(db: Db, access: ShopAccess, input: z.
   await assertOwnRewards(db, access, [input.birthdayRewardId]);
   await db
     .update(shops)
-    .set({ redemptionTtlMinutes: input.redemptionTtlMinutes, birthdayRewardId: input.birthdayRewardId, updatedAt: new Date() })
+    .set({
+      redemptionTtlMinutes: input.redemptionTtlMinutes,
+      birthdayRewardId: input.birthdayRewardId,
+      updatedAt: new Date(),
+    })
     .where(eq(shops.id, shopScope(access)));
   return getRewardSettings(db, access);
 }
@@ -442,7 +497,11 @@ export async function replaceVipTiers(db: Db, access: ShopAccess, input: z.outpu
     input.tiers.map((t) => t.rewardId),
   );
   await db.transaction(async (tx) => {
-    const [shop] = await tx.select({ id: shops.id }).from(shops).where(eq(shops.id, shopScope(access))).for("update");
+    const [shop] = await tx
+      .select({ id: shops.id })
+      .from(shops)
+      .where(eq(shops.id, shopScope(access)))
+      .for("update");
     if (!shop) throw new AppError("NOT_FOUND", { userMessage: "Boutique introuvable." });
     await tx.delete(vipTiers).where(eq(vipTiers.shopId, shop.id));
     if (input.tiers.length > 0) await tx.insert(vipTiers).values(input.tiers.map((t) => ({ ...t, shopId: shop.id })));
@@ -494,9 +553,21 @@ export async function getMyVip(db: Db, userId: string, now = new Date()) {
       .where(inArray(vipTiers.shopId, shopIds))
       .orderBy(asc(vipTiers.threshold)),
     db
-      .select({ id: redemptions.id, cardId: redemptions.cardId, source: redemptions.source, sourceRef: redemptions.sourceRef, status: redemptions.status })
+      .select({
+        id: redemptions.id,
+        cardId: redemptions.cardId,
+        source: redemptions.source,
+        sourceRef: redemptions.sourceRef,
+        status: redemptions.status,
+      })
       .from(redemptions)
-      .where(and(eq(redemptions.userId, userId), inArray(redemptions.source, ["vip", "birthday"]), inArray(redemptions.status, ["pending", "validated"]))),
+      .where(
+        and(
+          eq(redemptions.userId, userId),
+          inArray(redemptions.source, ["vip", "birthday"]),
+          inArray(redemptions.status, ["pending", "validated"]),
+        ),
+      ),
     db.select({ birthday: profiles.birthday }).from(profiles).where(eq(profiles.id, userId)).limit(1),
     birthdayIds.length
       ? db
@@ -519,7 +590,11 @@ export async function getMyVip(db: Db, userId: string, now = new Date()) {
       const birthdayClaim = year !== null ? claimed("birthday", String(year)) : null;
       return {
         cardId: card.id,
-        shop: { slug: card.shopSlug, name: card.shopName, logoUrl: imageUrl(card.shopSlug, "logo", Boolean(card.shopHasLogo), card.shopUpdatedAt) },
+        shop: {
+          slug: card.shopSlug,
+          name: card.shopName,
+          logoUrl: imageUrl(card.shopSlug, "logo", Boolean(card.shopHasLogo), card.shopUpdatedAt),
+        },
         mode: card.mode,
         lifetime: card.lifetime,
         lifetimeLabel: unitLabelFr(card.mode, card.lifetime),
@@ -532,15 +607,30 @@ export async function getMyVip(db: Db, userId: string, now = new Date()) {
           gift: t.rewardTitle ?? null,
           reached: card.lifetime >= t.threshold,
         })),
-        current: standing.current ? { id: standing.current.id, name: standing.current.name, multiplier: standing.current.multiplier } : null,
-        next: standing.next ? { id: standing.next.id, name: standing.next.name, missing: standing.missing, missingLabel: unitLabelFr(card.mode, standing.missing) } : null,
+        current: standing.current
+          ? { id: standing.current.id, name: standing.current.name, multiplier: standing.current.multiplier }
+          : null,
+        next: standing.next
+          ? {
+              id: standing.next.id,
+              name: standing.next.name,
+              missing: standing.missing,
+              missingLabel: unitLabelFr(card.mode, standing.missing),
+            }
+          : null,
         percent: standing.percent,
         gifts: [
           ...shopTiers
             .filter((t) => t.rewardId && t.rewardTitle && card.lifetime >= t.threshold)
             .map((t) => {
               const c = claimed("vip", t.id);
-              return { source: "vip" as const, tierId: t.id, title: `${t.rewardTitle} — cadeau du niveau ${t.name}`, redemptionId: c?.id ?? null, status: c?.status ?? null };
+              return {
+                source: "vip" as const,
+                tierId: t.id,
+                title: `${t.rewardTitle} — cadeau du niveau ${t.name}`,
+                redemptionId: c?.id ?? null,
+                status: c?.status ?? null,
+              };
             }),
           ...(year !== null && birthdayReward && card.shopStatus === "active"
             ? [
@@ -571,7 +661,13 @@ export async function giftTarget(
 ): Promise<{ rewardId: string; sourceRef: string }> {
   const notEligible = () => new AppError("CONFLICT", { userMessage: redeemRefusalFr("not_eligible") });
   const [card] = await db
-    .select({ id: cards.id, shopId: cards.shopId, lifetime: cards.lifetime, timezone: shops.timezone, birthdayRewardId: shops.birthdayRewardId })
+    .select({
+      id: cards.id,
+      shopId: cards.shopId,
+      lifetime: cards.lifetime,
+      timezone: shops.timezone,
+      birthdayRewardId: shops.birthdayRewardId,
+    })
     .from(cards)
     .innerJoin(shops, eq(shops.id, cards.shopId))
     .where(and(eq(cards.id, input.cardId), eq(cards.userId, userId)))
@@ -587,7 +683,11 @@ export async function giftTarget(
     if (!tier?.rewardId || card.lifetime < tier.threshold) throw notEligible();
     return { rewardId: tier.rewardId, sourceRef: tier.id };
   }
-  const [profile] = await db.select({ birthday: profiles.birthday }).from(profiles).where(eq(profiles.id, userId)).limit(1);
+  const [profile] = await db
+    .select({ birthday: profiles.birthday })
+    .from(profiles)
+    .where(eq(profiles.id, userId))
+    .limit(1);
   const year = birthdayWeekYear(profile?.birthday ?? null, localParts(now, card.timezone).date);
   if (year === null || !card.birthdayRewardId) throw notEligible();
   return { rewardId: card.birthdayRewardId, sourceRef: String(year) };
