@@ -179,15 +179,7 @@ describe("guards of SPEC §6", () => {
   });
 
   it("leaves the public content pages open", () => {
-    for (const path of [
-      "/",
-      "/faq",
-      "/cgu",
-      "/mentions-legales",
-      "/politiques-de-confidentialite",
-      "/offre",
-      "/merci",
-    ]) {
+    for (const path of ["/", "/faq", "/cgu", "/mentions-legales", "/politiques-de-confidentialite", "/offre", "/merci"]) {
       expect(guardOf(path), path).toBe("public");
     }
     expect(guardOf("/blog/un-article")).toBe("public");
@@ -195,14 +187,7 @@ describe("guards of SPEC §6", () => {
   });
 
   it("guards the shopper's own pages with auth", () => {
-    for (const path of [
-      "/dashboard",
-      "/protected",
-      "/profil",
-      "/cartes-de-fidelite",
-      "/notifications",
-      "/messages/1",
-    ]) {
+    for (const path of ["/dashboard", "/protected", "/profil", "/cartes-de-fidelite", "/notifications", "/messages/1"]) {
       expect(guardOf(path), path).toBe("auth");
     }
   });
@@ -242,12 +227,10 @@ describe("layout metadata", () => {
   });
 
   it("allows the footer on the tab bar's own routes", () => {
-    for (const path of ["/", "/boutiques", "/cartes-de-fidelite", "/profil"])
-      expect(layoutOf(path).showFooter, path).toBe(true);
+    for (const path of ["/", "/boutiques", "/cartes-de-fidelite", "/profil"]) expect(layoutOf(path).showFooter, path).toBe(true);
   });
 
   it("hides the footer on focused account forms", () => {
-    for (const path of ["/login", "/signup", "/mot-de-passe-perdu"])
-      expect(layoutOf(path).showFooter, path).toBe(false);
+    for (const path of ["/login", "/signup", "/mot-de-passe-perdu"]) expect(layoutOf(path).showFooter, path).toBe(false);
   });
 });

@@ -40,12 +40,7 @@ const shopper = (path: string, title: string, guard: Guard = "public", extra: Pa
   ...extra,
 });
 /** Back-office pages: admin bar and sidebar, no tab bar. */
-const backOffice = (
-  path: string,
-  title: string,
-  guard: Guard = "owner",
-  extra: Partial<RouteMeta> = {},
-): RouteMeta => ({
+const backOffice = (path: string, title: string, guard: Guard = "owner", extra: Partial<RouteMeta> = {}): RouteMeta => ({
   path,
   title,
   guard,

@@ -42,8 +42,7 @@ export function multiplierAt(periods: readonly DoublePointsPeriod[], instant: Da
   const { date, minutes } = localParts(instant, tz);
   let best: Multiplier = { multiplier: 1, period: null };
   for (const p of periods) {
-    if (p.multiplier > best.multiplier && periodCovers(p, date, minutes))
-      best = { multiplier: p.multiplier, period: p };
+    if (p.multiplier > best.multiplier && periodCovers(p, date, minutes)) best = { multiplier: p.multiplier, period: p };
   }
   return best;
 }

@@ -1,13 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  type Closure,
-  dayHoursLabelFr,
-  isFarOutsideHours,
-  openLabelFr,
-  openStateAt,
-  rangesOverlap,
-  type WeeklyHours,
-} from "./hours.ts";
+import { type Closure, dayHoursLabelFr, isFarOutsideHours, openLabelFr, openStateAt, rangesOverlap, type WeeklyHours } from "./hours.ts";
 
 const TZ = "Europe/Paris";
 // Monday…Sunday. Tuesday to Saturday with a lunch break; Friday night past midnight; closed Sunday and Monday.
@@ -90,15 +82,7 @@ describe("ouvert maintenant", () => {
   });
 
   it("touching ranges across midnight are one opening", () => {
-    const nonstop: WeeklyHours = [
-      [{ open: "18:00", close: "24:00" }],
-      [{ open: "00:00", close: "03:00" }],
-      [],
-      [],
-      [],
-      [],
-      [],
-    ];
+    const nonstop: WeeklyHours = [[{ open: "18:00", close: "24:00" }], [{ open: "00:00", close: "03:00" }], [], [], [], [], []];
     const state = openStateAt(nonstop, [], paris("2026-03-09T23:00"), TZ); // Monday
     expect(state.change).toEqual({ date: "2026-03-10", minutes: 180 });
   });
@@ -129,24 +113,9 @@ describe("scans far outside opening hours", () => {
 
 describe("hours input", () => {
   it("finds overlapping ranges, overnight included", () => {
-    expect(
-      rangesOverlap([
-        { open: "09:00", close: "12:00" },
-        { open: "11:00", close: "13:00" },
-      ]),
-    ).toBe(true);
-    expect(
-      rangesOverlap([
-        { open: "09:00", close: "12:00" },
-        { open: "12:00", close: "13:00" },
-      ]),
-    ).toBe(false);
-    expect(
-      rangesOverlap([
-        { open: "20:00", close: "02:00" },
-        { open: "23:00", close: "23:30" },
-      ]),
-    ).toBe(true);
+    expect(rangesOverlap([{ open: "09:00", close: "12:00" }, { open: "11:00", close: "13:00" }])).toBe(true);
+    expect(rangesOverlap([{ open: "09:00", close: "12:00" }, { open: "12:00", close: "13:00" }])).toBe(false);
+    expect(rangesOverlap([{ open: "20:00", close: "02:00" }, { open: "23:00", close: "23:30" }])).toBe(true);
   });
   it("labels a day", () => {
     expect(dayHoursLabelFr(week[1]!)).toBe("9 h 00 – 12 h 30, 14 h 00 – 19 h 00");

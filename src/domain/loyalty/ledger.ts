@@ -5,16 +5,7 @@
  * points never move it. A `validation` entry moves nothing (delta 0): it records
  * which staff member handed a reward over.
  */
-export const LEDGER_KINDS = [
-  "scan",
-  "bonus",
-  "double_points",
-  "redemption",
-  "refund",
-  "adjustment",
-  "expiry",
-  "validation",
-] as const;
+export const LEDGER_KINDS = ["scan", "bonus", "double_points", "redemption", "refund", "adjustment", "expiry", "validation"] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 /** Kinds that count toward the lifetime total. */

@@ -39,9 +39,7 @@ describe("rotating code", () => {
     const now = 1_800_000_000_000;
     const step = timeStep(now);
     expect(await verifyRotatingToken(key, UID, await rotatingToken(key, UID, step + 1), now)).toBe("invalid");
-    expect(await verifyRotatingToken(key, "Zz99Yy88Xx77Ww66", await rotatingToken(key, UID, step), now)).toBe(
-      "invalid",
-    );
+    expect(await verifyRotatingToken(key, "Zz99Yy88Xx77Ww66", await rotatingToken(key, UID, step), now)).toBe("invalid");
     expect(await verifyRotatingToken(key, UID, await rotatingToken(other, UID, step), now)).toBe("invalid");
     const token = await rotatingToken(key, UID, step);
     const flipped = `${token.slice(0, -1)}${token.endsWith("A") ? "B" : "A"}`;

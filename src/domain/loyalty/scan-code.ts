@@ -77,12 +77,7 @@ export async function rotatingToken(key: CryptoKey, scanUid: string, step: numbe
  * valid: signed for this or the previous step; stale: well signed but older;
  * invalid: malformed, forged, or from the future.
  */
-export async function verifyRotatingToken(
-  key: CryptoKey,
-  scanUid: string,
-  token: string,
-  nowMs: number,
-): Promise<TokenCheck> {
+export async function verifyRotatingToken(key: CryptoKey, scanUid: string, token: string, nowMs: number): Promise<TokenCheck> {
   const match = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{16})$/.exec(token);
   if (!match) return "invalid";
   const step = Number.parseInt(match[1]!, 36);

@@ -8,23 +8,14 @@ const at = (iso: string) => new Date(iso);
 
 describe("checkVisit: cooldown and daily cap", () => {
   it("allows a first visit", () => {
-    expect(checkVisit({ lastScanAt: null, dayKey: null, dayCount: 0 }, rules, at("2026-03-10T09:00:00Z"), TZ)).toEqual({
-      ok: true,
-    });
+    expect(checkVisit({ lastScanAt: null, dayKey: null, dayCount: 0 }, rules, at("2026-03-10T09:00:00Z"), TZ)).toEqual({ ok: true });
   });
 
   it("refuses inside the cooldown and says when it ends", () => {
     const last = at("2026-03-10T09:00:00Z");
-    const check = checkVisit(
-      { lastScanAt: last, dayKey: "2026-03-10", dayCount: 1 },
-      rules,
-      at("2026-03-10T12:59:00Z"),
-      TZ,
-    );
+    const check = checkVisit({ lastScanAt: last, dayKey: "2026-03-10", dayCount: 1 }, rules, at("2026-03-10T12:59:00Z"), TZ);
     expect(check).toEqual({ ok: false, reason: "cooldown", nextAt: at("2026-03-10T13:00:00Z") });
-    expect(
-      checkVisit({ lastScanAt: last, dayKey: "2026-03-10", dayCount: 1 }, rules, at("2026-03-10T13:00:00Z"), TZ).ok,
-    ).toBe(true);
+    expect(checkVisit({ lastScanAt: last, dayKey: "2026-03-10", dayCount: 1 }, rules, at("2026-03-10T13:00:00Z"), TZ).ok).toBe(true);
   });
 
   it("caps visits per local day and reopens at local midnight", () => {
@@ -66,43 +57,20 @@ describe("scan messages in French", () => {
       timezone: TZ,
       now,
     });
-    expect(message).toBe(
-      "Votre passage chez Boulangerie du Marché a déjà été crédité récemment. Prochain passage possible aujourd'hui à 15 h 42.",
-    );
-    const tomorrow = scanMessageFr({
-      outcome: "daily_cap",
-      shopName: "X",
-      mode: "stamps",
-      delta: 0,
-      multiplier: 1,
-      nextAt: at("2026-03-10T23:00:00Z"),
-      timezone: TZ,
-      now,
-    });
+    expect(message).toBe("Votre passage chez Boulangerie du Marché a déjà été crédité récemment. Prochain passage possible aujourd'hui à 15 h 42.");
+    const tomorrow = scanMessageFr({ outcome: "daily_cap", shopName: "X", mode: "stamps", delta: 0, multiplier: 1, nextAt: at("2026-03-10T23:00:00Z"), timezone: TZ, now });
     expect(tomorrow).toContain("demain à 0 h 00");
   });
 
   it("names each refusal", () => {
-    const base = {
-      shopName: "Chez Lou",
-      mode: "points" as const,
-      delta: 0,
-      multiplier: 1,
-      nextAt: null,
-      timezone: TZ,
-      now,
-    };
+    const base = { shopName: "Chez Lou", mode: "points" as const, delta: 0, multiplier: 1, nextAt: null, timezone: TZ, now };
     expect(scanMessageFr({ ...base, outcome: "stale_code" })).toContain("expiré");
     expect(scanMessageFr({ ...base, outcome: "suspended" })).toContain("suspendue");
     expect(scanMessageFr({ ...base, outcome: "poster_disabled" })).toContain("affiche");
     expect(scanMessageFr({ ...base, outcome: "unknown_shop" })).toContain("aucune boutique");
     expect(scanMessageFr({ ...base, outcome: "invalid_code" })).toContain("pas valide");
-    expect(scanMessageFr({ ...base, outcome: "accepted", delta: 20, multiplier: 2 })).toBe(
-      "Points ×2 ! 20 points ajoutés chez Chez Lou.",
-    );
-    expect(scanMessageFr({ ...base, outcome: "accepted", mode: "stamps", delta: 1 })).toBe(
-      "1 tampon ajouté chez Chez Lou. Merci de votre visite !",
-    );
+    expect(scanMessageFr({ ...base, outcome: "accepted", delta: 20, multiplier: 2 })).toBe("Points ×2 ! 20 points ajoutés chez Chez Lou.");
+    expect(scanMessageFr({ ...base, outcome: "accepted", mode: "stamps", delta: 1 })).toBe("1 tampon ajouté chez Chez Lou. Merci de votre visite !");
   });
 
   it("counts stamps and points", () => {

@@ -37,19 +37,16 @@ export function pointsPerVisit(rules: Pick<CardRules, "mode" | "pointsPerVisit">
 
 export type CardVisitState = { lastScanAt: Date | null; dayKey: string | null; dayCount: number };
 
-export type ScanCheck = { ok: true } | { ok: false; reason: "cooldown" | "daily_cap"; nextAt: Date };
+export type ScanCheck =
+  | { ok: true }
+  | { ok: false; reason: "cooldown" | "daily_cap"; nextAt: Date };
 
 /**
  * Is a visit creditable now? The database applies the same rule under a row lock
  * (migration 0002, `fidele_scan`); this is its specification and what the shop
  * page uses to tell a shopper when the next visit counts.
  */
-export function checkVisit(
-  state: CardVisitState,
-  rules: Pick<CardRules, "cooldownMinutes" | "dailyCap">,
-  now: Date,
-  tz: string,
-): ScanCheck {
+export function checkVisit(state: CardVisitState, rules: Pick<CardRules, "cooldownMinutes" | "dailyCap">, now: Date, tz: string): ScanCheck {
   const today = localParts(now, tz).date;
   const countToday = state.dayKey === today ? state.dayCount : 0;
   const cooldownEnd = state.lastScanAt ? new Date(state.lastScanAt.getTime() + rules.cooldownMinutes * 60_000) : null;

@@ -18,11 +18,7 @@ export function slugify(text: string): string {
 
 /** Lower case without accents: what shop search compares (the SQL side uses the same table, SEARCH_FOLD_FROM/TO). */
 export function foldSearch(text: string): string {
-  return text
-    .normalize("NFD")
-    .replace(/\p{Diacritic}/gu, "")
-    .toLowerCase()
-    .trim();
+  return text.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase().trim();
 }
 
 /** For SQL `translate(lower(x), FROM, TO)`: the accented letters French names use. */

@@ -33,10 +33,7 @@ const isoToday = () => new Date().toISOString().slice(0, 10);
 export const birthdaySchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Date de naissance invalide.")
-  .refine(
-    (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
-    "Date de naissance invalide.",
-  )
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), "Date de naissance invalide.")
   .refine((v) => v >= "1900-01-01" && v <= isoToday(), "Date de naissance invalide.");
 
 export const CONSENT_CHANNELS = ["email", "sms", "push"] as const;
@@ -55,18 +52,9 @@ export const CONSENT_WORDING: Record<ConsentChannel, string> = {
 export const profileSchema = z.object({
   firstName: nameSchema("prénom"),
   lastName: nameSchema("nom"),
-  birthday: z
-    .union([birthdaySchema, z.literal("")])
-    .optional()
-    .transform((v) => v || null),
+  birthday: z.union([birthdaySchema, z.literal("")]).optional().transform((v) => v || null),
   postalCode: z
-    .union([
-      z
-        .string()
-        .trim()
-        .regex(/^\d{5}$/, "Le code postal doit contenir 5 chiffres."),
-      z.literal(""),
-    ])
+    .union([z.string().trim().regex(/^\d{5}$/, "Le code postal doit contenir 5 chiffres."), z.literal("")])
     .optional()
     .transform((v) => v || null),
   consents: z.object({ email: z.boolean(), sms: z.boolean(), push: z.boolean() }),

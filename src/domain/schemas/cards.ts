@@ -19,21 +19,11 @@ export const deviceIdSchema = z
 
 export const scanRequestSchema = z
   .object({
-    scanUid: z
-      .string({ error: "Code de boutique manquant." })
-      .regex(/^[A-Za-z0-9_-]{8,64}$/, "Ce code ne correspond à aucune boutique Fidèle."),
+    scanUid: z.string({ error: "Code de boutique manquant." }).regex(/^[A-Za-z0-9_-]{8,64}$/, "Ce code ne correspond à aucune boutique Fidèle."),
     /** The rotating token (?t=) of the counter screen. */
-    token: z
-      .string()
-      .max(64)
-      .optional()
-      .transform((v) => v || null),
+    token: z.string().max(64).optional().transform((v) => v || null),
     /** The static poster's signature (?p=). */
-    poster: z
-      .string()
-      .max(64)
-      .optional()
-      .transform((v) => v || null),
+    poster: z.string().max(64).optional().transform((v) => v || null),
     deviceId: deviceIdSchema,
     idempotencyKey: idempotencyKeySchema,
   })
@@ -59,11 +49,7 @@ export const adjustmentSchema = z.object({
     .min(-10_000, "Correction trop grande.")
     .max(10_000, "Correction trop grande.")
     .refine((v) => v !== 0, "La correction ne peut pas être nulle."),
-  reason: z
-    .string({ error: "Saisissez un motif." })
-    .trim()
-    .min(3, "Motif : au moins 3 caractères.")
-    .max(200, "Motif : au plus 200 caractères."),
+  reason: z.string({ error: "Saisissez un motif." }).trim().min(3, "Motif : au moins 3 caractères.").max(200, "Motif : au plus 200 caractères."),
   idempotencyKey: idempotencyKeySchema,
 });
 export type AdjustmentInput = z.input<typeof adjustmentSchema>;
