@@ -22,6 +22,13 @@ describe.skipIf(Boolean(inject("testDatabaseUrl")))("demo seed", () => {
     expect(page.shop).toMatchObject({ name: "Boulangerie du Marché", design: { stampIcon: "croissant" }, city: "Lyon" });
     expect(page.hours.weekly[1].text).toBe("7 h 00 – 13 h 30, 15 h 30 – 19 h 30");
     expect(page.doublePoints.periods).toEqual([expect.objectContaining({ label: "Mercredi gourmand", multiplier: 2 })]);
+    // Rewards in the owner's order, the birthday gift kept out of the catalogue.
+    expect(page.rewards.map((r: { title: string; costLabel: string }) => `${r.title} (${r.costLabel})`)).toEqual([
+      "Croissant pur beurre offert (5 tampons)",
+      "Baguette tradition offerte (10 tampons)",
+      "Tarte du jour (15 tampons)",
+      "Pain au chocolat de bienvenue (3 tampons)",
+    ]);
     const list = await (await t.request("/api/shops?city=lyon")).json();
     expect(list.shops.map((s: { slug: string }) => s.slug)).toEqual(["boulangerie-du-marche", "cafe-des-canuts"]);
     const [bakery] = await t.deps.db.select().from(shops).where(eq(shops.slug, "boulangerie-du-marche"));

@@ -1,8 +1,8 @@
 import { count, eq } from "drizzle-orm";
 import type { WeeklyHours } from "../../domain/loyalty/hours.ts";
 import type { Logger } from "../lib/logger.ts";
-import { createShop, createUser, type FactoryDeps, recordVisit } from "./factories.ts";
-import { doublePointsPeriods, shops, user } from "./schema/index.ts";
+import { createReward, createShop, createUser, type FactoryDeps, recordVisit } from "./factories.ts";
+import { doublePointsPeriods, shops, user, vipTiers } from "./schema/index.ts";
 
 /** Demo accounts, given in the README and the start log. Change them before real use. */
 export const DEMO_ACCOUNTS = {
@@ -129,6 +129,32 @@ export async function seedDemo(deps: FactoryDeps, logger: Logger): Promise<boole
   });
   await recordVisit(deps, { shopId: cafe.id, userId: shopper.id, at: new Date(now - 4 * DAY), delta: 10 });
   await recordVisit(deps, { shopId: cafe.id, userId: shopper.id, at: new Date(now - 2 * DAY), delta: 20, kind: "double_points", reason: "Points ×2 : Happy hour" });
+
+  // Rewards, VIP levels and the birthday gift (issue 5).
+  const bakeryRewards = [
+    { title: "Croissant pur beurre offert", cost: 5, description: "Un croissant du jour, à emporter ou sur place." },
+    { title: "Baguette tradition offerte", cost: 10, description: "Votre carte pleine : une baguette tradition, cuite sur place." },
+    { title: "Tarte du jour", cost: 15, stock: 10, description: "Une tarte individuelle de saison, dans la limite du stock." },
+    { title: "Pain au chocolat de bienvenue", cost: 3, kind: "ladder" as const, description: "Une seule fois, pour fêter vos débuts." },
+  ];
+  for (const [position, r] of bakeryRewards.entries()) await createReward(deps, { shopId: bakery.id, position, ...r });
+  const cake = await createReward(deps, { shopId: bakery.id, title: "Part de gâteau d'anniversaire", cost: 1, isActive: false, position: 9 });
+  await deps.db.update(shops).set({ birthdayRewardId: cake.id }).where(eq(shops.id, bakery.id));
+  await deps.db.insert(vipTiers).values([
+    { shopId: bakery.id, name: "Bronze", threshold: 10, multiplier: 1 },
+    { shopId: bakery.id, name: "Argent", threshold: 30, multiplier: 1, rewardId: cake.id },
+    { shopId: bakery.id, name: "Or", threshold: 60, multiplier: 2 },
+  ]);
+  const cafeRewards = [
+    { title: "Espresso offert", cost: 50 },
+    { title: "Cappuccino offert", cost: 80 },
+    { title: "Sachet de café 250 g", cost: 300, stock: 5, description: "Torréfié à Lyon, en grains ou moulu." },
+  ];
+  for (const [position, r] of cafeRewards.entries()) await createReward(deps, { shopId: cafe.id, position, ...r });
+  await deps.db.insert(vipTiers).values([
+    { shopId: cafe.id, name: "Habitué", threshold: 100, multiplier: 1 },
+    { shopId: cafe.id, name: "Connaisseur", threshold: 300, multiplier: 2 },
+  ]);
   logger.info("seed: demo data created");
   return true;
 }
