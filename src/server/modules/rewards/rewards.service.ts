@@ -16,7 +16,7 @@ import type { RewardValues, rewardSettingsSchema, vipTiersSchema } from "../../.
 import type { Db } from "../../db/client.ts";
 import { cards, profiles, redemptions, rewards, shops, vipTiers } from "../../db/schema/index.ts";
 import { type ShopAccess, shopScope } from "../backoffice/access.ts";
-import { imageUrl } from "../shops/shop-dto.ts";
+import { decodeImageDataUrl, imageUrl } from "../shops/shop-dto.ts";
 import type { z } from "zod";
 
 /**
@@ -248,9 +248,7 @@ export async function getRewardPage(db: Db, slug: string, userId: string | null,
 
 export async function getRewardPhoto(db: Db, slug: string) {
   const [row] = await db.select({ data: rewards.photo }).from(rewards).where(eq(rewards.slug, slug)).limit(1);
-  const match = row?.data ? /^data:(image\/(?:png|jpeg|webp));base64,(.*)$/.exec(row.data) : null;
-  if (!match) throw new AppError("NOT_FOUND", { userMessage: "Image introuvable." });
-  return { mime: match[1]!, bytes: Buffer.from(match[2]!, "base64") };
+  return decodeImageDataUrl(row?.data);
 }
 
 /** The reward a slug names, for redeeming: its id only (the database checks the rest under lock). */

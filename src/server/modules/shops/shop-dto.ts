@@ -1,3 +1,4 @@
+import { AppError } from "../../../domain/errors.ts";
 import type { Closure, WeeklyHours } from "../../../domain/loyalty/hours.ts";
 import { openLabelFr, openStateAt } from "../../../domain/loyalty/hours.ts";
 import { localParts } from "../../../domain/loyalty/time.ts";
@@ -8,6 +9,13 @@ import { type CardDesign, categoryLabelFr, DEFAULT_CARD_DESIGN } from "../../../
 /** Image URLs carry a version so a new logo is not hidden by a cached old one. */
 export function imageUrl(slug: string, kind: "logo" | "cover", has: boolean, version: Date): string | null {
   return has ? `/api/shops/${encodeURIComponent(slug)}/${kind}?v=${version.getTime().toString(36)}` : null;
+}
+
+/** An image stored as a data URL, decoded for serving; 404 when there is none. */
+export function decodeImageDataUrl(data: string | null | undefined): { mime: string; bytes: Buffer } {
+  const match = data ? /^data:(image\/(?:png|jpeg|webp));base64,(.*)$/.exec(data) : null;
+  if (!match) throw new AppError("NOT_FOUND", { userMessage: "Image introuvable." });
+  return { mime: match[1]!, bytes: Buffer.from(match[2]!, "base64") };
 }
 
 export function designOf(value: CardDesign | null | undefined): CardDesign {

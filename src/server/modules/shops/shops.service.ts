@@ -14,7 +14,7 @@ import type { z } from "zod";
 import { listShopRewardsFor } from "../rewards/rewards.service.ts";
 import type { Db } from "../../db/client.ts";
 import { cards, doublePointsPeriods, member, organization, profiles, shopReviews, shops } from "../../db/schema/index.ts";
-import { categoryLabelFr, designOf, imageUrl, mapUrl, openNow, pgConstraint, pgErrorCode } from "./shop-dto.ts";
+import { categoryLabelFr, decodeImageDataUrl, designOf, imageUrl, mapUrl, openNow, pgConstraint, pgErrorCode } from "./shop-dto.ts";
 
 /** Paths under /api/shops that are not shop slugs. */
 export const RESERVED_SLUGS = new Set(["nearby", "by-scan", "categories", "mine", "new", "admin"]);
@@ -348,9 +348,7 @@ export async function getShopImage(db: Db, slug: string, kind: "logo" | "cover")
     .from(shops)
     .where(eq(shops.slug, slug))
     .limit(1);
-  const match = row?.data ? /^data:(image\/(?:png|jpeg|webp));base64,(.*)$/.exec(row.data) : null;
-  if (!match) throw new AppError("NOT_FOUND", { userMessage: "Image introuvable." });
-  return { mime: match[1]!, bytes: Buffer.from(match[2]!, "base64") };
+  return decodeImageDataUrl(row?.data);
 }
 
 async function shopIdBySlug(db: Db, slug: string): Promise<string> {
