@@ -118,7 +118,7 @@ describe("shop owner: sign-up and back-office", () => {
     await expectAccessible(page);
     await snap(page, "owner-register");
     await page.getByRole("button", { name: "Créer ma boutique" }).click();
-    await expect.poll(() => page.getByText("Le nom de la boutique : au moins 2 caractères.").isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("Saisissez le nom de la boutique.").isVisible()).toBe(true);
     await expect.poll(() => page.getByText("Choisissez une catégorie.").isVisible()).toBe(true);
     await snap(page, "owner-register-errors");
     const shopName = `Boulangerie Lumière ${unique()}`;

@@ -63,6 +63,16 @@ export const PAGES: Record<string, LazyPage> = {
   "/admin/scans": page(() => import("../features/backoffice/pages/scans-page.tsx")),
   "/admin/invitation": page(() => import("../features/backoffice/pages/team-page.tsx")),
   "/accept-invitation/:token": page(() => import("../features/backoffice/pages/accept-invitation-page.tsx")),
+  // Rewards: the shopper's reward page (its loader makes an unknown slug a 404), the live validation screen, VIP
+  // levels; the counter's validation (staff and owner share one page) and the owner's catalogue.
+  "/reward/:rewardSlug": () =>
+    import("../features/rewards/pages/reward-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/validation-recompense/:id": page(() => import("../features/rewards/pages/redemption-page.tsx")),
+  "/vip": page(() => import("../features/rewards/pages/vip-page.tsx")),
+  "/validate-reward": page(() => import("../features/rewards/pages/validate-reward-page.tsx")),
+  "/admin/validate-reward": page(() => import("../features/rewards/pages/validate-reward-page.tsx")),
+  "/admin/recompenses": page(() => import("../features/rewards/pages/rewards-admin-page.tsx")),
+  "/admin/ajouter-un-reward": page(() => import("../features/rewards/pages/reward-form-page.tsx")),
 };
 
 export const pageFor = (path: string): LazyPage => PAGES[path] ?? pending;

@@ -22,6 +22,8 @@ type Entry = Awaited<ReturnType<typeof getActivityPage>>["entries"][number];
 
 function EntryRow({ entry }: { entry: Entry }) {
   const isGain = entry.delta > 0;
+  // A reward handed over at the counter moves no points (delta 0): it says so instead of "+0".
+  const isHandover = entry.kind === "validation";
   return (
     <li className="flex items-center gap-3 py-3">
       <span
@@ -30,7 +32,7 @@ function EntryRow({ entry }: { entry: Entry }) {
         }`}
         aria-hidden="true"
       >
-        <Glyph name={entry.kind === "redemption" ? "sparkle" : entry.kind === "adjustment" ? "list" : "check"} className="size-5" />
+        <Glyph name={entry.kind === "redemption" || isHandover ? "sparkle" : entry.kind === "adjustment" ? "list" : "check"} className="size-5" />
       </span>
       <div className="min-w-0 flex-1">
         <p className="truncate font-semibold">
@@ -43,10 +45,16 @@ function EntryRow({ entry }: { entry: Entry }) {
         </p>
         {entry.reason ? <p className="text-sm text-stone-600 italic dark:text-stone-400">« {entry.reason} »</p> : null}
       </div>
-      <span className={`shrink-0 font-bold tabular-nums ${isGain ? "text-emerald-800 dark:text-emerald-300" : "text-stone-800 dark:text-stone-200"}`}>
-        {isGain ? "+" : "−"}
-        {formatAmountFr(entry.mode, Math.abs(entry.delta))}
-      </span>
+      {isHandover ? (
+        <span className="shrink-0 rounded-full bg-emerald-100 px-2.5 py-1 text-xs font-bold text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100">
+          Remise
+        </span>
+      ) : (
+        <span className={`shrink-0 font-bold tabular-nums ${isGain ? "text-emerald-800 dark:text-emerald-300" : "text-stone-800 dark:text-stone-200"}`}>
+          {isGain ? "+" : "−"}
+          {formatAmountFr(entry.mode, Math.abs(entry.delta))}
+        </span>
+      )}
     </li>
   );
 }

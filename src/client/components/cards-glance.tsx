@@ -47,6 +47,11 @@ export function CardsGlance() {
                   <span className="min-w-0 flex-1">
                     <span className="block truncate font-semibold">{card.shop.name}</span>
                     <span className="block text-sm">{progressLabelFr(card.progress)}</span>
+                    {card.rewards?.reachable ? (
+                      <span className="block text-sm font-semibold">
+                        {card.rewards.reachable} récompense{card.rewards.reachable > 1 ? "s" : ""} disponible{card.rewards.reachable > 1 ? "s" : ""}
+                      </span>
+                    ) : null}
                     {percent !== null ? (
                       <span className="mt-1.5 block h-1.5 overflow-hidden rounded-full" style={{ background: `${design.foreground}33` }} aria-hidden="true">
                         <span className="block h-full rounded-full" style={{ width: `${percent}%`, background: design.accent }} />

@@ -12,6 +12,18 @@ export const BACKOFFICE_LINKS: BackofficeLink[] = [
   },
   { to: "/admin/liste-scans", title: "Passages", text: "Historique et alertes", icon: "M4 6h16M4 12h16M4 18h10" },
   {
+    to: "/admin/recompenses",
+    title: "Récompenses",
+    text: "Catalogue, niveaux VIP",
+    icon: "M3 8h18v4H3zM5 12v9h14v-9M12 8v13M12 8S10.5 3 8 3a2.5 2.5 0 0 0 0 5M12 8s1.5-5 4-5a2.5 2.5 0 0 1 0 5",
+  },
+  {
+    to: "/admin/validate-reward",
+    title: "Valider une récompense",
+    text: "Scanner le code d'un client",
+    icon: "M4 4h6v6H4zM14 4h6v6h-6zM4 14h6v6H4zM14 14h2v2h-2zM18 14h2M14 18h2v2M18 18h2v2h-2",
+  },
+  {
     to: "/admin/creativcard",
     title: "Carte et règles",
     text: "Design, tampons ou points, affiche",

@@ -1,6 +1,9 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import { lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
+import { api, unwrap } from "../../../lib/api-client.ts";
 import { useDashboard } from "../api/get-dashboard.ts";
+import { backofficeKeys } from "../api/keys.ts";
 import type { ShopOverview } from "../api/get-shop-overview.ts";
 import { BackofficeLinks } from "../components/backoffice-links.tsx";
 import { BackofficeError, BackofficePage } from "../components/backoffice-page.tsx";
@@ -34,6 +37,74 @@ function Kpi({
       <dd className="mt-1 text-3xl font-bold tabular-nums tracking-tight">{formatNumber(value)}</dd>
       {detail ? <dd className="mt-0.5 text-sm text-stone-600 dark:text-stone-400">{detail}</dd> : null}
     </div>
+  );
+}
+
+/** GET …/owed: rewards waiting at the counter, handed over lately, and the points customers hold (a liability). */
+const getOwed = (shopId: string) => unwrap(api.backoffice.shops[":shopId"].owed.$get({ param: { shopId } }));
+const owedQueryOptions = (shopId: string) =>
+  queryOptions({ queryKey: backofficeKeys.part(shopId, "owed"), queryFn: () => getOwed(shopId), refetchInterval: 60_000 });
+
+/** "Ce que vous devez": what the shop owes its customers, now and in points still to spend. */
+function OwedSection({ shopId }: { shopId: string }) {
+  const owed = useQuery(owedQueryOptions(shopId));
+  return (
+    <section aria-labelledby="owed-title" className="flex flex-col gap-3">
+      <h2 id="owed-title" className="text-lg font-semibold">
+        Ce que vous devez
+      </h2>
+      {owed.isPending ? (
+        <div className="h-28 animate-pulse rounded-2xl bg-stone-200/70 dark:bg-stone-800" aria-busy="true">
+          <span className="sr-only">Chargement…</span>
+        </div>
+      ) : owed.isError ? (
+        <p className="text-sm font-medium text-red-700 dark:text-red-400">{owed.error.message}</p>
+      ) : (
+        <>
+          <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+            <Kpi
+              label="À remettre au comptoir"
+              value={owed.data.pending.count}
+              detail={owed.data.pending.count > 0 ? `soit ${owed.data.pending.costLabel}` : "Aucune en attente"}
+              tone={owed.data.pending.count > 0 ? "warn" : "default"}
+            />
+            <Kpi label={`Remises (${owed.data.days} j)`} value={owed.data.validated.count} detail={`soit ${owed.data.validated.costLabel}`} />
+            <Kpi
+              label={owed.data.mode === "stamps" ? "Tampons en circulation" : "Points en circulation"}
+              value={owed.data.outstanding.points}
+              detail={`chez ${plural(owed.data.outstanding.holders, "client", "clients")}`}
+            />
+            <Kpi
+              label="Peuvent échanger maintenant"
+              value={owed.data.canRedeemNow}
+              detail={
+                owed.data.cheapestRewardLabel
+                  ? `${owed.data.canRedeemNow > 1 ? "clients" : "client"} · récompense dès ${owed.data.cheapestRewardLabel}`
+                  : "aucune récompense proposée"
+              }
+            />
+          </dl>
+          <p className="text-sm text-stone-600 dark:text-stone-400">
+            Les {owed.data.mode === "stamps" ? "tampons" : "points"} en circulation sont une dette envers vos clients : chacun
+            peut devenir une récompense à offrir.
+          </p>
+          <div className="flex flex-wrap gap-3">
+            <Link
+              to="/admin/validate-reward"
+              className="inline-flex min-h-12 items-center rounded-xl bg-brand-700 px-5 font-semibold text-white hover:bg-brand-800"
+            >
+              Valider une récompense
+            </Link>
+            <Link
+              to="/admin/recompenses"
+              className="inline-flex min-h-12 items-center rounded-xl border border-stone-300 bg-white px-5 font-semibold text-stone-900 hover:bg-stone-100 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-100"
+            >
+              Mes récompenses
+            </Link>
+          </div>
+        </>
+      )}
+    </section>
   );
 }
 
@@ -126,6 +197,7 @@ export default function DashboardPage() {
         <>
           <p className="-mt-3 text-lg font-semibold text-brand-800 dark:text-brand-200">{shop.name}</p>
           <DashboardBody shop={shop} days={days} />
+          <OwedSection shopId={shop.id} />
           <section aria-labelledby="counter-title" className="rounded-2xl bg-brand-900 p-5 text-white shadow-sm">
             <h2 id="counter-title" className="text-lg font-semibold">
               Au comptoir

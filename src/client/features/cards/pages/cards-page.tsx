@@ -1,10 +1,25 @@
 import { Link } from "react-router";
+import { unitLabelFr } from "../../../../domain/loyalty/rewards.ts";
 import { formatMomentFr } from "../../../components/loyalty/format.ts";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { LoyaltyCard } from "../../../components/loyalty/loyalty-card.tsx";
 import { type MyCard, useMyCards } from "../../../components/loyalty/my-cards-query.ts";
 import { ButtonLink } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
+
+/** "2 récompenses disponibles" or "Prochaine récompense : Café offert (encore 3 tampons)", from the card's glance. */
+function RewardsLine({ card }: { card: MyCard }) {
+  const glance = card.rewards;
+  if (!glance || (glance.reachable === 0 && !glance.next)) return null;
+  return (
+    <p className="mb-2 flex items-start gap-1.5 font-semibold" data-testid="card-rewards">
+      <Glyph name="sparkle" className="mt-0.5 size-4 shrink-0" />
+      {glance.reachable > 0
+        ? `${glance.reachable} récompense${glance.reachable > 1 ? "s" : ""} disponible${glance.reachable > 1 ? "s" : ""}`
+        : `Prochaine récompense : ${glance.next?.title} (encore ${unitLabelFr(card.progress.mode, glance.next?.missing ?? 0)})`}
+    </p>
+  );
+}
 
 function CardFooter({ card }: { card: MyCard }) {
   const visits = `${card.visits} passage${card.visits > 1 ? "s" : ""}`;
@@ -102,7 +117,12 @@ export default function CardsPage() {
                   design={card.shop.design}
                   logoUrl={card.shop.logoUrl}
                   progress={card.progress}
-                  footer={<CardFooter card={card} />}
+                  footer={
+                    <>
+                      <RewardsLine card={card} />
+                      <CardFooter card={card} />
+                    </>
+                  }
                 />
               </Link>
             </li>

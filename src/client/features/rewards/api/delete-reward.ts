@@ -1,0 +1,18 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { api, unwrap } from "../../../lib/api-client.ts";
+import { rewardsKeys } from "./keys.ts";
+
+/** DELETE …/rewards/:rewardId: removed, or archived when it was already used ({archived: true}). */
+export const deleteReward = (shopId: string, rewardId: string) =>
+  unwrap(api.backoffice.shops[":shopId"].rewards[":rewardId"].$delete({ param: { shopId, rewardId } }));
+
+export function useDeleteReward(shopId: string) {
+  const queryClient = useQueryClient();
+  return async (rewardId: string) => {
+    const result = await deleteReward(shopId, rewardId);
+    // The settings (birthday gift) and VIP levels may have pointed at it.
+    await queryClient.invalidateQueries({ queryKey: rewardsKeys.shop(shopId) });
+    void queryClient.invalidateQueries({ queryKey: ["shops", "page"] });
+    return result;
+  };
+}

@@ -1,0 +1,15 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api, unwrap } from "../../../lib/api-client.ts";
+import { rewardsKeys } from "./keys.ts";
+
+/** GET …/rewards: the shop's catalogue in the owner's order (with counts), and the card's mode. */
+export const listOwnerRewards = (shopId: string) =>
+  unwrap(api.backoffice.shops[":shopId"].rewards.$get({ param: { shopId } }));
+
+export const ownerRewardsQueryOptions = (shopId: string) =>
+  queryOptions({ queryKey: rewardsKeys.part(shopId, "rewards"), queryFn: () => listOwnerRewards(shopId) });
+
+export const useOwnerRewards = (shopId: string) => useQuery(ownerRewardsQueryOptions(shopId));
+
+export type OwnerRewards = Awaited<ReturnType<typeof listOwnerRewards>>;
+export type OwnerReward = OwnerRewards["rewards"][number];

@@ -1,0 +1,30 @@
+import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
+import type { rewardSettingsSchema } from "../../../../domain/schemas/rewards.ts";
+import { api, unwrap } from "../../../lib/api-client.ts";
+import { rewardsKeys } from "./keys.ts";
+
+/** GET …/reward-settings: how long a pending redemption holds, and the birthday gift. */
+export const getRewardSettings = (shopId: string) =>
+  unwrap(api.backoffice.shops[":shopId"]["reward-settings"].$get({ param: { shopId } })).then((r) => r.settings);
+
+export const rewardSettingsQueryOptions = (shopId: string) =>
+  queryOptions({ queryKey: rewardsKeys.part(shopId, "reward-settings"), queryFn: () => getRewardSettings(shopId) });
+
+export const useRewardSettings = (shopId: string) => useQuery(rewardSettingsQueryOptions(shopId));
+
+export type RewardSettings = Awaited<ReturnType<typeof getRewardSettings>>;
+
+export const saveRewardSettings = (shopId: string, input: z.output<typeof rewardSettingsSchema>) =>
+  unwrap(api.backoffice.shops[":shopId"]["reward-settings"].$put({ param: { shopId }, json: input })).then(
+    (r) => r.settings,
+  );
+
+export function useSaveRewardSettings(shopId: string) {
+  const queryClient = useQueryClient();
+  return async (input: z.output<typeof rewardSettingsSchema>) => {
+    const settings = await saveRewardSettings(shopId, input);
+    queryClient.setQueryData(rewardSettingsQueryOptions(shopId).queryKey, settings);
+    return settings;
+  };
+}
