@@ -220,6 +220,8 @@ const redemptionQuery = (db: Db) =>
     .innerJoin(shops, eq(shops.id, redemptions.shopId));
 type RedemptionRow = Awaited<ReturnType<typeof redemptionQuery>>[number];
 
+const expiresInMs = (at: Date) => Math.max(0, at.getTime() - Date.now());
+
 function shopperRedemptionDto(r: RedemptionRow) {
   return {
     id: r.id,
@@ -233,6 +235,8 @@ function shopperRedemptionDto(r: RedemptionRow) {
     cost: r.cost,
     costLabel: r.cost > 0 ? unitLabelFr(r.mode, r.cost) : "Offert",
     expiresAt: r.expiresAt.toISOString(),
+    /** Time left when this answer was made: a phone whose clock is off still counts down right. */
+    expiresInMs: expiresInMs(r.expiresAt),
     createdAt: r.createdAt.toISOString(),
     decidedAt: r.decidedAt?.toISOString() ?? null,
     refuseReason: r.refuseReason,
@@ -326,6 +330,7 @@ function staffRedemptionDto(r: NonNullable<Awaited<ReturnType<typeof staffRow>>>
     costLabel: r.cost > 0 ? unitLabelFr(r.mode, r.cost) : "Offert",
     customerFirstName: r.firstName?.trim() || "Client",
     expiresAt: r.expiresAt.toISOString(),
+    expiresInMs: expiresInMs(r.expiresAt),
     createdAt: r.createdAt.toISOString(),
     decidedAt: r.decidedAt?.toISOString() ?? null,
     decidedByName: r.decidedByName,
@@ -501,5 +506,6 @@ export async function redemptionState(database: Database, userId: string, id: st
     balance: r.balance,
     balanceLabel: r.balanceLabel,
     expiresAt: r.expiresAt,
+    expiresInMs: r.expiresInMs,
   };
 }

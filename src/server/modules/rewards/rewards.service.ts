@@ -163,33 +163,44 @@ export async function listShopRewardsFor(
   return rows.map((r) => shopperRewardDto(r, { mode: shop.cardMode, status: shop.status, today }, viewer));
 }
 
-/** For each card: how many rewards are reachable now, and the next one to aim for. */
-export async function rewardsGlance(db: Db, cardRows: { id: string; shopId: string; balance: number }[]) {
-  const out = new Map<
-    string,
-    { reachable: number; next: { title: string; slug: string; cost: number; missing: number } | null }
-  >();
+/**
+ * For each card: how many rewards it can take now (every rule applied, as the
+ * shop page says), and the cheapest one that only lacks points.
+ */
+export async function rewardsGlance(db: Db, cardRows: { id: string; shopId: string; balance: number }[], now = new Date()) {
+  const out = new Map<string, { reachable: number; next: { title: string; slug: string; cost: number; missing: number } | null }>();
   if (cardRows.length === 0) return out;
   const shopIds = [...new Set(cardRows.map((c) => c.shopId))];
-  const rows = await db
-    .select({
-      shopId: rewards.shopId,
-      slug: rewards.slug,
-      title: rewards.title,
-      cost: rewards.cost,
-      stock: rewards.stock,
-    })
-    .from(rewards)
-    .where(and(inArray(rewards.shopId, shopIds), eq(rewards.isActive, true), isNull(rewards.archivedAt)))
-    .orderBy(asc(rewards.cost));
+  const cardIds = cardRows.map((c) => c.id);
+  const [rows, used] = await Promise.all([
+    db
+      .select({ ...rewardColumns, shopStatus: shops.status, timezone: shops.timezone })
+      .from(rewards)
+      .innerJoin(shops, eq(shops.id, rewards.shopId))
+      .where(and(inArray(rewards.shopId, shopIds), eq(rewards.isActive, true), isNull(rewards.archivedAt)))
+      .orderBy(asc(rewards.cost)),
+    db
+      .select({ cardId: redemptions.cardId, rewardId: redemptions.rewardId, n: sql<number>`count(*)::int` })
+      .from(redemptions)
+      .where(and(inArray(redemptions.cardId, cardIds), eq(redemptions.source, "reward"), inArray(redemptions.status, ["pending", "validated"])))
+      .groupBy(redemptions.cardId, redemptions.rewardId),
+  ]);
   for (const card of cardRows) {
-    const offered = rows.filter((r) => r.shopId === card.shopId && (r.stock === null || r.stock > 0));
-    const reachable = offered.filter((r) => r.cost <= card.balance).length;
-    const next = offered.find((r) => r.cost > card.balance);
-    out.set(card.id, {
-      reachable,
-      next: next ? { title: next.title, slug: next.slug, cost: next.cost, missing: next.cost - card.balance } : null,
-    });
+    let reachable = 0;
+    let next: { title: string; slug: string; cost: number; missing: number } | null = null;
+    for (const r of rows) {
+      if (r.shopId !== card.shopId) continue;
+      const refusal = redeemRefusal(r, {
+        balance: card.balance,
+        hasCard: true,
+        used: used.find((u) => u.cardId === card.id && u.rewardId === r.id)?.n ?? 0,
+        shopActive: r.shopStatus === "active",
+        today: localParts(now, r.timezone).date,
+      });
+      if (refusal === null) reachable++;
+      else if (refusal === "insufficient" && next === null) next = { title: r.title, slug: r.slug, cost: r.cost, missing: r.cost - card.balance };
+    }
+    out.set(card.id, { reachable, next });
   }
   return out;
 }
@@ -617,6 +628,8 @@ export async function getMyVip(db: Db, userId: string, now = new Date()) {
             }
           : null,
         percent: standing.percent,
+        /** The shop's birthday gift (shown even outside the birthday week, so people know to give their birthday). */
+        birthdayGift: birthdayReward && card.shopStatus === "active" ? { title: birthdayReward.title } : null,
         gifts: [
           ...shopTiers
             .filter((t) => t.rewardId && t.rewardTitle && card.lifetime >= t.threshold)

@@ -33,8 +33,14 @@ export function CustomerHistory({
           <span
             className={`shrink-0 font-semibold tabular-nums ${e.delta < 0 ? "text-red-700 dark:text-red-400" : "text-brand-800 dark:text-brand-200"}`}
           >
-            {e.delta > 0 ? "+" : ""}
-            {formatAmountFr(mode, e.delta)}
+            {e.kind === "validation" ? (
+              "Remise"
+            ) : (
+              <>
+                {e.delta > 0 ? "+" : ""}
+                {formatAmountFr(mode, e.delta)}
+              </>
+            )}
           </span>
         </li>
       ))}

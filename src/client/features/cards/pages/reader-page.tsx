@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
-import QRCode from "qrcode";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { CODE_STEP_SECONDS } from "../../../../domain/loyalty/scan-code.ts";
 import { APP_DESIGN, readableOn } from "../../../components/loyalty/loyalty-card.tsx";
 import { StampIcon } from "../../../components/loyalty/stamp-icon.tsx";
+import { QrImage } from "../../../components/qr/qr-image.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { getReaderCode } from "../api/counter.ts";
 import { CounterShopPicker, useCounterShop } from "../components/counter-shop.tsx";
@@ -18,25 +18,6 @@ type Code = Awaited<ReturnType<typeof fetchCode>>;
 
 /** When the code stops being the current one, on this screen's clock. */
 const localExpiry = (code: Code) => Date.parse(code.expiresAt) - code.skewMs;
-
-/** The QR code drawn as one SVG path of its dark modules (the `qrcode` package gives the matrix). */
-function QrImage({ text, label }: { text: string; label: string }) {
-  const { path, size } = useMemo(() => {
-    const qr = QRCode.create(text, { errorCorrectionLevel: "M" });
-    const n = qr.modules.size;
-    let d = "";
-    for (let row = 0; row < n; row++) {
-      for (let col = 0; col < n; col++) if (qr.modules.get(row, col)) d += `M${col + 2} ${row + 2}h1v1h-1z`;
-    }
-    return { path: d, size: n + 4 };
-  }, [text]);
-  return (
-    <svg viewBox={`0 0 ${size} ${size}`} shapeRendering="crispEdges" className="size-full" role="img" aria-label={label} data-url={text}>
-      <rect width={size} height={size} fill="#ffffff" />
-      <path d={path} fill="#000000" />
-    </svg>
-  );
-}
 
 /** A ring emptying over the 30 s of a code, and the seconds left. */
 function Countdown({ endsAt, foreground }: { endsAt: number; foreground: string }) {

@@ -4,7 +4,7 @@ import { parseScanCode, type ScanCode, scanUrl } from "../../../../domain/loyalt
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import type { QrDetector } from "../components/qr-detector.ts";
+import type { QrDetector } from "../../../components/qr/qr-detector.ts";
 
 type Camera =
   | { kind: "intro" }
@@ -81,7 +81,7 @@ export default function ScannerPage() {
     // The camera and the reader load side by side; each failure has its own explanation.
     const [stream, reader] = await Promise.allSettled([
       navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" }, width: { ideal: 1280 }, height: { ideal: 720 } }, audio: false }),
-      import("../components/qr-detector.ts").then((engine) => engine.createQrDetector()),
+      import("../../../components/qr/qr-detector.ts").then((engine) => engine.createQrDetector()),
     ]);
     if (stream.status === "fulfilled") streamRef.current = stream.value;
     if (stream.status === "rejected") {

@@ -1,9 +1,10 @@
 import { api, unwrap } from "../../../lib/api-client.ts";
+import { withLocalDeadline } from "./get-redemption.ts";
 
 /** GET …/redemptions/lookup?code=: the redemption a code (typed or scanned) names in this shop (staff). */
 export const lookupRedemption = (shopId: string, code: string) =>
-  unwrap(api.backoffice.shops[":shopId"].redemptions.lookup.$get({ param: { shopId }, query: { code } })).then(
-    (r) => r.redemption,
+  unwrap(api.backoffice.shops[":shopId"].redemptions.lookup.$get({ param: { shopId }, query: { code } })).then((r) =>
+    withLocalDeadline(r.redemption),
   );
 
 export type CounterRedemption = Awaited<ReturnType<typeof lookupRedemption>>;

@@ -2,16 +2,24 @@ import { queryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { rewardsKeys } from "./keys.ts";
 
+/**
+ * The deadline on this phone's clock: the server says how long is left, so a
+ * phone whose clock is minutes off still counts down right.
+ */
+export function withLocalDeadline<T extends { expiresAt: string; expiresInMs: number }>(r: T): T {
+  return { ...r, expiresAt: new Date(Date.now() + r.expiresInMs).toISOString() };
+}
+
 /** GET /api/redemptions/:id: one of my redemptions (its code, QR text, status, balance). */
 export const getRedemption = (id: string) =>
-  unwrap(api.redemptions[":id"].$get({ param: { id } })).then((r) => r.redemption);
+  unwrap(api.redemptions[":id"].$get({ param: { id } })).then((r) => withLocalDeadline(r.redemption));
 
 export type Redemption = Awaited<ReturnType<typeof getRedemption>>;
 
 /** The fields the live stream (GET /api/redemptions/:id/events, event "state") sends when they change. */
 export type RedemptionLiveState = Pick<
   Redemption,
-  "status" | "statusLabel" | "decidedAt" | "refuseReason" | "balance" | "balanceLabel" | "expiresAt"
+  "status" | "statusLabel" | "decidedAt" | "refuseReason" | "balance" | "balanceLabel" | "expiresAt" | "expiresInMs"
 >;
 
 export const redemptionQueryOptions = (id: string) =>

@@ -12,10 +12,11 @@ import {
   type RedemptionLiveState,
   redemptionEventsUrl,
   redemptionQueryOptions,
+  withLocalDeadline,
 } from "../api/get-redemption.ts";
 import { BALANCE_KEYS, rewardsKeys } from "../api/keys.ts";
 import { LiveSeal } from "../components/live-seal.tsx";
-import { QrImage } from "../components/qr-image.tsx";
+import { QrImage } from "../../../components/qr/qr-image.tsx";
 import { formatMinutesSeconds, minutesSecondsFr, useNow } from "../components/use-now.ts";
 
 /**
@@ -48,7 +49,7 @@ function useLiveRedemption(id: string) {
         return;
       }
       setPolling(false);
-      queryClient.setQueryData<Redemption>(rewardsKeys.redemption(id), (old) => (old ? { ...old, ...state } : old));
+      queryClient.setQueryData<Redemption>(rewardsKeys.redemption(id), (old) => (old ? withLocalDeadline({ ...old, ...state }) : old));
       if (state.status !== "pending") source.close();
     });
     source.addEventListener("error", () => setPolling(true));

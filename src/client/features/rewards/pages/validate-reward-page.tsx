@@ -16,7 +16,7 @@ import {
 } from "../api/counter-redemption.ts";
 import { rewardsKeys } from "../api/keys.ts";
 import { GiftIcon } from "../components/gift-icon.tsx";
-import type { QrDetector } from "../components/qr-detector.ts";
+import type { QrDetector } from "../../../components/qr/qr-detector.ts";
 import { formatMinutesSeconds, minutesSecondsFr, useNow } from "../components/use-now.ts";
 
 const BAD_FORMAT = "Ce code n'a pas le bon format : 6 lettres et chiffres.";
@@ -64,7 +64,7 @@ function CameraScan({ onCode }: { onCode: (code: string) => void }) {
     setHint(null);
     const [stream, reader] = await Promise.allSettled([
       navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" } }, audio: false }),
-      import("../components/qr-detector.ts").then((engine) => engine.createQrDetector()),
+      import("../../../components/qr/qr-detector.ts").then((engine) => engine.createQrDetector()),
     ]);
     if (stream.status === "fulfilled") streamRef.current = stream.value;
     if (stream.status === "rejected") {

@@ -219,9 +219,9 @@ export default function VipPage() {
       ) : (
         withLevels.map((card) => <VipCardView key={card.cardId} card={card} />)
       )}
-      {vip.data && !vip.data.hasBirthday ? (
+      {vip.data && !vip.data.hasBirthday && vip.data.cards.some((c) => c.birthdayGift) ? (
         <p className="text-sm text-stone-700 dark:text-stone-300">
-          Certaines boutiques offrent un cadeau la semaine de votre anniversaire.{" "}
+          {birthdayShops(vip.data.cards)} la semaine de votre anniversaire.{" "}
           <Link to="/edit-profil" className="font-semibold text-brand-800 underline dark:text-brand-200">
             Indiquer ma date de naissance
           </Link>
@@ -229,4 +229,11 @@ export default function VipPage() {
       ) : null}
     </div>
   );
+}
+
+/** "Boulangerie du Marché vous offre un cadeau" / "X et Y vous offrent un cadeau". */
+function birthdayShops(cards: { shop: { name: string }; birthdayGift: { title: string } | null }[]): string {
+  const names = cards.filter((c) => c.birthdayGift).map((c) => c.shop.name);
+  const list = new Intl.ListFormat("fr-FR", { type: "conjunction" }).format(names);
+  return `${list} ${names.length > 1 ? "vous offrent" : "vous offre"} un cadeau`;
 }

@@ -3,7 +3,7 @@ import { useMemo } from "react";
 
 /**
  * A QR code drawn as one SVG path of its dark modules (the `qrcode` package gives the matrix), with its quiet zone:
- * sharp at any size, no canvas. Same drawing as the counter's code on /reader.
+ * sharp at any size, no canvas. The counter's code on /reader and the shopper's reward code.
  */
 export function QrImage({ text, label }: { text: string; label: string }) {
   const { path, size } = useMemo(() => {

@@ -1,6 +1,7 @@
 /**
- * The QR reader of /scanner, loaded by a dynamic import from that page only: the barcode-detector ponyfill
- * and zxing-wasm's reader (~460 kB gzip of wasm) never reach another page. The wasm file is served by this
+ * The QR reader of the camera pages (/scanner, /validate-reward), loaded by a dynamic import once the camera
+ * is turned on: the barcode-detector ponyfill and zxing-wasm's reader (~460 kB gzip of wasm) never reach
+ * another page. The wasm file is served by this
  * site (Vite copies it into the build, the service worker precaches it): without the locateFile override,
  * zxing-wasm would fetch it from a CDN (STACK.md, "Known traps").
  */
