@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { runBundle } from "./bundle.ts";
 import { ensureBuild } from "./lib.ts";
 import { runLighthouse } from "./lighthouse.ts";
+import { runRedeem } from "./redeem.ts";
 import { runScan } from "./scan.ts";
 
 /**
@@ -16,6 +17,7 @@ const BENCHMARKS: Benchmark[] = [
   { name: "bundle", run: runBundle },
   { name: "lighthouse", run: runLighthouse },
   { name: "scan", run: runScan },
+  { name: "redeem", run: runRedeem },
 ];
 
 const only = process.argv.slice(2);

@@ -32,7 +32,7 @@ const BUDGET_RATIO = 0.5;
 const BUDGET_P99_MS = 50;
 const DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/fidele_bench";
 
-type Stats = { requests: number; seconds: number; rps: number; p50: number; p99: number; errors: number };
+export type Stats = { requests: number; seconds: number; rps: number; p50: number; p99: number; errors: number };
 type Row = { database: "postgresql" | "pglite"; clients: number; http: Stats; sql: Stats; ratio: number };
 
 function percentile(sorted: number[], p: number): number {
@@ -41,7 +41,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** `clients` loops, each sending one request after the other, until the time or request bound. */
-async function drive(clients: number, once: (client: number, n: number) => Promise<boolean>): Promise<Stats> {
+export async function drive(clients: number, once: (client: number, n: number) => Promise<boolean>): Promise<Stats> {
   for (let i = 0; i < WARMUP_REQUESTS; i += clients) {
     await Promise.all(Array.from({ length: clients }, (_, c) => once(c, i).catch(() => false)));
   }

@@ -183,7 +183,8 @@ export async function redeem(
     input.sourceRef ?? null,
   ]);
   if (answer.outcome !== "accepted") throw refusalError(answer);
-  const redemption = await getMyRedemption(database, userId, answer.redemptionId);
+  // Just made (or replayed): no need to look at its expiry first.
+  const redemption = await getMyRedemption(database, userId, answer.redemptionId, { fresh: true });
   return { redemption, replayed: answer.replayed };
 }
 
@@ -256,8 +257,8 @@ function shopperRedemptionDto(r: RedemptionRow) {
 export type ShopperRedemption = ReturnType<typeof shopperRedemptionDto>;
 
 /** One of my redemptions; another person's is "not found". */
-export async function getMyRedemption(database: Database, userId: string, id: string) {
-  await expireIfDue(database, id);
+export async function getMyRedemption(database: Database, userId: string, id: string, options: { fresh?: boolean } = {}) {
+  if (!options.fresh) await expireIfDue(database, id);
   const [row] = await redemptionQuery(database.db)
     .where(and(eq(redemptions.id, id), eq(redemptions.userId, userId)))
     .limit(1);

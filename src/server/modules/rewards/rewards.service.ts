@@ -262,14 +262,27 @@ export async function getRewardPhoto(db: Db, slug: string) {
   return decodeImageDataUrl(row?.data);
 }
 
+/** slug → id, per database: a slug never changes nor moves to another reward (archiving is checked under lock). */
+const rewardIds = new WeakMap<Db, Map<string, string>>();
+const MAX_CACHED_SLUGS = 10_000;
+
 /** The reward a slug names, for redeeming: its id only (the database checks the rest under lock). */
 export async function rewardIdBySlug(db: Db, slug: string): Promise<string> {
+  let cache = rewardIds.get(db);
+  if (!cache) {
+    cache = new Map();
+    rewardIds.set(db, cache);
+  }
+  const cached = cache.get(slug);
+  if (cached) return cached;
   const [row] = await db
     .select({ id: rewards.id })
     .from(rewards)
     .where(and(eq(rewards.slug, slug), isNull(rewards.archivedAt)))
     .limit(1);
   if (!row) throw rewardNotFound();
+  if (cache.size >= MAX_CACHED_SLUGS) cache.clear();
+  cache.set(slug, row.id);
   return row.id;
 }
 
