@@ -1,53 +1,7 @@
 import { useId, useRef, useState } from "react";
+import { dataUrlBytes, resizeImage } from "../../../components/ui/resize-image.ts";
 
 const kb = new Intl.NumberFormat("fr-FR", { maximumFractionDigits: 0 });
-
-/** Bytes held by a base64 data URL. */
-export function dataUrlBytes(url: string): number {
-  const b64 = url.slice(url.indexOf(",") + 1);
-  return Math.floor((b64.length * 3) / 4) - (b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0);
-}
-
-function loadImage(file: File): Promise<HTMLImageElement> {
-  return new Promise((resolve, reject) => {
-    const url = URL.createObjectURL(file);
-    const image = new Image();
-    image.onload = () => {
-      URL.revokeObjectURL(url);
-      resolve(image);
-    };
-    image.onerror = () => {
-      URL.revokeObjectURL(url);
-      reject(new Error("unreadable image"));
-    };
-    image.src = url;
-  });
-}
-
-/**
- * Shrinks a photo in the browser (a canvas) until its data URL fits `maxBytes`: WebP first, JPEG where WebP is not
- * drawn; lower quality, then smaller size. The API stores a reward's photo as a data URL of 400 Ko at most.
- * (The same approach as the back-office's logo input, which this feature may not import: CONVENTIONS 7.)
- */
-async function resizePhoto(file: File, maxSide: number, maxBytes: number): Promise<string> {
-  const image = await loadImage(file);
-  let scale = Math.min(1, maxSide / Math.max(image.naturalWidth, image.naturalHeight));
-  for (let attempt = 0; attempt < 6; attempt++) {
-    const canvas = document.createElement("canvas");
-    canvas.width = Math.max(1, Math.round(image.naturalWidth * scale));
-    canvas.height = Math.max(1, Math.round(image.naturalHeight * scale));
-    const ctx = canvas.getContext("2d");
-    if (!ctx) throw new Error("no canvas");
-    ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
-    for (const quality of [0.86, 0.75, 0.62]) {
-      let url = canvas.toDataURL("image/webp", quality);
-      if (!url.startsWith("data:image/webp")) url = canvas.toDataURL("image/jpeg", quality);
-      if (dataUrlBytes(url) <= maxBytes) return url;
-    }
-    scale *= 0.8;
-  }
-  throw new Error("too large");
-}
 
 /**
  * The reward's photo: chosen from the phone (or taken with its camera), resized here, previewed, with "Remplacer"
@@ -79,7 +33,7 @@ export function PhotoInput({
     }
     setBusy(true);
     try {
-      onChange(await resizePhoto(file, 1200, maxBytes));
+      onChange(await resizeImage(file, { maxWidth: 1200, maxHeight: 1200, maxBytes }));
     } catch {
       setProblem("Cette photo n'a pas pu être lue. Essayez une autre image (PNG, JPEG ou WebP).");
     } finally {
