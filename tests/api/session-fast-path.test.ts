@@ -20,7 +20,7 @@ afterAll(async () => {
   await t?.close();
 });
 afterEach(() => {
-  sessionCacheOf(t.deps.db).now = Date.now;
+  sessionCacheOf(t.deps.db).now = () => Date.now();
 });
 
 const heartbeat = (client: ReturnType<TestApp["client"]>, headers?: HeadersInit) =>

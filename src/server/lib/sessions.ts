@@ -44,7 +44,7 @@ const caches = new WeakMap<Db, SessionCache>();
 export function sessionCacheOf(db: Db): SessionCache {
   let cache = caches.get(db);
   if (!cache) {
-    cache = { entries: new Map(), generation: 0, ttlMs: SESSION_CACHE_TTL_MS, now: Date.now };
+    cache = { entries: new Map(), generation: 0, ttlMs: SESSION_CACHE_TTL_MS, now: () => Date.now() };
     caches.set(db, cache);
   }
   return cache;
