@@ -53,6 +53,8 @@ describe("session fast path", () => {
   it("refuses a forged, tampered or foreign-secret cookie", async () => {
     const { client } = await signedIn(t);
     const token = tokenOf(client);
+    // Cached first: a hit must still check that the cookie is the one verified.
+    expect(await heartbeat(client)).toBe(204);
     const sign = (value: string, secret: string) => createHmac("sha256", secret).update(value).digest("base64");
     const cookies = [
       "fidele.session_token=forged.value",

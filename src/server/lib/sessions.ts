@@ -27,7 +27,8 @@ export type ResolvedSession = { signedIn: SignedIn | null; setCookies: string[] 
 export const SESSION_CACHE_TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 
-type Entry = { value: SignedIn; cachedUntil: number };
+/** `signed` is the cookie value that was verified: on a hit, comparing it stands in for the HMAC. */
+type Entry = { value: SignedIn; signed: string; cachedUntil: number };
 
 export type SessionCache = {
   entries: Map<string, Entry>;
@@ -108,16 +109,23 @@ export function readCookie(header: string | null, name: string): string | null {
   return null;
 }
 
-/** The value of a better-call signed cookie when its signature holds, else null. */
-export function verifySignedValue(signed: string | null, secret: string): string | null {
+/** The value of a better-call signed cookie (`value.signature`), unchecked; null when malformed. */
+function splitSigned(signed: string | null): { value: string; signature: string } | null {
   if (!signed) return null;
   const dot = signed.lastIndexOf(".");
   if (dot < 1) return null;
-  const value = signed.slice(0, dot);
   const signature = signed.slice(dot + 1);
   if (signature.length !== 44 || !signature.endsWith("=")) return null;
-  const expected = createHmac("sha256", secret).update(value).digest("base64");
-  return timingSafeEqual(Buffer.from(expected), Buffer.from(signature)) ? value : null;
+  return { value: signed.slice(0, dot), signature };
+}
+
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** The value of a better-call signed cookie when its signature holds, else null. */
+export function verifySignedValue(signed: string | null, secret: string): string | null {
+  const parts = splitSigned(signed);
+  if (!parts) return null;
+  return sameText(createHmac("sha256", secret).update(parts.value).digest("base64"), parts.signature) ? parts.value : null;
 }
 
 const statements = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
@@ -156,8 +164,10 @@ export async function resolveSession(deps: { auth: Auth; db: Db }, headers: Head
   const cookieHeader = headers.get("cookie");
   if (!cookieHeader) return signedOut;
   const config = await configOf(deps.auth);
-  const token = verifySignedValue(readCookie(cookieHeader, config.cookieName), config.secret);
-  if (!token) return signedOut;
+  const signed = readCookie(cookieHeader, config.cookieName);
+  const parts = splitSigned(signed);
+  if (!signed || !parts) return signedOut;
+  const token = parts.value;
 
   const cache = sessionCacheOf(deps.db);
   const now = cache.now();
@@ -167,6 +177,9 @@ export async function resolveSession(deps: { auth: Auth; db: Db }, headers: Head
     verifySignedValue(readCookie(cookieHeader, config.dontRememberName), config.secret) === null;
 
   const cached = cache.entries.get(token);
+  // The very cookie verified before: no HMAC to compute again.
+  const isVerified = cached ? sameText(cached.signed, signed) : verifySignedValue(signed, config.secret) === token;
+  if (!isVerified) return signedOut;
   if (cached && cached.cachedUntil > now && new Date(cached.value.session.expiresAt).getTime() > now && !isDueForRefresh(cached.value.session)) {
     return isBanned(cached.value.user, now) ? signedOut : { signedIn: cached.value, setCookies: [] };
   }
@@ -186,7 +199,7 @@ export async function resolveSession(deps: { auth: Auth; db: Db }, headers: Head
   if (isBanned(value.user, now)) return signedOut;
   if (cache.generation === generation) {
     if (cache.entries.size >= MAX_ENTRIES) cache.entries.delete(cache.entries.keys().next().value as string);
-    cache.entries.set(token, { value, cachedUntil: now + cache.ttlMs });
+    cache.entries.set(token, { value, signed, cachedUntil: now + cache.ttlMs });
   }
   return { signedIn: value, setCookies: [] };
 }
