@@ -4,6 +4,7 @@ import { admin, emailOTP, organization, twoFactor } from "better-auth/plugins";
 import { sql } from "drizzle-orm";
 import type { Db } from "./db/client.ts";
 import * as schema from "./db/schema/index.ts";
+import { forgetSession, forgetUser } from "./lib/sessions.ts";
 import { consumeThrottle } from "./lib/throttle.ts";
 import { CLIENT_IP_HEADER, OWN_LIMITED_PATHS } from "./modules/accounts/auth-proxy.ts";
 import type { Mailer } from "./modules/mail/mail.service.ts";
@@ -76,12 +77,25 @@ export function createAuth({ db, mailer, secret, appUrl }: AuthDeps) {
             await db.insert(schema.profiles).values({ id: user.id }).onConflictDoNothing();
           },
         },
+        // The API's session cache (lib/sessions.ts) forgets what better-auth changes, at once in this process:
+        // a ban, a role, a name; sign-out and revocations below. Before *and* after: a lookup racing the write
+        // cannot refill the cache with the old row.
+        update: { after: async (user) => forgetUser(db, user.id) },
+        delete: {
+          before: async (user) => forgetUser(db, user.id),
+          after: async (user) => forgetUser(db, user.id),
+        },
       },
       session: {
         create: {
           after: async (session) => {
             await db.execute(sql`update profiles set last_seen = now() where id = ${session.userId}`);
           },
+        },
+        update: { after: async (session) => forgetSession(db, session.token) },
+        delete: {
+          before: async (session) => forgetSession(db, session.token),
+          after: async (session) => forgetSession(db, session.token),
         },
       },
     },

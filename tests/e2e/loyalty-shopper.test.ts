@@ -4,9 +4,9 @@ import { and, eq } from "drizzle-orm";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WeeklyHours } from "../../src/domain/loyalty/hours.ts";
-import { importCodeKey, rotatingToken, scanUrl, timeStep } from "../../src/domain/loyalty/scan-code.ts";
+import { importCodeKey, rotatingToken, scanUrl, stepEndsAt, timeStep } from "../../src/domain/loyalty/scan-code.ts";
 import { createShop, type CreateShopInput } from "../../src/server/db/factories.ts";
-import { cards, doublePointsPeriods, scans, shops, user } from "../../src/server/db/schema/index.ts";
+import { cards, doublePointsPeriods, scanClaims, scans, shops, user } from "../../src/server/db/schema/index.ts";
 import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
 
 /** Like snap(), the whole page: for long screens. */
@@ -61,11 +61,13 @@ async function counterUrl(shopId: string, ageSteps = 0) {
   return scanUrl(stack.baseUrl, { scanUid: row!.scanUid, token: await rotatingToken(key, row!.scanUid, step), poster: null });
 }
 
-/** Waits for a fresh 30 s step when the current one is old, so a journey has ≥ 45 s before the code expires. */
-async function freshStep() {
-  const intoStep = (Date.now() / 1000) % 30;
-  if (intoStep > 15) await new Promise((resolve) => setTimeout(resolve, (30 - intoStep) * 1000 + 200));
+/** Waits until the clock is between `from` and `to` seconds into a 30 s step. */
+async function intoStep(from: number, to: number) {
+  const now = (Date.now() / 1000) % 30;
+  if (now < from || now > to) await new Promise((resolve) => setTimeout(resolve, (((from - now + 30) % 30) + 0.2) * 1000));
 }
+
+const until = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms - Date.now())));
 
 async function signedInContext(extra: Parameters<Stack["newContext"]>[0] = {}) {
   const shopper = await stack.createUser({ email: uniqueEmail("client") });
@@ -88,20 +90,26 @@ function recordRequests(target: Page | BrowserContext) {
 }
 
 describe("scanning a shop's code", () => {
-  it("signs a new shopper up from the QR URL, credits the visit once, and shows the card in /cartes-de-fidelite", async () => {
+  it("signs a new shopper up from the QR URL, credits the visit once even after the code's 60 s, and shows the card in /cartes-de-fidelite", async () => {
     const shop = await newShop({ name: `Boulangerie du Marché ${tag()}`, weeklyHours: SHOP_HOURS });
     const context = await stack.newContext();
     const page = await context.newPage();
     const email = uniqueEmail("nouveau");
 
-    await freshStep();
-    const url = await counterUrl(shop.id);
+    // The code of the previous step, opened 5–18 s into this one: still valid for 12 s at least, and expired
+    // (60 s old) 12–25 s later, which the test waits for before the sign-up ends. Real people take longer than
+    // that to confirm an e-mail; the claim got while the code was valid keeps their visit good.
+    await intoStep(5, 18);
+    const tokenStep = timeStep(Date.now()) - 1;
+    const url = await counterUrl(shop.id, 1);
     const path = url.slice(stack.baseUrl.length);
     await page.goto(url);
 
-    // Signed out: straight to /scanner-auth, keeping the code's URL.
+    // Signed out: straight to /scanner-auth, keeping the code's URL, with the claim kept for it.
     await page.waitForURL((u) => u.pathname === "/scanner-auth");
     expect(new URL(page.url()).searchParams.get("redirect")).toBe(path);
+    const claims = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("fidele:scan-claim:")));
+    expect(await claims()).toHaveLength(1);
     await eventually(() => heading(page)).toBe(`Votre passage chez ${shop.name}`);
     const keyBefore = await page.evaluate(() => Object.entries(sessionStorage).find(([k]) => k.startsWith("fidele:scan-attempt:"))?.[1]);
     expect(keyBefore).toMatch(/^[A-Za-z0-9_-]{8,}$/);
@@ -123,6 +131,8 @@ describe("scanning a shop's code", () => {
     await page.waitForURL((u) => u.pathname === "/create-profil");
     await page.getByLabel("Prénom").fill("Léa");
     await page.getByLabel("Nom", { exact: true }).fill("Girard");
+    // The code is now more than 60 s old: without the claim, this visit would be refused as expired.
+    await until(stepEndsAt(tokenStep + 1) + 500);
     await page.getByRole("button", { name: "Enregistrer et continuer" }).click();
 
     // Back on /boutique/…: credited at once, with the same idempotency key.
@@ -136,6 +146,10 @@ describe("scanning a shop's code", () => {
     const [account] = await stack.deps.db.select({ id: user.id }).from(user).where(eq(user.email, email));
     const recorded = await scansOf(account!.id);
     expect(recorded.map((s) => [s.outcome, s.delta, s.idempotencyKey])).toEqual([["accepted", 1, keyBefore]]);
+    const [credited] = await stack.deps.db.select({ at: scans.createdAt }).from(scans).where(eq(scans.userId, account!.id));
+    expect(timeStep(credited!.at.getTime()) - tokenStep).toBeGreaterThanOrEqual(2);
+    expect(await stack.deps.db.select({ key: scanClaims.idempotencyKey }).from(scanClaims).where(eq(scanClaims.userId, account!.id))).toEqual([{ key: keyBefore }]);
+    expect(await claims()).toEqual([]);
     expect(recorded[0]!.deviceId).toBe(await page.evaluate(() => localStorage.getItem("fidele:device-id")));
     // The attempt is over: its key is gone.
     expect(await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.startsWith("fidele:scan-attempt:")))).toEqual([]);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  CLAIM_TTL_SECONDS,
   CODE_STEP_SECONDS,
   importCodeKey,
   parseScanCode,
@@ -8,10 +9,13 @@ import {
   rotatingToken,
   safeEqual,
   scanUrl,
+  signScanClaim,
   stepEndsAt,
   timeStep,
+  tokenStepOf,
   verifyPosterToken,
   verifyRotatingToken,
+  verifyScanClaim,
 } from "./scan-code.ts";
 
 const SECRET = "q2n1M7cV0XkZ8p3rT6wYb4sD9fG2hJ5lA0eR7uI1oPs"; // 32 bytes, base64url
@@ -83,5 +87,45 @@ describe("scan URLs", () => {
     expect(safeEqual("abc", "abc")).toBe(true);
     expect(safeEqual("abc", "abd")).toBe(false);
     expect(safeEqual("abc", "abcd")).toBe(false);
+  });
+});
+
+describe("scan claim", () => {
+  const t0 = 1_800_000_000_000;
+  const NONCE = "n0nce-n0nce-n0nce-12";
+
+  it("stands in for its token for 30 minutes, then is expired", async () => {
+    const key = await importCodeKey(SECRET);
+    const step = timeStep(t0);
+    const token = await rotatingToken(key, UID, step);
+    expect(tokenStepOf(token)).toBe(step);
+    // Opened 20 s into the token's life, used 10 minutes later: the token itself is long stale.
+    const claim = await signScanClaim(key, UID, step, t0 + 20_000, NONCE);
+    expect(await verifyRotatingToken(key, UID, token, t0 + 600_000)).toBe("stale");
+    expect(await verifyScanClaim(key, UID, claim, step, t0 + 600_000)).toEqual({ ok: true, nonce: NONCE });
+    expect(await verifyScanClaim(key, UID, claim, step, t0 + 20_000 + CLAIM_TTL_SECONDS * 1000)).toEqual({ ok: true, nonce: NONCE });
+    expect(await verifyScanClaim(key, UID, claim, step, t0 + 21_000 + CLAIM_TTL_SECONDS * 1000)).toEqual({ ok: false, reason: "expired" });
+  });
+
+  it("refuses a claim of another shop, key, token step, a tampered one, or one issued when the token was stale", async () => {
+    const key = await importCodeKey(SECRET);
+    const other = await importCodeKey(randomSecret());
+    const step = timeStep(t0);
+    const now = t0 + 60_000;
+    const claim = await signScanClaim(key, UID, step, t0, NONCE);
+    const invalid = { ok: false, reason: "invalid" };
+    expect(await verifyScanClaim(key, "ZZ12Cd34Ef56Gh78", claim, step, now)).toEqual(invalid);
+    expect(await verifyScanClaim(other, UID, claim, step, now)).toEqual(invalid);
+    expect(await verifyScanClaim(key, UID, claim, step - 1, now)).toEqual(invalid);
+    const [s, at, nonce, sig] = claim.split(".");
+    expect(await verifyScanClaim(key, UID, [s, at, `${nonce}x`, sig].join("."), step, now)).toEqual(invalid);
+    expect(await verifyScanClaim(key, UID, [s, (Number.parseInt(at!, 36) - 600).toString(36), nonce, sig].join("."), step, now)).toEqual(invalid);
+    expect(await verifyScanClaim(key, UID, "n'importe quoi", step, now)).toEqual(invalid);
+    // Signed, but for a token already 60 s old at issue: a claim never extends a stale code.
+    const late = await signScanClaim(key, UID, step, t0 + 60_000, NONCE);
+    expect(await verifyScanClaim(key, UID, late, step, t0 + 61_000)).toEqual(invalid);
+    // Issued in the future (beyond clock skew).
+    const future = await signScanClaim(key, UID, step + 10, t0 + 300_000, NONCE);
+    expect(await verifyScanClaim(key, UID, future, step + 10, t0)).toEqual(invalid);
   });
 });

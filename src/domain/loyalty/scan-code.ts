@@ -97,6 +97,54 @@ export async function verifyPosterToken(key: CryptoKey, scanUid: string, token: 
   return safeEqual(await posterToken(key, scanUid), token);
 }
 
+/**
+ * A scan claim: the server's signed note that a valid counter code was opened at a given time, so a shopper
+ * who had to sign up first (an e-mail to confirm takes more than 60 s) is still credited for that visit.
+ * `{step}.{issued at, unix s}.{nonce}.{HMAC(shop key, "c:{scanUid}:{step}:{issuedAt}:{nonce}")}`, all base 36
+ * or base64url. It only stands in for the token it was issued for (same step), for CLAIM_TTL_SECONDS; the
+ * server records its nonce at first use, so one claim credits one account once (docs/decisions/0012).
+ */
+export const CLAIM_TTL_SECONDS = 30 * 60;
+/** Clock drift tolerated between the servers that issue and check a claim. */
+const CLAIM_SKEW_SECONDS = 30;
+
+export type ClaimCheck = { ok: true; nonce: string } | { ok: false; reason: "invalid" | "expired" };
+
+/** The step of a token (`{step}.{mac}`), or null when malformed. */
+export function tokenStepOf(token: string): number | null {
+  const match = /^([0-9a-z]{1,12})\./.exec(token);
+  if (!match) return null;
+  const step = Number.parseInt(match[1]!, 36);
+  return Number.isSafeInteger(step) ? step : null;
+}
+
+export async function signScanClaim(key: CryptoKey, scanUid: string, step: number, issuedAtMs: number, nonce: string): Promise<string> {
+  const issuedAt = Math.floor(issuedAtMs / 1000);
+  return `${step.toString(36)}.${issuedAt.toString(36)}.${nonce}.${await mac(key, `c:${scanUid}:${step}:${issuedAt}:${nonce}`)}`;
+}
+
+/**
+ * ok: signed by this shop's key for this token's step, issued while that token was valid, not in the future
+ * and at most CLAIM_TTL_SECONDS ago. expired: well signed but too old. invalid: anything else.
+ */
+export async function verifyScanClaim(key: CryptoKey, scanUid: string, claim: string, tokenStep: number, nowMs: number): Promise<ClaimCheck> {
+  const match = /^([0-9a-z]{1,12})\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{16,64})\.([A-Za-z0-9_-]{16})$/.exec(claim);
+  if (!match) return { ok: false, reason: "invalid" };
+  const step = Number.parseInt(match[1]!, 36);
+  const issuedAt = Number.parseInt(match[2]!, 36);
+  const nonce = match[3]!;
+  if (step !== tokenStep || !Number.isSafeInteger(issuedAt)) return { ok: false, reason: "invalid" };
+  // Issued while the token was the current or the previous one.
+  const age = timeStep(issuedAt * 1000) - step;
+  if (age < 0 || age >= CODE_STEPS_ACCEPTED) return { ok: false, reason: "invalid" };
+  const expected = await mac(key, `c:${scanUid}:${step}:${issuedAt}:${nonce}`);
+  if (!safeEqual(expected, match[4]!)) return { ok: false, reason: "invalid" };
+  const nowS = Math.floor(nowMs / 1000);
+  if (issuedAt > nowS + CLAIM_SKEW_SECONDS) return { ok: false, reason: "invalid" };
+  if (nowS - issuedAt > CLAIM_TTL_SECONDS) return { ok: false, reason: "expired" };
+  return { ok: true, nonce };
+}
+
 export type ScanCode = { scanUid: string; token: string | null; poster: string | null };
 
 export function scanUrl(appUrl: string, code: ScanCode): string {

@@ -123,7 +123,8 @@ export type ScanMessageInput = {
 /** What the shopper reads after a scan, in French; a refusal says why and, when known, when to come back. */
 export function scanMessageFr(s: ScanMessageInput): string {
   const shop = s.shopName ?? "cette boutique";
-  const when = s.nextAt ? formatWhenFr(s.nextAt, s.now, s.timezone) : null;
+  // Only refusals say when to come back: an accepted scan skips the formatting.
+  const when = s.nextAt && (s.outcome === "cooldown" || s.outcome === "daily_cap") ? formatWhenFr(s.nextAt, s.now, s.timezone) : null;
   switch (s.outcome) {
     case "accepted":
       return s.multiplier > 1

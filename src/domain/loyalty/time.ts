@@ -43,11 +43,20 @@ export function weekdayOf(date: string): number {
   return d === 0 ? 7 : d;
 }
 
+/** The last answer per time zone: a scan asks for the same minute several times, and formatToParts is slow. */
+const lastParts = new Map<string, { minute: number; parts: Readonly<LocalParts> }>();
+
 /** The local date, weekday and minute of an instant in `tz`. */
-export function localParts(instant: Date, tz: string): LocalParts {
+export function localParts(instant: Date, tz: string): Readonly<LocalParts> {
+  // Whole minutes: every zone's offset today is a whole number of minutes, so the answer holds for the minute.
+  const minute = Math.floor(instant.getTime() / 60_000);
+  const last = lastParts.get(tz);
+  if (last && last.minute === minute) return last.parts;
   const p = rawParts(instant, tz);
   const date = `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`;
-  return { date, weekday: weekdayOf(date), minutes: p.hour * 60 + p.minute };
+  const parts = Object.freeze({ date, weekday: weekdayOf(date), minutes: p.hour * 60 + p.minute });
+  if (Number.isFinite(minute)) lastParts.set(tz, { minute, parts });
+  return parts;
 }
 
 /** A local date shifted by `days`. */

@@ -17,13 +17,19 @@ export const deviceIdSchema = z
   .optional()
   .transform((v) => v ?? null);
 
+const scanUidSchema = z
+  .string({ error: "Code de boutique manquant." })
+  .regex(/^[A-Za-z0-9_-]{8,64}$/, "Ce code ne correspond à aucune boutique Fidèle.");
+
 export const scanRequestSchema = z
   .object({
-    scanUid: z.string({ error: "Code de boutique manquant." }).regex(/^[A-Za-z0-9_-]{8,64}$/, "Ce code ne correspond à aucune boutique Fidèle."),
+    scanUid: scanUidSchema,
     /** The rotating token (?t=) of the counter screen. */
     token: z.string().max(64).optional().transform((v) => v || null),
     /** The static poster's signature (?p=). */
     poster: z.string().max(64).optional().transform((v) => v || null),
+    /** The scan claim got when the code was opened signed out (POST /api/cards/scan-claims). */
+    claim: z.string().max(200).optional().transform((v) => v || null),
     deviceId: deviceIdSchema,
     idempotencyKey: idempotencyKeySchema,
   })
@@ -32,6 +38,13 @@ export const scanRequestSchema = z
     path: ["token"],
   });
 export type ScanRequestInput = z.input<typeof scanRequestSchema>;
+
+/** A counter code opened signed out: the claim that keeps it good while the person signs in or up. */
+export const scanClaimRequestSchema = z.object({
+  scanUid: scanUidSchema,
+  token: z.string({ error: "Ce code est incomplet : scannez le code affiché au comptoir." }).min(1).max(64),
+});
+export type ScanClaimRequestInput = z.input<typeof scanClaimRequestSchema>;
 
 /** /manager: credit a visit for a customer whose phone has no camera. */
 export const creditVisitSchema = z.object({

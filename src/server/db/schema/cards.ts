@@ -110,6 +110,26 @@ export const scans = pgTable(
   ],
 );
 
+/**
+ * Scan claims used (docs/decisions/0012): a claim's nonce is recorded by the first account that uses it, with
+ * that attempt's idempotency key, so a retry of the same attempt passes and anyone else is refused. Rows are
+ * useless once the claim has expired (30 min) and may be deleted then.
+ */
+export const scanClaims = pgTable(
+  "scan_claims",
+  {
+    nonce: text().primaryKey(),
+    shopId: text()
+      .notNull()
+      .references(() => shops.id, { onDelete: "cascade" }),
+    /** Kept null when the account is deleted: the nonce stays spent. */
+    userId: text().references(() => user.id, { onDelete: "set null" }),
+    idempotencyKey: text().notNull(),
+    usedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.usedAt)],
+);
+
 export type Card = typeof cards.$inferSelect;
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
 export type Scan = typeof scans.$inferSelect;

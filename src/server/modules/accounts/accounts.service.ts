@@ -9,6 +9,7 @@ import {
 } from "../../../domain/schemas/accounts.ts";
 import type { Deps } from "../../lib/context.ts";
 import type { Db } from "../../db/client.ts";
+import { forgetUser } from "../../lib/sessions.ts";
 import { consents, member, organization, profiles, user } from "../../db/schema/index.ts";
 import { mailTemplates } from "../mail/templates.ts";
 
@@ -142,6 +143,8 @@ export async function saveProfile(db: Db, userId: string, input: ProfileOutput) 
       );
     }
   });
+  // The user row changed outside better-auth: the session cache must not keep the old name.
+  forgetUser(db, userId);
 }
 
 export type ProfileOutput = z.output<typeof profileSchema>;

@@ -1,10 +1,11 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { activityQuerySchema, scanRequestSchema } from "../../../domain/schemas/cards.ts";
+import { activityQuerySchema, scanClaimRequestSchema, scanRequestSchema } from "../../../domain/schemas/cards.ts";
 import { type AppEnv, currentUser } from "../../lib/context.ts";
+import { enforceThrottle } from "../../lib/throttle.ts";
 import { validate } from "../../lib/validate.ts";
 import { getMyCard, listMyActivity, listMyCards } from "./cards.service.ts";
-import { performScan } from "./scan.service.ts";
+import { issueScanClaim, performScan } from "./scan.service.ts";
 
 const cardParam = z.object({ cardId: z.string().uuid("Carte introuvable.") });
 
@@ -20,6 +21,15 @@ export const cardsRoutes = new Hono<AppEnv>()
     const { answer, replayed } = await performScan(c.get("deps").database, { userId: user.id, actorId: user.id }, input);
     if (replayed) c.header("Idempotent-Replayed", "true");
     return c.json(answer);
+  })
+  /**
+   * A counter code opened signed out: `{ claim, expiresAt }` to send with the scan once signed in (both null
+   * when the code is not valid now). Open to anyone; limited per client address.
+   */
+  .post("/scan-claims", validate("json", scanClaimRequestSchema), async (c) => {
+    const { db } = c.get("deps");
+    await enforceThrottle(db, `scan-claim:ip:${c.get("clientIp")}`, 600, 30);
+    return c.json(await issueScanClaim(db, c.req.valid("json")));
   })
   .get("/", async (c) => {
     const user = currentUser(c);

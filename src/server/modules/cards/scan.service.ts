@@ -11,16 +11,21 @@ import {
   scanMessageFr,
 } from "../../../domain/loyalty/scan-rules.ts";
 import {
+  CLAIM_TTL_SECONDS,
   importCodeKey,
+  randomSecret,
   rotatingToken,
   safeEqual,
+  signScanClaim,
   type TokenCheck,
   timeStep,
+  tokenStepOf,
   posterToken,
   verifyRotatingToken,
+  verifyScanClaim,
 } from "../../../domain/loyalty/scan-code.ts";
 import type { Database, Db } from "../../db/client.ts";
-import { shops } from "../../db/schema/index.ts";
+import { scanClaims, shops } from "../../db/schema/index.ts";
 import { loadPeriods } from "../shops/shops.service.ts";
 
 /**
@@ -175,9 +180,55 @@ export type ScanInput = {
   scanUid: string;
   token: string | null;
   poster: string | null;
+  /** A scan claim for `token` (issueScanClaim), sent after a detour through sign-in or sign-up. */
+  claim?: string | null;
   deviceId: string | null;
   idempotencyKey: string;
 };
+
+/**
+ * A counter code opened signed out: a signed claim that the code was valid now, so the visit still counts
+ * once the person has signed in or up, which can take longer than the code's 60 s (ADR 0012). No claim for a
+ * code that is not valid at this moment.
+ */
+export async function issueScanClaim(db: Db, input: { scanUid: string; token: string }, now = new Date()) {
+  const none = { claim: null, expiresAt: null };
+  // Fresh: a claim signed with a key the shop has just renewed would be refused later.
+  const profile = await getScanProfile(db, input.scanUid, true);
+  const step = tokenStepOf(input.token);
+  if (!profile || step === null || (await checkToken(profile, input.token, now.getTime())) !== "valid") return none;
+  const claim = await signScanClaim(profile.key, profile.scanUid, step, now.getTime(), randomSecret(16));
+  const issuedAt = Math.floor(now.getTime() / 1000) * 1000;
+  return { claim, expiresAt: new Date(issuedAt + CLAIM_TTL_SECONDS * 1000).toISOString() };
+}
+
+/**
+ * Records the claim's nonce for this account and attempt. True for its first use and for a retry of that
+ * same attempt (same account, same idempotency key); false for anyone else, or another attempt.
+ */
+async function spendClaim(db: Db, nonce: string, shopId: string, userId: string, idempotencyKey: string): Promise<boolean> {
+  const inserted = await db
+    .insert(scanClaims)
+    .values({ nonce, shopId, userId, idempotencyKey })
+    .onConflictDoNothing()
+    .returning({ nonce: scanClaims.nonce });
+  if (inserted.length > 0) return true;
+  // A second statement sees the row of a concurrent first use, which the insert above waited for.
+  const [spent] = await db
+    .select({ userId: scanClaims.userId, idempotencyKey: scanClaims.idempotencyKey })
+    .from(scanClaims)
+    .where(eq(scanClaims.nonce, nonce));
+  return spent?.userId === userId && spent.idempotencyKey === idempotencyKey;
+}
+
+/** A stale token with a claim: valid when the claim is authentic, in time, for this token, and not spent by another. */
+async function codeByClaim(db: Db, profile: ScanProfile, userId: string, input: ScanInput, nowMs: number): Promise<TokenCheck> {
+  const step = input.token ? tokenStepOf(input.token) : null;
+  if (step === null || !input.claim) return "stale";
+  const check = await verifyScanClaim(profile.key, profile.scanUid, input.claim, step, nowMs);
+  if (!check.ok) return "stale";
+  return (await spendClaim(db, check.nonce, profile.shopId, userId, input.idempotencyKey)) ? "valid" : "stale";
+}
 
 /**
  * Credits a visit (or records why not). `actorId` sent the request: the shopper
@@ -201,7 +252,13 @@ export async function performScan(
     let outsideHours = false;
     if (profile) {
       if (resolved === "staff") code = "valid";
-      else if (resolved === "rotating" && input.token) code = await checkToken(profile, input.token, now.getTime());
+      else if (resolved === "rotating" && input.token) {
+        code = await checkToken(profile, input.token, now.getTime());
+        // Only the shopper's own scan can lean on a claim (a staff scan needs none).
+        if (code === "stale" && input.claim && who.actorId === who.userId) {
+          code = await codeByClaim(db, profile, who.userId, input, now.getTime());
+        }
+      }
       else if (resolved === "poster" && input.poster) {
         profile.poster ??= await posterToken(profile.key, profile.scanUid);
         code = safeEqual(profile.poster, input.poster) ? "valid" : "invalid";

@@ -12,7 +12,8 @@ import { ApiError } from "../../../lib/api-client.ts";
 import { useMe } from "../../../lib/me.ts";
 import { useShopByScan } from "../api/get-shop-by-scan.ts";
 import { postScan, type ScanAnswer } from "../api/post-scan.ts";
-import { attemptIdempotencyKey, deviceId, endAttempt } from "../api/scan-keys.ts";
+import { postScanClaim } from "../api/post-scan-claim.ts";
+import { attemptIdempotencyKey, deviceId, endAttempt, keepClaim, pendingClaim } from "../api/scan-keys.ts";
 
 type Outcome = ScanAnswer["outcome"];
 
@@ -30,7 +31,8 @@ type State = { kind: "waiting" } | { kind: "error"; message: string };
 
 /**
  * /boutique/{scanUid}?t=… — the URL of every shop code. Signed in, the visit is credited at once; signed out,
- * the person goes through /scanner-auth and comes back here, where the same idempotency key is sent. The
+ * the page first gets a scan claim for the code (it outlives the code's 60 s: ADR 0012), then the person goes
+ * through /scanner-auth and comes back here, where the same idempotency key is sent with the claim. The
  * answer is kept in the history entry, so a reload shows it again instead of scanning a second time.
  */
 export default function ScanPage() {
@@ -55,18 +57,28 @@ export default function ScanPage() {
       ? "Ce code est incomplet : scannez le code affiché au comptoir."
       : null;
 
-  const toSignIn = useCallback(() => {
+  const toSignIn = useCallback(async () => {
     attemptIdempotencyKey(code);
+    if (code.token && !pendingClaim(code)) {
+      try {
+        const { claim, expiresAt } = await postScanClaim({ scanUid: code.scanUid, token: code.token });
+        if (claim && expiresAt) keepClaim(code, { claim, expiresAt });
+      } catch {
+        // No claim (offline, limited): the scan will be judged on the code alone, as before.
+      }
+    }
     navigate(`/scanner-auth?redirect=${encodeURIComponent(here)}`, { replace: true });
   }, [code, here, navigate]);
 
   const send = useCallback(async () => {
     setState({ kind: "waiting" });
+    const claim = code.token ? pendingClaim(code) : undefined;
     try {
       const result = await postScan({
         scanUid: code.scanUid,
         ...(code.token ? { token: code.token } : {}),
         ...(code.poster ? { poster: code.poster } : {}),
+        ...(claim ? { claim } : {}),
         deviceId: deviceId(),
         idempotencyKey: attemptIdempotencyKey(code),
       });
@@ -85,7 +97,7 @@ export default function ScanPage() {
   useEffect(() => {
     if (answer || problem || meQuery.isPending || started.current) return;
     started.current = true;
-    if (!meQuery.data) toSignIn();
+    if (!meQuery.data) void toSignIn();
     else void send();
   }, [answer, problem, meQuery.isPending, meQuery.data, send, toSignIn]);
 
