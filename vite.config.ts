@@ -2,6 +2,7 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
+import { precompress, routePreloads } from "./scripts/vite-plugins.ts";
 
 export default defineConfig({
   build: { outDir: "dist/client", emptyOutDir: true, sourcemap: false, target: "es2022" },
@@ -9,6 +10,8 @@ export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
+    routePreloads(),
+    precompress(),
     VitePWA({
       // We register the worker ourselves (src/client/app/shell/service-worker.ts, loaded lazily) so that a new worker
       // waits and the update banner asks before reloading into it ("prompt": no skipWaiting in the worker; it obeys
