@@ -1,10 +1,22 @@
+import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
 import { precompress, routePreloads } from "./scripts/vite-plugins.ts";
 
-export default defineConfig({
+/**
+ * react-router's package exports point at its development build in every case (remix-run/react-router#12532,
+ * #14102), whose dev-only checks (ENABLE_DEV_WARNINGS) run as the routes render. A production build takes the
+ * production files the package ships beside them (0.5 kB gzip smaller too).
+ */
+const reactRouterProduction = fileURLToPath(import.meta.resolve("react-router")).replace(
+  "/dist/development/",
+  "/dist/production/",
+);
+
+export default defineConfig(({ command }) => ({
+  resolve: { alias: command === "build" ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [] },
   build: { outDir: "dist/client", emptyOutDir: true, sourcemap: false, target: "es2022" },
   server: { proxy: { "/api": "http://localhost:3000" } },
   plugins: [
@@ -67,4 +79,4 @@ export default defineConfig({
       },
     }),
   ],
-});
+}));

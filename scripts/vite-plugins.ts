@@ -30,6 +30,8 @@ export function precompress(): Plugin {
       );
       await Promise.all(
         files.map(async (file) => {
+          // The service worker is written by vite-plugin-pwa, possibly after this runs: never a stale copy of it.
+          if (/^(sw|workbox-[\w-]+)\.js$/.test(file)) return;
           const full = path.join(outDir, file);
           if ((await stat(full)).size < 1024) return;
           const data = await readFile(full);

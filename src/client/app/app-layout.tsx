@@ -5,7 +5,6 @@ import { checkAccess, LAYOUT_DEFAULTS, type RouteMeta } from "../../domain/route
 import { ForbiddenView } from "../components/errors/error-view.tsx";
 import { meQueryOptions } from "../lib/me.ts";
 import { Header, Navbar, useSidebar } from "./bars.tsx";
-import { OfflineNotice } from "./shell/offline-notice.tsx";
 import { TabBar } from "./tab-bar.tsx";
 import { viewerOf } from "./viewer.ts";
 
@@ -13,6 +12,8 @@ import { viewerOf } from "./viewer.ts";
 export const loadBackOfficeBars = () => import("./back-office-bars.tsx");
 const AdminBar = lazy(() => loadBackOfficeBars().then((m) => ({ default: m.AdminBar })));
 const Sidebar = lazy(() => loadBackOfficeBars().then((m) => ({ default: m.Sidebar })));
+// Needed only by a guarded page opened offline (then it comes from the service worker's precache).
+const OfflineNotice = lazy(() => import("./shell/offline-notice.tsx").then((m) => ({ default: m.OfflineNotice })));
 
 /** The frame of every screen: guard, then the bars the route's metadata asks for. */
 export function AppLayout() {
@@ -62,7 +63,15 @@ export function AppLayout() {
         </Suspense>
       ) : null}
       <main key={location.pathname} className={transition === "none" ? "" : `page-${transition}`}>
-        {access === "login" ? <OfflineNotice /> : access === "forbidden" ? <ForbiddenView /> : <Outlet />}
+        {access === "login" ? (
+          <Suspense fallback={null}>
+            <OfflineNotice />
+          </Suspense>
+        ) : access === "forbidden" ? (
+          <ForbiddenView />
+        ) : (
+          <Outlet />
+        )}
       </main>
       {showFooter ? <TabBar isSignedIn={Boolean(me)} /> : null}
     </div>
