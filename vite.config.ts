@@ -17,7 +17,27 @@ const reactRouterProduction = fileURLToPath(import.meta.resolve("react-router"))
 
 export default defineConfig(({ command }) => ({
   resolve: { alias: command === "build" ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [] },
-  build: { outDir: "dist/client", emptyOutDir: true, sourcemap: false, target: "es2022" },
+  build: {
+    outDir: "dist/client",
+    emptyOutDir: true,
+    sourcemap: false,
+    target: "es2022",
+    rollupOptions: {
+      output: {
+        codeSplitting: {
+          // React, the router, TanStack Query and the API client in one chunk: every screen needs them, and left to
+          // itself the bundler cut them into five files (a first visit asks for each; HTTP/1.1 serves six at a
+          // time). One file also compresses better (-2 kB gzip), and stays cached across app releases.
+          groups: [
+            {
+              name: "framework",
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|hono)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
+  },
   server: { proxy: { "/api": "http://localhost:3000" } },
   plugins: [
     react(),
