@@ -1,14 +1,49 @@
+import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { VitePWA } from "vite-plugin-pwa";
+import { precompress, routePreloads } from "./scripts/vite-plugins.ts";
 
-export default defineConfig({
-  build: { outDir: "dist/client", emptyOutDir: true, sourcemap: false, target: "es2022" },
+/**
+ * react-router's package exports point at its development build in every case (remix-run/react-router#12532,
+ * #14102), whose dev-only checks (ENABLE_DEV_WARNINGS) run as the routes render. A production build takes the
+ * production files the package ships beside them (0.5 kB gzip smaller too).
+ */
+const reactRouterProduction = fileURLToPath(import.meta.resolve("react-router")).replace(
+  "/dist/development/",
+  "/dist/production/",
+);
+
+export default defineConfig(({ command }) => ({
+  resolve: { alias: command === "build" ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [] },
+  build: {
+    outDir: "dist/client",
+    emptyOutDir: true,
+    sourcemap: false,
+    target: "es2022",
+    rollupOptions: {
+      output: {
+        codeSplitting: {
+          // React, the router, TanStack Query and the API client in one chunk: every screen needs them, and left to
+          // itself the bundler cut them into five files (a first visit asks for each; HTTP/1.1 serves six at a
+          // time). One file also compresses better (-2 kB gzip), and stays cached across app releases.
+          groups: [
+            {
+              name: "framework",
+              test: /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|hono)[\\/]/,
+            },
+          ],
+        },
+      },
+    },
+  },
   server: { proxy: { "/api": "http://localhost:3000" } },
   plugins: [
     react(),
     tailwindcss(),
+    routePreloads(),
+    precompress(),
     VitePWA({
       // We register the worker ourselves (src/client/app/shell/service-worker.ts, loaded lazily) so that a new worker
       // waits and the update banner asks before reloading into it ("prompt": no skipWaiting in the worker; it obeys
@@ -64,4 +99,4 @@ export default defineConfig({
       },
     }),
   ],
-});
+}));

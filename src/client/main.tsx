@@ -1,3 +1,5 @@
+// First: zod must know it may not use eval before any schema is built (see zod-config.ts).
+import "./lib/zod-config.ts";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";

@@ -20,6 +20,12 @@ export type RouteMeta = {
   transition?: Transition;
   keepAlive?: boolean;
   colorMode?: "light" | "dark";
+  /**
+   * Public API reads (GET paths) the page shows on arrival: the server asks for them in the page's HTML
+   * (`<link rel="preload" as="fetch">`, src/server/lib/spa-index.ts) so they come with the app's code, and the
+   * page's route loader waits for them briefly, so the first screen appears whole.
+   */
+  preloadApi?: string[];
 };
 
 /** Layout defaults: SPEC §2 "most pages hide the header and often the navbar". */
@@ -59,7 +65,12 @@ const accountForm = (path: string, title: string, guard: Guard = "public"): Rout
 });
 
 export const ROUTES: RouteMeta[] = [
-  shopper("/", "Accueil", "public", { showHeader: true, showNavbar: false, keepAlive: true }),
+  shopper("/", "Accueil", "public", {
+    showHeader: true,
+    showNavbar: false,
+    keepAlive: true,
+    preloadApi: ["/api/content/blog"],
+  }),
   accountForm("/login", "Connexion"),
   accountForm("/signup", "Créer un compte"),
   accountForm("/mot-de-passe-perdu", "Mot de passe oublié"),

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
@@ -10,6 +10,7 @@ import { AppError } from "../domain/errors.ts";
 import { matchRoute } from "../domain/routes.ts";
 import type { AppEnv, Deps } from "./lib/context.ts";
 import { resolveSession } from "./lib/sessions.ts";
+import { createSpaIndex } from "./lib/spa-index.ts";
 import { accountsRoutes } from "./modules/accounts/accounts.routes.ts";
 import { handleAuth } from "./modules/accounts/auth-proxy.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
@@ -132,18 +133,19 @@ export function createApp({ deps, clientDir }: AppOptions) {
 
   if (clientDir && existsSync(path.join(clientDir, "index.html"))) {
     const root = path.relative(process.cwd(), clientDir) || ".";
-    const indexHtml = readFileSync(path.join(clientDir, "index.html"), "utf8");
+    const indexHtml = createSpaIndex(clientDir);
     app.use("/assets/*", async (c, next) => {
       await next();
       if (c.res.ok) c.header("Cache-Control", "public, max-age=31536000, immutable");
     });
-    const assets = serveStatic({ root });
+    // The build writes .br and .gz beside each file (vite.config.ts, precompress): sent as they are, brotli first.
+    const assets = serveStatic({ root, precompressed: true });
     // Files only (a name with an extension); every other path is a route of the SPA.
     app.use("*", (c, next) => (/\.[a-z0-9]+$/i.test(c.req.path) ? assets(c, next) : next()));
     // The SPA: known routes answer 200, others 404 — the app renders its own 404 page either way.
     app.get("*", (c) => {
       c.header("Cache-Control", "no-cache");
-      return c.html(indexHtml, matchRoute(c.req.path) ? 200 : 404);
+      return c.html(indexHtml(c.req.path), matchRoute(c.req.path) ? 200 : 404);
     });
   }
 

@@ -1,13 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
-import { useLayoutEffect } from "react";
+import { lazy, Suspense, useLayoutEffect, useRef } from "react";
 import { Navigate, Outlet, useLocation, useMatches } from "react-router";
 import { checkAccess, LAYOUT_DEFAULTS, type RouteMeta } from "../../domain/routes.ts";
 import { ForbiddenView } from "../components/errors/error-view.tsx";
 import { meQueryOptions } from "../lib/me.ts";
-import { AdminBar, Header, Navbar, Sidebar, useSidebar } from "./bars.tsx";
-import { OfflineNotice } from "./shell/offline-notice.tsx";
+import { Header, Navbar, useSidebar } from "./bars.tsx";
 import { TabBar } from "./tab-bar.tsx";
 import { viewerOf } from "./viewer.ts";
+
+/** The back-office bars, never part of a shopper's download; router.tsx fetches them with a back-office page. */
+export const loadBackOfficeBars = () => import("./back-office-bars.tsx");
+const AdminBar = lazy(() => loadBackOfficeBars().then((m) => ({ default: m.AdminBar })));
+const Sidebar = lazy(() => loadBackOfficeBars().then((m) => ({ default: m.Sidebar })));
+// Needed only by a guarded page opened offline (then it comes from the service worker's precache).
+const OfflineNotice = lazy(() => import("./shell/offline-notice.tsx").then((m) => ({ default: m.OfflineNotice })));
 
 /** The frame of every screen: guard, then the bars the route's metadata asks for. */
 export function AppLayout() {
@@ -16,6 +22,10 @@ export function AppLayout() {
   const meta = { ...LAYOUT_DEFAULTS, ...(matches.at(-1)?.handle as RouteMeta | undefined) };
   const meQuery = useQuery(meQueryOptions());
   const sidebar = useSidebar();
+  // The first screen appears without a transition: fading it in from transparent would hold back its first
+  // meaningful paint (Largest Contentful Paint ignores text while it is transparent).
+  const firstLocationKey = useRef(location.key);
+  const transition = location.key === firstLocationKey.current ? "none" : meta.transition;
 
   // A layout effect runs before the pages' effects, so an error page's own title (RouteError) wins.
   useLayoutEffect(() => {
@@ -40,12 +50,28 @@ export function AppLayout() {
   const showFooter = Boolean(me) && meta.showFooter;
   return (
     <div className={`min-h-screen ${showFooter ? "pb-20" : ""}`}>
-      {meta.showAdminbar ? <AdminBar me={me} onMenu={meta.showSidebar ? sidebar.openSidebar : undefined} /> : null}
+      {meta.showAdminbar ? (
+        <Suspense fallback={<div className="sticky top-0 z-20 h-14 bg-brand-900" />}>
+          <AdminBar me={me} onMenu={meta.showSidebar ? sidebar.openSidebar : undefined} />
+        </Suspense>
+      ) : null}
       {meta.showHeader ? <Header me={me} /> : null}
       {meta.showNavbar && !meta.showHeader && !meta.showAdminbar ? <Navbar title={meta.title ?? ""} /> : null}
-      {meta.showSidebar ? <Sidebar open={sidebar.open} onClose={sidebar.closeSidebar} isAdmin={Boolean(me?.user.isAdmin)} /> : null}
-      <main key={location.pathname} className={meta.transition === "none" ? "" : `page-${meta.transition}`}>
-        {access === "login" ? <OfflineNotice /> : access === "forbidden" ? <ForbiddenView /> : <Outlet />}
+      {meta.showSidebar && sidebar.open ? (
+        <Suspense fallback={null}>
+          <Sidebar open onClose={sidebar.closeSidebar} isAdmin={Boolean(me?.user.isAdmin)} />
+        </Suspense>
+      ) : null}
+      <main key={location.pathname} className={transition === "none" ? "" : `page-${transition}`}>
+        {access === "login" ? (
+          <Suspense fallback={null}>
+            <OfflineNotice />
+          </Suspense>
+        ) : access === "forbidden" ? (
+          <ForbiddenView />
+        ) : (
+          <Outlet />
+        )}
       </main>
       {showFooter ? <TabBar isSignedIn={Boolean(me)} /> : null}
     </div>

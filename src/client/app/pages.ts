@@ -14,7 +14,8 @@ const pending = page(() => import("./pending-page.tsx"));
  * is fetched only when it is visited. A route absent here shows "En préparation".
  */
 export const PAGES: Record<string, LazyPage> = {
-  "/": page(() => import("../features/content/pages/home-page.tsx")),
+  // The home page's loader waits (briefly) for the newest posts, preloaded with the HTML (preloadApi in routes.ts).
+  "/": () => import("../features/content/pages/home-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   "/login": page(() => import("../features/accounts/pages/login-page.tsx")),
   "/signup": page(() => import("../features/accounts/pages/signup-page.tsx")),
   "/confirm": page(() => import("../features/accounts/pages/confirm-page.tsx")),

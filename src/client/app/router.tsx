@@ -1,10 +1,16 @@
 import { createBrowserRouter, data } from "react-router";
 import { ROUTES } from "../../domain/routes.ts";
 import { RouteError } from "../components/errors/route-error.tsx";
-import { AppLayout } from "./app-layout.tsx";
-import { pageFor } from "./pages.ts";
+import { AppLayout, loadBackOfficeBars } from "./app-layout.tsx";
+import { type LazyPage, pageFor } from "./pages.ts";
 
 const HydrateFallback = () => null;
+
+/** A page under the admin bar arrives with the bar's code, so the bar does not appear a moment after the page. */
+const withBackOfficeBars =
+  (load: LazyPage): LazyPage =>
+  async () =>
+    (await Promise.all([load(), loadBackOfficeBars()]))[0];
 
 /**
  * The route table: every route of SPEC §2 (src/domain/routes.ts holds each one's
@@ -21,9 +27,10 @@ export function createRouter() {
         ...ROUTES.map((meta) => ({
           path: meta.path,
           handle: meta,
-          lazy: pageFor(meta.path),
+          lazy: meta.showAdminbar ? withBackOfficeBars(pageFor(meta.path)) : pageFor(meta.path),
           errorElement: <RouteError />,
-          HydrateFallback,
+          // No HydrateFallback here: the root's (nothing) stays until the page's code is in, so the first screen
+          // appears whole, rather than the bars first and the page a moment later.
         })),
         {
           path: "*",

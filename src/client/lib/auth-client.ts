@@ -1,4 +1,5 @@
 import { authFetch } from "./api-client.ts";
+import { getSession } from "./get-session.ts";
 
 /**
  * The few better-auth endpoints the web app calls, as plain fetches: the official
@@ -21,7 +22,7 @@ export const authClient = {
     authFetch<unknown>("/change-password", { currentPassword, newPassword, revokeOtherSessions: true }),
   resendConfirmation: (email: string) =>
     authFetch<{ status: boolean }>("/send-verification-email", { email, callbackURL: "/confirm" }),
-  getSession: () => authFetch<{ session: { expiresAt: string } } | null>("/get-session"),
+  getSession,
   enableTwoFactor: (password: string) =>
     authFetch<{ totpURI: string; backupCodes: string[] }>("/two-factor/enable", { password }),
   disableTwoFactor: (password: string) => authFetch<{ status: boolean }>("/two-factor/disable", { password }),

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { authClient } from "../../lib/auth-client.ts";
+import { getSession } from "../../lib/get-session.ts";
 import { meQueryOptions } from "../../lib/me.ts";
 
 export type SessionUpkeepDeps = {
@@ -65,7 +65,7 @@ export function useSessionUpkeep() {
   useEffect(
     () =>
       startSessionUpkeep(window, document, {
-        getSession: authClient.getSession,
+        getSession,
         hasUser: () => Boolean(queryClient.getQueryData(meQueryOptions().queryKey)),
         refresh: () => queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey }),
         reload: () => window.location.reload(),

@@ -29,8 +29,12 @@ function startServiceWorker() {
   // The worker exists only in a production build (vite-plugin-pwa writes dist/client/sw.js).
   if (!import.meta.env.PROD || !("serviceWorker" in navigator)) return;
   const register = () => void import("./service-worker.ts").then((module) => module.registerServiceWorker());
-  if (document.readyState === "complete") register();
-  else window.addEventListener("load", register, { once: true });
+  // Once the page has loaded and the browser is idle: the registration, and the precaching it starts, never compete
+  // with the first screen for the network or the main thread.
+  const whenIdle = () =>
+    "requestIdleCallback" in window ? requestIdleCallback(register, { timeout: 3_000 }) : setTimeout(register, 1_000);
+  if (document.readyState === "complete") whenIdle();
+  else window.addEventListener("load", whenIdle, { once: true });
 }
 
 /**
@@ -44,7 +48,10 @@ export function Shell({ router }: { router: AppRouter }) {
   const { data: me } = useQuery(meQueryOptions());
 
   useEffect(() => setForcedColourMode(forcedColourMode), [forcedColourMode]);
-  useEffect(startServiceWorker, []);
+  // After the first screen (the router is initialised once the first page's code is in).
+  useEffect(() => {
+    if (routerState.initialized) startServiceWorker();
+  }, [routerState.initialized]);
   useSessionUpkeep();
   useHeartbeat(Boolean(me));
 

@@ -1,8 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
-import { z } from "zod";
-import { emailSchema, safeRedirect } from "../../../../domain/schemas/accounts.ts";
+import { safeRedirect } from "../../../../domain/redirect.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field, PasswordField } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
@@ -13,20 +12,13 @@ import { useForm } from "../../../lib/use-form.ts";
 import { signInWithPassword } from "../api/sign-in.ts";
 import { useForgetSignedOutAccount } from "../api/sign-out.ts";
 
-const passwordLoginSchema = z.object({
-  email: emailSchema,
-  password: z.string().min(1, "Saisissez votre mot de passe."),
-});
-const codeRequestSchema = z.object({ email: emailSchema });
-const codeSchema = z.object({
-  code: z
-    .string()
-    .trim()
-    .regex(/^\d{6}$/, "Le code contient 6 chiffres."),
-});
-const totpSchema = z.object({
-  code: z.string().trim().min(6, "Saisissez le code à 6 chiffres de votre application.").max(20),
-});
+// zod and these schemas (24 kB gzip) are not part of the page's download: checking a form needs them only when it is
+// sent. They are fetched as soon as a form is touched (focus or tap), and awaited on submit.
+const loadSchemas = () => import("../login-schemas.ts");
+const passwordLoginSchema = () => loadSchemas().then((m) => m.passwordLoginSchema);
+const codeRequestSchema = () => loadSchemas().then((m) => m.codeRequestSchema);
+const codeSchema = () => loadSchemas().then((m) => m.codeSchema);
+const totpSchema = () => loadSchemas().then((m) => m.totpSchema);
 
 type Step =
   | { kind: "password" }
@@ -40,6 +32,16 @@ export default function LoginPage() {
   const queryClient = useQueryClient();
   const location = useLocation();
   useForgetSignedOutAccount();
+  // The schemas download while the person types (a focus or a tap on the page), long before they are needed.
+  useEffect(() => {
+    const warm = () => void loadSchemas();
+    document.addEventListener("focusin", warm, { once: true });
+    document.addEventListener("pointerdown", warm, { once: true });
+    return () => {
+      document.removeEventListener("focusin", warm);
+      document.removeEventListener("pointerdown", warm);
+    };
+  }, []);
   const [step, setStep] = useState<Step>({ kind: "password" });
   const passwordFormRef = useRef<HTMLFormElement>(null);
   /** To the code sign-in, keeping the address already typed. */

@@ -1,6 +1,9 @@
+import { onlineManager } from "@tanstack/react-query";
 import { lazy, Suspense } from "react";
 import { ButtonLink } from "../../../components/ui/button.tsx";
 import { useMe } from "../../../lib/me.ts";
+import { queryClient } from "../../../lib/query-client.ts";
+import { articlesQueryOptions } from "../api/list-articles.ts";
 import { LatestArticles, PANEL } from "../components/latest-articles.tsx";
 import { SiteFooter } from "../components/site-footer.tsx";
 
@@ -120,6 +123,21 @@ function VisitorHome() {
       <SiteFooter />
     </>
   );
+}
+
+/** How long the first screen may wait for the newest posts; later, they appear when they come. */
+const LATEST_ARTICLES_WAIT_MS = 1_000;
+
+/**
+ * The newest posts are part of the first screen: the server preloads them with the HTML (preloadApi of "/" in
+ * src/domain/routes.ts), so they are usually in before the app has started, and the page appears whole instead of
+ * drawing itself twice. Offline (the query would pause) or slow, the page does not wait.
+ */
+export async function loader() {
+  if (!onlineManager.isOnline()) return null;
+  const latest = queryClient.ensureQueryData(articlesQueryOptions("blog")).catch(() => null);
+  await Promise.race([latest, new Promise((resolve) => setTimeout(resolve, LATEST_ARTICLES_WAIT_MS))]);
+  return null;
 }
 
 // Loaded only for a signed-in shopper (from the service worker's cache after the first visit).
