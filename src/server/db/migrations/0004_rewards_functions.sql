@@ -220,7 +220,8 @@ $$;
 
 -- 4. fidele_scan (migration 0002) again, with VIP levels: a visit's multiplier is
 --    the better of the double-points period's and the customer's level's (on the
---    lifetime total, read under the card lock).
+--    lifetime total, read under the card lock); and the visit's time taken once the
+--    card lock is held.
 CREATE OR REPLACE FUNCTION fidele_scan(
   p_actor_id text,
   p_user_id text,
@@ -291,6 +292,10 @@ BEGIN
     IF FOUND THEN
       RETURN v_existing || '{"replayed": true}'::jsonb;
     END IF;
+    -- The time of the visit is when we hold the lock, not when the transaction began: a
+    -- request that waited for a twin's lock must not see the twin's visit "in its future"
+    -- (with no cooldown, now() < last_scan_at would read as a cooldown).
+    v_now := GREATEST(clock_timestamp(), v_last_scan_at);
     v_today := (v_now AT TIME ZONE v_shop.timezone)::date;
     v_day_count := CASE WHEN v_day_key = v_today THEN v_day_count ELSE 0 END;
     IF v_day_count >= v_shop.daily_cap THEN
