@@ -107,7 +107,7 @@ export function createApp({ deps, clientDir }: AppOptions) {
     if (!/accept-encoding/i.test(c.res.headers.get("Vary") ?? "")) c.res.headers.append("Vary", "Accept-Encoding");
   });
 
-  // The session: a signed-cookie check and one query, cached a few seconds (lib/sessions.ts, ADR 0011).
+  // The session: a signed-cookie check and one query, cached a few seconds (lib/sessions.ts, ADR 0014).
   app.use("/api/*", async (c, next) => {
     if (c.req.path.startsWith("/api/auth/")) return next();
     const { signedIn, setCookies } = await resolveSession(deps, c.req.raw.headers).catch(() => ({ signedIn: null, setCookies: [] }));

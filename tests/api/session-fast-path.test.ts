@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from "../setup/api.ts";
 import { signedIn } from "./shops-helpers.ts";
 
 /**
- * The API's own session lookup (src/server/lib/sessions.ts, ADR 0011): it must answer what better-auth
+ * The API's own session lookup (src/server/lib/sessions.ts, ADR 0014): it must answer what better-auth
  * answers, and a revoked or banned session must stop working — at once when the revocation happens in this
  * process, within SESSION_CACHE_TTL_MS when another process writes the database.
  */

@@ -7,7 +7,7 @@ import { session as sessionTable, user as userTable } from "../db/schema/index.t
 
 /**
  * The session of an API request, without better-auth's `getSession` on the hot path
- * (docs/decisions/0011-session-fast-path.md).
+ * (docs/decisions/0014-session-fast-path.md).
  *
  * The cookie is better-call's signed cookie: `encodeURIComponent(token + "." + base64(HMAC-SHA256(secret, token)))`
  * (node_modules/better-call/dist/crypto.mjs). We check the signature with node:crypto, then read session ⋈ user
