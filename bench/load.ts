@@ -1,0 +1,132 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import pg from "pg";
+import { ROOT, table } from "./lib.ts";
+
+/**
+ * What the write-path benchmarks (scan, redeem) share: closed-loop clients with
+ * bounded time and count, a seeded server in its own process, a throwaway
+ * PostgreSQL database, and the HTTP-vs-raw-SQL table with the issue 4 budget.
+ */
+export const CONCURRENCY = [1, 16, 64];
+export const USERS = 256;
+export const SECONDS = Number(process.env.BENCH_SCAN_SECONDS ?? 5);
+export const MAX_REQUESTS = Number(process.env.BENCH_SCAN_MAX ?? 20_000);
+const WARMUP_REQUESTS = 200;
+export const BUDGET_RATIO = 0.5;
+export const BUDGET_P99_MS = 50;
+
+export type Stats = { requests: number; seconds: number; rps: number; p50: number; p99: number; errors: number };
+export type Row = { database: "postgresql" | "pglite"; clients: number; http: Stats; sql: Stats; ratio: number };
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** `clients` loops, each sending one request after the other, until the time or request bound. */
+export async function drive(clients: number, once: (client: number, n: number) => Promise<boolean>): Promise<Stats> {
+  for (let i = 0; i < WARMUP_REQUESTS; i += clients) {
+    await Promise.all(Array.from({ length: clients }, (_, c) => once(c, i).catch(() => false)));
+  }
+  const latencies: number[] = [];
+  let errors = 0;
+  let sent = 0;
+  const started = performance.now();
+  const deadline = started + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      while (performance.now() < deadline && sent < MAX_REQUESTS) {
+        const n = sent++;
+        const t0 = performance.now();
+        const ok = await once(c, n).catch(() => false);
+        latencies.push(performance.now() - t0);
+        if (!ok) errors++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const round = (v: number) => Math.round(v * 10) / 10;
+  return {
+    requests: latencies.length,
+    seconds: round(seconds),
+    rps: Math.round(latencies.length / seconds),
+    p50: round(percentile(latencies, 50)),
+    p99: round(percentile(latencies, 99)),
+    errors,
+  };
+}
+
+/** Spawns a bench server script (bench/*-server.ts) and reads the JSON line it prints once seeded. */
+export async function startWorldServer<W>(script: string, databaseUrl: string | null) {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, script)], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_SCAN_USERS: String(USERS), ...(databaseUrl ? { BENCH_SCAN_DATABASE_URL: databaseUrl } : {}), DATABASE_URL: "" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const world = await new Promise<W & { port: number }>((resolve, reject) => {
+    lines.once("line", (line) => resolve(JSON.parse(line)));
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  return {
+    world,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** Runs `use` on a database created for it on the PostgreSQL server of `adminUrl`, dropped afterwards. */
+export async function withFreshDatabase<T>(adminUrl: string, fallbackName: string, use: (url: string) => Promise<T>): Promise<T> {
+  const url = new URL(adminUrl);
+  const dbName = url.pathname.slice(1) || fallbackName;
+  const maintenance = new URL(adminUrl);
+  maintenance.pathname = "/postgres";
+  const admin = new pg.Client({ connectionString: maintenance.toString() });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists "${dbName}" with (force)`);
+    await admin.query(`create database "${dbName}"`);
+    return await use(url.toString());
+  } finally {
+    await admin.query(`drop database if exists "${dbName}" with (force)`);
+    await admin.end();
+  }
+}
+
+/** Prints the HTTP-vs-SQL table (`unit`: "scans", "redeems"), each row checked against the issue 4 budget. */
+export function reportRows(rows: Row[], unit: string, verdictHeader: "budget" | "yardstick") {
+  const checks = rows.map((r) => {
+    const ratioOk = r.clients === 1 || r.ratio >= BUDGET_RATIO;
+    const p99Ok = r.clients !== 16 || r.http.p99 < BUDGET_P99_MS;
+    const clean = r.http.errors === 0 && r.sql.errors === 0;
+    return { ...r, ok: ratioOk && p99Ok && clean, clean };
+  });
+  console.log(
+    table(
+      ["database", "clients", `HTTP ${unit}/s`, "HTTP p50 ms", "HTTP p99 ms", `SQL ${unit}/s`, "SQL p50 ms", "SQL p99 ms", "HTTP/SQL", "errors", verdictHeader],
+      checks.map((r) => [
+        r.database,
+        r.clients,
+        r.http.rps,
+        r.http.p50,
+        r.http.p99,
+        r.sql.rps,
+        r.sql.p50,
+        r.sql.p99,
+        `${Math.round(r.ratio * 100)} %`,
+        r.http.errors + r.sql.errors,
+        r.ok ? "ok" : "FAIL",
+      ]),
+    ),
+  );
+  console.log(
+    `${verdictHeader}: HTTP ≥ ${BUDGET_RATIO * 100} % of raw-SQL throughput at 16 and 64 clients, HTTP p99 < ${BUDGET_P99_MS} ms at 16 clients, no error.`,
+  );
+  return checks;
+}
