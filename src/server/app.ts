@@ -18,6 +18,7 @@ import { backofficeRoutes } from "./modules/backoffice/backoffice.routes.ts";
 import { cardsRoutes } from "./modules/cards/cards.routes.ts";
 import { redemptionsRoutes, rewardsBackofficeRoutes, rewardsRoutes } from "./modules/rewards/rewards.routes.ts";
 import { contentRoutes } from "./modules/content/content.routes.ts";
+import { articlePathExists } from "./modules/content/content.service.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { shopsRoutes } from "./modules/shops/shops.routes.ts";
 
@@ -143,9 +144,11 @@ export function createApp({ deps, clientDir }: AppOptions) {
     // Files only (a name with an extension); every other path is a route of the SPA.
     app.use("*", (c, next) => (/\.[a-z0-9]+$/i.test(c.req.path) ? assets(c, next) : next()));
     // The SPA: known routes answer 200, others 404 — the app renders its own 404 page either way.
-    app.get("*", (c) => {
+    app.get("*", async (c) => {
       c.header("Cache-Control", "no-cache");
-      return c.html(indexHtml(c.req.path), matchRoute(c.req.path) ? 200 : 404);
+      // An article page of a slug with no article is a 404 too (the app shows the same page).
+      const known = Boolean(matchRoute(c.req.path)) && (await articlePathExists(c.req.path).catch(() => null)) !== false;
+      return c.html(indexHtml(c.req.path), known ? 200 : 404);
     });
   }
 

@@ -214,8 +214,11 @@ describe("visitor", () => {
   it("an unknown or malformed article slug is the app's 404", async () => {
     const context = await stack.newContext();
     const page = await context.newPage();
+    expect((await page.goto("/blog/pourquoi-la-carte-papier-ne-suffit-plus"))?.status()).toBe(200);
+    expect((await page.goto("/presentation/fidele-en-cinq-minutes"))?.status()).toBe(200);
     for (const path of ["/blog/article-inconnu", "/presentation/Mauvais_Nom", "/blog/fidele-en-cinq-minutes"]) {
-      await page.goto(path);
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(404);
       await expect.poll(() => h1(page).textContent(), { timeout: 20_000 }).toBe("Page Not Found");
       expect(await page.getByText(`Page not found: ${path}`, { exact: true }).count(), path).toBe(1);
       await expect.poll(() => page.title()).toBe("Page Not Found");

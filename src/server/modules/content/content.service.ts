@@ -46,6 +46,13 @@ export async function getArticle(kind: ArticleKind, slug: string, dir = CONTENT_
   return loadFile(path.join(dir, kind, `${slug}.md`), slug);
 }
 
+/** Whether a blog or presentation page exists for this path (for the document's HTTP status); null if it is not one. */
+export async function articlePathExists(pathname: string, dir = CONTENT_DIR): Promise<boolean | null> {
+  const match = /^\/(blog|presentation)\/([^/]+)\/?$/.exec(pathname);
+  if (!match) return null;
+  return (await slugsOf(match[1] as ArticleKind, dir)).includes(decodeURIComponent(match[2]!));
+}
+
 /** Every article of a kind, newest first, without its body. */
 export async function listArticles(kind: ArticleKind, dir = CONTENT_DIR): Promise<ArticleSummary[]> {
   const slugs = await slugsOf(kind, dir);
