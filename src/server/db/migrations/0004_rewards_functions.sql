@@ -196,24 +196,29 @@ END
 $$;
 --> statement-breakpoint
 
--- 3. The sweeper: expire what is due, in batches, skipping rows another close holds.
---    Run at start and every few seconds by every process; safe to run concurrently.
-CREATE OR REPLACE FUNCTION fidele_expire_redemptions(p_limit integer) RETURNS integer LANGUAGE plpgsql AS $$
+-- 3. The sweeper: expire what is due, in batches, skipping rows another close holds;
+--    optionally only one shop's or one shopper's (a read that lists them expires
+--    theirs first). Returns the ids it closed. Safe to run in many processes at once.
+CREATE OR REPLACE FUNCTION fidele_expire_redemptions(p_limit integer, p_shop_id text, p_user_id text)
+RETURNS jsonb LANGUAGE plpgsql AS $$
 DECLARE
   v_id text;
-  v_count integer := 0;
+  v_closed jsonb := '[]'::jsonb;
   v_result jsonb;
 BEGIN
   FOR v_id IN
-    SELECT id FROM redemptions WHERE status = 'pending' AND expires_at <= now()
+    SELECT id FROM redemptions
+    WHERE status = 'pending' AND expires_at <= now()
+      AND (p_shop_id IS NULL OR shop_id = p_shop_id)
+      AND (p_user_id IS NULL OR user_id = p_user_id)
     ORDER BY expires_at LIMIT p_limit FOR UPDATE SKIP LOCKED
   LOOP
     v_result := fidele_redemption_close(v_id, 'expired', NULL, NULL, NULL, NULL);
     IF (v_result ->> 'closed')::boolean THEN
-      v_count := v_count + 1;
+      v_closed := v_closed || to_jsonb(v_id);
     END IF;
   END LOOP;
-  RETURN v_count;
+  RETURN v_closed;
 END
 $$;
 --> statement-breakpoint

@@ -109,24 +109,28 @@ async function expireIfDue(database: Database, id: string) {
   await close(database, id, "expired", { actorId: null });
 }
 
-/** Expire every due redemption (batches of 200); returns how many. Safe in many processes at once. */
-export async function expireDueRedemptions(database: Database): Promise<number> {
+const EXPIRE_SQL = "select fidele_expire_redemptions($1, $2, $3) as r";
+const EXPIRE_BATCH = 200;
+
+/**
+ * Expire every due redemption (all, or one shop's or one shopper's), in batches of
+ * 200 closed by the database (fidele_expire_redemptions, one round trip each);
+ * returns how many. Safe in many processes at once.
+ */
+export async function expireDueRedemptions(
+  database: Database,
+  scope: { shopId?: string; userId?: string } = {},
+): Promise<number> {
   let total = 0;
   for (;;) {
-    const ids = await callJson<string[] | null>(
-      database,
-      "fidele_expire_due",
-      `with due as (
-         select id from redemptions where status = 'pending' and expires_at <= now() order by expires_at limit 200
-       ) select coalesce(jsonb_agg(id), '[]'::jsonb) as r from due`,
-      [],
-    );
-    if (!ids || ids.length === 0) return total;
-    for (const id of ids) {
-      const answer = await close(database, id, "expired", { actorId: null });
-      if (answer.closed) total++;
-    }
-    if (ids.length < 200) return total;
+    const ids = await callJson<string[]>(database, "fidele_expire_redemptions", EXPIRE_SQL, [
+      EXPIRE_BATCH,
+      scope.shopId ?? null,
+      scope.userId ?? null,
+    ]);
+    for (const id of ids) announce(database, id);
+    total += ids.length;
+    if (ids.length < EXPIRE_BATCH) return total;
   }
 }
 
@@ -257,7 +261,12 @@ function shopperRedemptionDto(r: RedemptionRow) {
 export type ShopperRedemption = ReturnType<typeof shopperRedemptionDto>;
 
 /** One of my redemptions; another person's is "not found". */
-export async function getMyRedemption(database: Database, userId: string, id: string, options: { fresh?: boolean } = {}) {
+export async function getMyRedemption(
+  database: Database,
+  userId: string,
+  id: string,
+  options: { fresh?: boolean } = {},
+) {
   if (!options.fresh) await expireIfDue(database, id);
   const [row] = await redemptionQuery(database.db)
     .where(and(eq(redemptions.id, id), eq(redemptions.userId, userId)))
@@ -267,7 +276,7 @@ export async function getMyRedemption(database: Database, userId: string, id: st
 }
 
 export async function listMyRedemptions(database: Database, userId: string, status: "pending" | "all") {
-  if (status === "pending") await expireDueRedemptions(database);
+  if (status === "pending") await expireDueRedemptions(database, { userId });
   const rows = await redemptionQuery(database.db)
     .where(and(eq(redemptions.userId, userId), status === "pending" ? eq(redemptions.status, "pending") : undefined))
     .orderBy(desc(redemptions.createdAt))
@@ -352,7 +361,7 @@ export async function lookupRedemption(database: Database, access: ShopAccess, r
       userMessage: "Ce code n'a pas le bon format : 6 lettres et chiffres.",
       fields: { code: "Code invalide." },
     });
-  await expireDueRedemptions(database);
+  await expireDueRedemptions(database, { shopId: access.shopId });
   const pending = await staffRow(database, access, and(eq(redemptions.code, code), eq(redemptions.status, "pending")));
   const row = pending ?? (await staffRow(database, access, eq(redemptions.code, code)));
   if (!row)
@@ -400,7 +409,7 @@ export async function listShopRedemptions(
   access: ShopAccess,
   q: { status: RedemptionStatus | "all"; limit: number },
 ) {
-  await expireDueRedemptions(database);
+  await expireDueRedemptions(database, { shopId: access.shopId });
   const rows = await database.db
     .select({
       id: redemptions.id,
@@ -451,7 +460,7 @@ export async function listShopRedemptions(
  * reward), with how many customers could take a reward right now.
  */
 export async function getOwed(database: Database, access: ShopAccess, days = 30) {
-  await expireDueRedemptions(database);
+  await expireDueRedemptions(database, { shopId: access.shopId });
   const scope = shopScope(access);
   const result = await database.db.execute<{
     mode: CardMode;
