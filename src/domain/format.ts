@@ -1,0 +1,145 @@
+/**
+ * The one French formatting module (fr-FR): numbers, amounts, dates, periods and plurals, for the
+ * server and the web app alike. Formatters are built once, at module level: building an
+ * `Intl.*` object costs far more than using one, and some of these run on hot paths.
+ * No `new Intl.` anywhere else in `src` (checked by `npm run lint`).
+ */
+const integer = new Intl.NumberFormat("fr-FR");
+const signed = new Intl.NumberFormat("fr-FR", { signDisplay: "exceptZero" });
+const oneDecimal = new Intl.NumberFormat("fr-FR", { maximumFractionDigits: 1 });
+const fixedOneDecimal = new Intl.NumberFormat("fr-FR", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const euros = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" });
+const pluralRules = new Intl.PluralRules("fr-FR");
+const conjunction = new Intl.ListFormat("fr-FR", { type: "conjunction" });
+
+const dateLong = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "long", year: "numeric" });
+const dateMedium = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "short", year: "numeric" });
+const dateShort = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "short" });
+const dayMonth = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "long" });
+const dateTime = new Intl.DateTimeFormat("fr-FR", {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+const weekdayDayMonth = new Intl.DateTimeFormat("fr-FR", { weekday: "long", day: "numeric", month: "long" });
+const clockHm = new Intl.DateTimeFormat("fr-FR", { hour: "numeric", minute: "2-digit" });
+const clockHms = new Intl.DateTimeFormat("fr-FR", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+// Calendar dates (YYYY-MM-DD, a shop's local day) are read at UTC midnight and shown in UTC,
+// so that the browser's own time zone can never move them by a day.
+const utcDateLong = new Intl.DateTimeFormat("fr-FR", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  timeZone: "UTC",
+});
+const utcDateShort = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "short", timeZone: "UTC" });
+const utcDayMonth = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "long", timeZone: "UTC" });
+const utcWeekdayDate = new Intl.DateTimeFormat("fr-FR", {
+  weekday: "short",
+  day: "numeric",
+  month: "short",
+  timeZone: "UTC",
+});
+
+const asDate = (value: string | Date) => (typeof value === "string" ? new Date(value) : value);
+const calendar = (date: string) => new Date(`${date.slice(0, 10)}T00:00:00Z`);
+
+// ── numbers ──────────────────────────────────────────────────────────────────────────────
+/** "12 500" (narrow no-break space as the thousands separator). */
+export const formatNumber = (n: number) => integer.format(n);
+/** "+3", "−2", "0". */
+export const formatSigned = (n: number) => signed.format(n);
+/** "2,4" */
+export const formatDecimal = (n: number) => oneDecimal.format(n);
+/** "4,0" (always one decimal, for ratings). */
+export const formatRating = (n: number) => fixedOneDecimal.format(n);
+/** "12,50 €" */
+export const formatEuros = (n: number) => euros.format(n);
+/** "3 Ko" */
+export const formatKilobytes = (bytes: number) => `${integer.format(Math.round(bytes / 1024))} Ko`;
+/** "le pain, le café et la tarte" */
+export const formatList = (items: string[]) => conjunction.format(items);
+
+// ── plurals and agreement ────────────────────────────────────────────────────────────────
+/**
+ * French plural choice through Intl.PluralRules: 0 and 1 are singular in French
+ * ("0 tampon", "1 tampon", "2 tampons"), and so is 1,5.
+ */
+export const isPlural = (n: number) => pluralRules.select(Math.abs(n)) !== "one";
+/** The word alone: pluralWord(3, "tampon", "tampons") → "tampons". */
+export const pluralWord = (n: number, one: string, many: string) => (isPlural(n) ? many : one);
+/** The number and its word: plural(3, "passage", "passages") → "3 passages". */
+export const plural = (n: number, one: string, many: string) => `${formatNumber(n)} ${pluralWord(n, one, many)}`;
+
+export type CardMode = "points" | "stamps";
+/** The unit word of a card: "tampon(s)" or "point(s)". */
+export const unitWord = (mode: CardMode, n: number) =>
+  mode === "stamps" ? pluralWord(n, "tampon", "tampons") : pluralWord(n, "point", "points");
+/** "1 tampon", "20 points", "-5 points". */
+export const formatAmount = (mode: CardMode, n: number) => `${formatNumber(n)} ${unitWord(mode, n)}`;
+
+// ── dates and times ──────────────────────────────────────────────────────────────────────
+/** An instant as "12 mars 2026" (browser or server time zone). */
+export const formatDate = (value: string | Date) => dateLong.format(asDate(value));
+/** "21 nov. 2026" */
+export const formatDateMedium = (value: string | Date) => dateMedium.format(asDate(value));
+/** "21 nov." */
+export const formatDateShort = (value: string | Date) => dateShort.format(asDate(value));
+/** "21 novembre" */
+export const formatDayMonth = (value: string | Date) => dayMonth.format(asDate(value));
+/** "12 mars 2026, 14:05" */
+export const formatDateTime = (value: string | Date) => dateTime.format(asDate(value));
+/** "lundi 23 novembre" */
+export const formatWeekdayDayMonth = (value: string | Date) => weekdayDayMonth.format(asDate(value));
+/** "14 h 05" */
+export const formatClock = (value: string | Date) => clockHm.format(asDate(value)).replace(":", " h ");
+/** "14:05:09" (a ticking clock). */
+export const formatClockSeconds = (value: string | Date) => clockHms.format(asDate(value));
+/** A shop's calendar date (YYYY-MM-DD) as "12 mars 2026". */
+export const formatLocalDate = (date: string) => utcDateLong.format(calendar(date));
+/** A calendar date as "12 mars". */
+export const formatLocalDateShort = (date: string) => utcDateShort.format(calendar(date));
+/** A calendar date as "12 mars" with the long month. */
+export const formatLocalDayMonth = (date: string) => utcDayMonth.format(calendar(date));
+/** A calendar date as "lun. 12 mars". */
+export const formatLocalWeekdayDate = (date: string) => utcWeekdayDate.format(calendar(date));
+/** A wall-clock time "09:30" as "9 h 30", "14:00" as "14 h". */
+export function formatHourMinute(value: string): string {
+  const [h, m] = value.split(":");
+  return m === "00" ? `${Number(h)} h` : `${Number(h)} h ${m}`;
+}
+
+const dayKey = (d: Date) => `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
+const shiftDays = (d: Date, days: number) => {
+  const copy = new Date(d);
+  copy.setDate(copy.getDate() + days);
+  return copy;
+};
+/** A moment the way people say it: "aujourd'hui à 14 h 05", "hier à …", "demain à …", "le 12 mars". */
+export function formatMoment(value: string | Date, now = new Date()): string {
+  const date = asDate(value);
+  const at = `à ${formatClock(date)}`;
+  if (dayKey(date) === dayKey(now)) return `aujourd'hui ${at}`;
+  if (dayKey(date) === dayKey(shiftDays(now, -1))) return `hier ${at}`;
+  if (dayKey(date) === dayKey(shiftDays(now, 1))) return `demain ${at}`;
+  const inDays = (date.getTime() - now.getTime()) / 86_400_000;
+  if (inDays > 0 && inDays < 6) return `${weekdayDayMonth.format(date)} ${at}`;
+  return date.getFullYear() === now.getFullYear() ? `le ${dayMonth.format(date)}` : `le ${dateLong.format(date)}`;
+}
+
+/** A duration in minutes as "15 minutes", "1 heure", "2 h 30", "3 jours". */
+export function formatMinutes(minutes: number): string {
+  if (minutes < 60) return plural(minutes, "minute", "minutes");
+  if (minutes % 1440 === 0) return plural(minutes / 1440, "jour", "jours");
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return m === 0 ? plural(h, "heure", "heures") : `${h} h ${String(m).padStart(2, "0")}`;
+}
+
+/** "à 350 m", "à 2,4 km" */
+export function formatDistance(km: number): string {
+  if (km < 1) return `à ${Math.max(10, Math.round((km * 1000) / 10) * 10)} m`;
+  return `à ${oneDecimal.format(km)} km`;
+}
