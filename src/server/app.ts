@@ -14,7 +14,7 @@ import { createSpaIndex } from "./lib/spa-index.ts";
 import { accountsRoutes } from "./modules/accounts/accounts.routes.ts";
 import { handleAuth } from "./modules/accounts/auth-proxy.ts";
 import { adminRoutes } from "./modules/admin/admin.routes.ts";
-import { backofficeRoutes } from "./modules/backoffice/backoffice.routes.ts";
+import { backofficeRoutes } from "./modules/shops/shops-manage.routes.ts";
 import { cardsRoutes } from "./modules/cards/cards.routes.ts";
 import { redemptionsRoutes, rewardsBackofficeRoutes, rewardsRoutes } from "./modules/rewards/rewards.routes.ts";
 import { contentRoutes } from "./modules/content/content.routes.ts";

@@ -1,8 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Context } from "hono";
-import { AppError } from "../../../domain/errors.ts";
-import type { Db } from "../../db/client.ts";
-import { type AppEnv, currentUser } from "../../lib/context.ts";
+import { AppError } from "../../domain/errors.ts";
+import type { Db } from "../db/client.ts";
+import { type AppEnv, currentUser } from "./context.ts";
 
 export type ShopRole = "owner" | "admin" | "member";
 export type AccessLevel = "staff" | "owner";

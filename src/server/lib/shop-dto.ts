@@ -1,8 +1,8 @@
-import { AppError } from "../../../domain/errors.ts";
-import type { Closure, WeeklyHours } from "../../../domain/loyalty/hours.ts";
-import { openLabelFr, openStateAt } from "../../../domain/loyalty/hours.ts";
-import { localParts } from "../../../domain/loyalty/time.ts";
-import { type CardDesign, categoryLabelFr, DEFAULT_CARD_DESIGN } from "../../../domain/schemas/shops.ts";
+import { AppError } from "../../domain/errors.ts";
+import type { Closure, WeeklyHours } from "../../domain/loyalty/hours.ts";
+import { openLabelFr, openStateAt } from "../../domain/loyalty/hours.ts";
+import { localParts } from "../../domain/loyalty/time.ts";
+import { type CardDesign, categoryLabelFr, DEFAULT_CARD_DESIGN } from "../../domain/schemas/shops.ts";
 
 /** Shapes shared by the shop and card answers (what the web app shows). */
 

@@ -5,7 +5,7 @@ import { checkVisit } from "../../../domain/loyalty/scan-rules.ts";
 import type { Db } from "../../db/client.ts";
 import { cards, ledgerEntries, shops } from "../../db/schema/index.ts";
 import { rewardsGlance } from "../rewards/rewards.service.ts";
-import { designOf, imageUrl } from "../shops/shop-dto.ts";
+import { designOf, imageUrl } from "../../lib/shop-dto.ts";
 
 const cardColumns = {
   id: cards.id,

@@ -7,11 +7,11 @@ import { importCodeKey, posterToken, rotatingToken, scanUrl, stepEndsAt, timeSte
 import type { adjustmentSchema, creditVisitSchema } from "../../../domain/schemas/cards.ts";
 import type { Database, Db } from "../../db/client.ts";
 import { cards, ledgerEntries, profiles, shops, user } from "../../db/schema/index.ts";
-import { performScan } from "../cards/scan.service.ts";
-import { designOf, imageUrl, pgErrorCode } from "../shops/shop-dto.ts";
+import { performScan } from "./scan.service.ts";
+import { designOf, imageUrl, pgErrorCode } from "../../lib/shop-dto.ts";
 import { rulesSummaryFr } from "../shops/shops.service.ts";
-import { type ShopAccess, shopScope } from "./access.ts";
-import { buildPosterPdf } from "./poster-pdf.ts";
+import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
+import { buildPosterPdf } from "../shops/poster-pdf.ts";
 
 /** The counter: the rotating code, visits typed by staff, corrections. */
 

@@ -16,7 +16,7 @@ import { addDays, localParts, zonedToUtc } from "../../../domain/loyalty/time.ts
 import type { customersQuerySchema, scansQuerySchema } from "../../../domain/schemas/cards.ts";
 import type { Db } from "../../db/client.ts";
 import { cards, ledgerEntries, shops } from "../../db/schema/index.ts";
-import { type ShopAccess, shopScope } from "./access.ts";
+import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 
 /** The owner's lists and figures: customers, scans, the dashboard; each scoped by `shopScope`. */
 

@@ -15,8 +15,8 @@ import type { CardMode } from "../../../domain/loyalty/scan-rules.ts";
 import type { Database, Db } from "../../db/client.ts";
 import { cards, profiles, redemptions, rewards, shops } from "../../db/schema/index.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { type ShopAccess, shopScope } from "../backoffice/access.ts";
-import { imageUrl } from "../shops/shop-dto.ts";
+import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
+import { imageUrl } from "../../lib/shop-dto.ts";
 import { rewardPhotoUrl } from "./rewards.service.ts";
 
 /**

@@ -17,7 +17,7 @@ import {
 } from "../../../domain/schemas/rewards.ts";
 import { type AppEnv, currentUser } from "../../lib/context.ts";
 import { validate } from "../../lib/validate.ts";
-import { requireShopAccess } from "../backoffice/access.ts";
+import { requireShopAccess } from "../../lib/shop-access.ts";
 import {
   cancelMyRedemption,
   getMyRedemption,

@@ -15,8 +15,8 @@ import { localParts } from "../../../domain/loyalty/time.ts";
 import type { RewardValues, rewardSettingsSchema, vipTiersSchema } from "../../../domain/schemas/rewards.ts";
 import type { Db } from "../../db/client.ts";
 import { cards, profiles, redemptions, rewards, shops, vipTiers } from "../../db/schema/index.ts";
-import { type ShopAccess, shopScope } from "../backoffice/access.ts";
-import { decodeImageDataUrl, imageUrl } from "../shops/shop-dto.ts";
+import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
+import { decodeImageDataUrl, imageUrl } from "../../lib/shop-dto.ts";
 import type { z } from "zod";
 
 /**

@@ -12,9 +12,9 @@ import type {
 import type { Db } from "../../db/client.ts";
 import { doublePointsPeriods, organization, type ShopLegal, shops } from "../../db/schema/index.ts";
 import { forgetScanProfile } from "../cards/scan.service.ts";
-import { designOf, imageUrl } from "../shops/shop-dto.ts";
-import { rulesSummaryFr } from "../shops/shops.service.ts";
-import { type ShopAccess, shopScope } from "./access.ts";
+import { designOf, imageUrl } from "../../lib/shop-dto.ts";
+import { rulesSummaryFr } from "./shops.service.ts";
+import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 
 /** The owner's settings pages: each read and write is scoped by `shopScope`. */
 

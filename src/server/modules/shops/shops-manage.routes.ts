@@ -21,9 +21,9 @@ import {
 } from "../../../domain/schemas/shops.ts";
 import { type AppEnv, currentAdmin, currentUser } from "../../lib/context.ts";
 import { validate } from "../../lib/validate.ts";
-import { requireShopAccess } from "./access.ts";
-import { listAllShops, setShopStatus } from "./platform.service.ts";
-import { customersCsv, getCustomer, getDashboard, listCustomers, listScans, listTodayScans, scansCsv } from "./reports.service.ts";
+import { requireShopAccess } from "../../lib/shop-access.ts";
+import { listAllShops, setShopStatus } from "../admin/platform.service.ts";
+import { customersCsv, getCustomer, getDashboard, listCustomers, listScans, listTodayScans, scansCsv } from "../cards/customers.service.ts";
 import {
   createDoublePoints,
   deleteDoublePoints,
@@ -40,7 +40,7 @@ import {
   updateShopLegal,
   updateShopPageContent,
 } from "./settings.service.ts";
-import { adjustCard, creditVisit, getPosterPdf, getReaderCode, lookupCustomer } from "./staff.service.ts";
+import { adjustCard, creditVisit, getPosterPdf, getReaderCode, lookupCustomer } from "../cards/counter.service.ts";
 import {
   acceptStaffInvitation,
   cancelStaffInvitation,

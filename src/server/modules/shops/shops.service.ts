@@ -14,7 +14,7 @@ import type { z } from "zod";
 import { listShopRewardsFor } from "../rewards/rewards.service.ts";
 import type { Db } from "../../db/client.ts";
 import { cards, doublePointsPeriods, member, organization, profiles, shopReviews, shops } from "../../db/schema/index.ts";
-import { categoryLabelFr, decodeImageDataUrl, designOf, imageUrl, mapUrl, openNow, pgConstraint, pgErrorCode } from "./shop-dto.ts";
+import { categoryLabelFr, decodeImageDataUrl, designOf, imageUrl, mapUrl, openNow, pgConstraint, pgErrorCode } from "../../lib/shop-dto.ts";
 
 /** Paths under /api/shops that are not shop slugs. */
 export const RESERVED_SLUGS = new Set(["nearby", "by-scan", "categories", "mine", "new", "admin"]);

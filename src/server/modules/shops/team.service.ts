@@ -4,7 +4,7 @@ import { SHOP_ROLE_LABELS_FR } from "../../../domain/schemas/shops.ts";
 import type { Deps } from "../../lib/context.ts";
 import type { Db } from "../../db/client.ts";
 import { invitation, member, organization, profiles, user } from "../../db/schema/index.ts";
-import { type ShopAccess, shopScope } from "./access.ts";
+import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 
 /**
  * Staff invitations go through better-auth's organization plugin (its checks,
