@@ -13,14 +13,16 @@ import { resolveSession } from "./lib/sessions.ts";
 import { createSpaIndex } from "./lib/spa-index.ts";
 import { accountsRoutes } from "./modules/accounts/accounts.routes.ts";
 import { handleAuth } from "./modules/accounts/auth-proxy.ts";
-import { adminRoutes } from "./modules/admin/admin.routes.ts";
-import { backofficeRoutes } from "./modules/shops/shops-manage.routes.ts";
+import { adminRoutes, platformRoutes } from "./modules/admin/admin.routes.ts";
+import { cardsManageRoutes } from "./modules/cards/cards-manage.routes.ts";
 import { cardsRoutes } from "./modules/cards/cards.routes.ts";
-import { redemptionsRoutes, rewardsBackofficeRoutes, rewardsRoutes } from "./modules/rewards/rewards.routes.ts";
+import { redemptionsRoutes, rewardsManageRoutes, rewardsRoutes } from "./modules/rewards/rewards.routes.ts";
 import { contentRoutes } from "./modules/content/content.routes.ts";
 import { articlePathExists } from "./modules/content/content.service.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
+import { invitationsRoutes, shopsManageRoutes } from "./modules/shops/shops-manage.routes.ts";
 import { shopsRoutes } from "./modules/shops/shops.routes.ts";
+import { type ShopEnv, shopAccess } from "./lib/shop-access.ts";
 
 export type AppOptions = {
   deps: Deps;
@@ -41,6 +43,13 @@ function clientIpOf(c: Context<AppEnv>, trustProxy: boolean): string {
   }
 }
 
+/** The back-office of one shop: its id and the member's role checked once, for every feature. */
+const shopBackoffice = new Hono<ShopEnv>()
+  .use(shopAccess)
+  .route("/", shopsManageRoutes)
+  .route("/", cardsManageRoutes)
+  .route("/", rewardsManageRoutes);
+
 const api = new Hono<AppEnv>()
   .route("/health", healthRoutes)
   .route("/accounts", accountsRoutes)
@@ -48,8 +57,9 @@ const api = new Hono<AppEnv>()
   .route("/content", contentRoutes)
   .route("/shops", shopsRoutes)
   .route("/cards", cardsRoutes)
-  .route("/backoffice", backofficeRoutes)
-  .route("/backoffice", rewardsBackofficeRoutes)
+  .route("/backoffice/shops/:shopId", shopBackoffice)
+  .route("/backoffice/invitations", invitationsRoutes)
+  .route("/backoffice/platform", platformRoutes)
   .route("/rewards", rewardsRoutes)
   .route("/redemptions", redemptionsRoutes);
 

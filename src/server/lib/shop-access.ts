@@ -1,8 +1,12 @@
-import { type SQL, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { z } from "zod";
 import { AppError } from "../../domain/errors.ts";
 import type { Db } from "../db/client.ts";
-import { type AppEnv, currentUser } from "./context.ts";
+import { shops } from "../db/schema/index.ts";
+import type { AppEnv } from "./context.ts";
+import { fieldErrors } from "./validate.ts";
 
 export type ShopRole = "owner" | "admin" | "member";
 export type AccessLevel = "staff" | "owner";
@@ -18,38 +22,86 @@ export type ShopAccess = {
 
 const OWNER_ROLES: readonly ShopRole[] = ["owner", "admin"];
 
+/** The context of a route under /api/backoffice/shops/:shopId: who acts on the shop, as what. */
+export type ShopEnv = { Variables: AppEnv["Variables"] & { access: ShopAccess } };
+
+/** `{ shopId }` of a path: the same check wherever a shop id comes in. */
+export const shopIdSchema = z.object({
+  shopId: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9_-]+$/, "Boutique introuvable."),
+});
+
+/** The shop id of the path, checked as `validate("param", …)` would (400 naming the field). */
+function shopIdOf(c: Context<ShopEnv>): string {
+  const parsed = shopIdSchema.safeParse({ shopId: c.req.param("shopId") });
+  if (parsed.success) return parsed.data.shopId;
+  const fields = fieldErrors(parsed.error);
+  throw new AppError("VALIDATION", { message: "invalid param: shopId", userMessage: Object.values(fields)[0], fields });
+}
+
 /**
- * The back-office guard. Signed out → 401. A member of this shop with the role
- * needed → allowed; with a lesser role → 403. Not a member of this shop: a member
- * of other shops gets 404 (another shop does not exist for them), anyone else 403
- * (a shopper has no back-office). The platform admin may act on any shop.
- * Every query then scopes by `shopScope(access)` again.
+ * The back-office guard, once for every route under /shops/:shopId. A bad id → 400.
+ * Signed out → 401. A member of this shop → allowed (as staff; `ownerOnly` narrows).
+ * Not a member of this shop: a member of other shops gets 404 (another shop does not
+ * exist for them), anyone else 403 (a shopper has no back-office). The platform admin
+ * may act on any shop. Every query then scopes by `shopScope(access)` again.
  */
-export async function requireShopAccess(c: Context<AppEnv>, shopId: string, level: AccessLevel): Promise<ShopAccess> {
-  const user = currentUser(c);
-  const db = c.get("deps").db;
-  const result = await db.execute<{ role: ShopRole | null; member_elsewhere: boolean; shop_exists: boolean }>(sql`
-    select
-      (select m.role from member m where m.organization_id = ${shopId} and m.user_id = ${user.id} limit 1) as role,
-      exists (select 1 from member m where m.user_id = ${user.id}) as member_elsewhere,
-      exists (select 1 from shops s where s.id = ${shopId}) as shop_exists`);
+export const shopAccess = createMiddleware<ShopEnv>(async (c, next) => {
+  const shopId = shopIdOf(c);
+  const user = c.get("user");
+  if (!user) throw new AppError("UNAUTHENTICATED");
+  const result = await c
+    .get("deps")
+    .db.execute<{ role: ShopRole | null; member_elsewhere: boolean; shop_exists: boolean }>(sql`
+      select
+        (select m.role from member m where m.organization_id = ${shopId} and m.user_id = ${user.id} limit 1) as role,
+        exists (select 1 from member m where m.user_id = ${user.id}) as member_elsewhere,
+        exists (select 1 from shops s where s.id = ${shopId}) as shop_exists`);
   const row = result.rows[0];
-  const notFound = () => new AppError("NOT_FOUND", { message: "shop not accessible", userMessage: "Boutique introuvable." });
   if (user.role === "admin") {
-    if (!row?.shop_exists) throw notFound();
-    return { shopId, userId: user.id, role: "platform", level };
+    if (!row?.shop_exists) throw shopNotFound();
+    c.set("access", { shopId, userId: user.id, role: "platform", level: "staff" });
+  } else if (row?.role && row.shop_exists) {
+    c.set("access", { shopId, userId: user.id, role: row.role, level: "staff" });
+  } else if (row?.member_elsewhere) {
+    throw shopNotFound();
+  } else {
+    throw new AppError("FORBIDDEN", {
+      message: "not a shop member",
+      userMessage: "Cet espace est réservé aux commerçants et à leur équipe.",
+    });
   }
-  if (row?.role && row.shop_exists) {
-    if (level === "owner" && !OWNER_ROLES.includes(row.role)) {
-      throw new AppError("FORBIDDEN", {
-        message: "staff on an owner route",
-        userMessage: "Cette page est réservée aux responsables de la boutique.",
-      });
-    }
-    return { shopId, userId: user.id, role: row.role, level };
+  await next();
+});
+
+/** An owner route (owner, shop admin or platform admin): staff get 403. Placed first on the route. */
+export const ownerOnly = createMiddleware<ShopEnv>(async (c, next) => {
+  const access = c.get("access");
+  if (access.role !== "platform" && !OWNER_ROLES.includes(access.role)) {
+    throw new AppError("FORBIDDEN", {
+      message: "staff on an owner route",
+      userMessage: "Cette page est réservée aux responsables de la boutique.",
+    });
   }
-  if (row?.member_elsewhere) throw notFound();
-  throw new AppError("FORBIDDEN", { message: "not a shop member", userMessage: "Cet espace est réservé aux commerçants et à leur équipe." });
+  c.set("access", { ...access, level: "owner" });
+  await next();
+});
+
+export const shopNotFound = () =>
+  new AppError("NOT_FOUND", { message: "shop not accessible", userMessage: "Boutique introuvable." });
+
+/** The shop row the access reaches, else "not found". */
+export async function scopedShop(db: Db, access: ShopAccess) {
+  const [shop] = await db
+    .select()
+    .from(shops)
+    .where(eq(shops.id, shopScope(access)))
+    .limit(1);
+  if (!shop) throw new AppError("NOT_FOUND", { userMessage: "Boutique introuvable." });
+  return shop;
 }
 
 /**

@@ -1,8 +1,38 @@
 import { Hono } from "hono";
+import { z } from "zod";
+import { suspendShopSchema } from "../../../domain/schemas/shops.ts";
 import { type AppEnv, currentAdmin } from "../../lib/context.ts";
+import { shopIdSchema } from "../../lib/shop-access.ts";
+import { validate } from "../../lib/validate.ts";
 import { listOutbox } from "../mail/mail.service.ts";
+import { listAllShops, setShopStatus } from "./platform.service.ts";
 
+const platformQuery = z.object({
+  q: z.string().trim().max(80).optional(),
+  status: z.enum(["active", "suspended"]).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+/** /api/admin: the platform admin's tools. */
 export const adminRoutes = new Hono<AppEnv>().get("/outbox", async (c) => {
   currentAdmin(c);
   return c.json({ messages: await listOutbox(c.get("deps").db) });
 });
+
+/** /api/backoffice/platform: the platform admin's list of shops, suspension and reactivation. */
+export const platformRoutes = new Hono<AppEnv>()
+  .get("/shops", validate("query", platformQuery), async (c) => {
+    currentAdmin(c);
+    return c.json(await listAllShops(c.get("deps").db, c.req.valid("query")));
+  })
+  .post("/shops/:shopId/suspend", validate("param", shopIdSchema), validate("json", suspendShopSchema), async (c) => {
+    currentAdmin(c);
+    return c.json({
+      shop: await setShopStatus(c.get("deps").db, c.req.valid("param").shopId, "suspended", c.req.valid("json").reason),
+    });
+  })
+  .post("/shops/:shopId/reactivate", validate("param", shopIdSchema), async (c) => {
+    currentAdmin(c);
+    return c.json({ shop: await setShopStatus(c.get("deps").db, c.req.valid("param").shopId, "active", null) });
+  });

@@ -3,19 +3,18 @@ import QRCode from "qrcode";
 import type { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import { LEDGER_KIND_LABELS_FR } from "../../../domain/loyalty/ledger.ts";
-import { importCodeKey, posterToken, rotatingToken, scanUrl, stepEndsAt, timeStep } from "../../../domain/loyalty/scan-code.ts";
+import { importCodeKey, rotatingToken, scanUrl, stepEndsAt, timeStep } from "../../../domain/loyalty/scan-code.ts";
 import type { adjustmentSchema, creditVisitSchema } from "../../../domain/schemas/cards.ts";
 import type { Database, Db } from "../../db/client.ts";
 import { cards, ledgerEntries, profiles, shops, user } from "../../db/schema/index.ts";
 import { performScan } from "./scan.service.ts";
 import { designOf, imageUrl, pgErrorCode } from "../../lib/shop-dto.ts";
-import { rulesSummaryFr } from "../shops/shops.service.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
-import { buildPosterPdf } from "../shops/poster-pdf.ts";
 
 /** The counter: the rotating code, visits typed by staff, corrections. */
 
-async function scopedCodeShop(db: Db, access: ShopAccess) {
+/** The shop with its code key, as the access reaches it. */
+export async function scopedCodeShop(db: Db, access: ShopAccess) {
   const [shop] = await db
     .select({
       id: shops.id,
@@ -64,26 +63,6 @@ export async function getReaderCode(db: Db, access: ShopAccess, appUrl: string, 
     expiresAt: new Date(stepEndsAt(step)).toISOString(),
     serverTime: new Date(nowMs).toISOString(),
   };
-}
-
-/** The A4 poster with the static code (only when the shop allows posters). */
-export async function getPosterPdf(db: Db, access: ShopAccess, appUrl: string) {
-  const shop = await scopedCodeShop(db, access);
-  if (!shop.allowStaticPoster) {
-    throw new AppError("CONFLICT", {
-      message: "poster not allowed",
-      userMessage: "Autorisez d'abord l'affiche imprimée dans les règles de la carte (Design de la carte).",
-    });
-  }
-  const poster = await posterToken(await importCodeKey(shop.codeSecret), shop.scanUid);
-  const pdf = buildPosterPdf({
-    shopName: shop.name,
-    url: scanUrl(appUrl, { scanUid: shop.scanUid, token: null, poster }),
-    mode: shop.cardMode,
-    rulesSummary: rulesSummaryFr(shop),
-    design: designOf(shop.cardDesign),
-  });
-  return { pdf, filename: `affiche-${shop.slug}.pdf` };
 }
 
 async function findCustomerByEmail(db: Db, email: string) {

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { type DoublePointsPeriod, multiplierAt } from "../../../domain/loyalty/double-points.ts";
 import { type Closure, isFarOutsideHours, type WeeklyHours } from "../../../domain/loyalty/hours.ts";
 import { cardProgress } from "../../../domain/loyalty/ledger.ts";
@@ -25,8 +25,7 @@ import {
   verifyScanClaim,
 } from "../../../domain/loyalty/scan-code.ts";
 import type { Database, Db } from "../../db/client.ts";
-import { scanClaims, shops } from "../../db/schema/index.ts";
-import { loadPeriods } from "../shops/shops.service.ts";
+import { doublePointsPeriods, scanClaims, shops } from "../../db/schema/index.ts";
 
 /**
  * The scan path. What it needs of a shop that rarely changes (its code key, hours,
@@ -50,6 +49,15 @@ type ScanProfile = {
   /** The poster's signature, computed once. */
   poster?: string;
 };
+
+export async function loadPeriods(db: Db, shopId: string): Promise<DoublePointsPeriod[]> {
+  const rows = await db
+    .select()
+    .from(doublePointsPeriods)
+    .where(eq(doublePointsPeriods.shopId, shopId))
+    .orderBy(asc(doublePointsPeriods.startDate), asc(doublePointsPeriods.createdAt));
+  return rows.map((r) => ({ ...r, weekdays: r.weekdays ?? [] }));
+}
 
 const MAX_CACHED = 5000;
 const caches = new WeakMap<Db, Map<string, ScanProfile>>();

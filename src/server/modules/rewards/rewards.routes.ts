@@ -17,7 +17,7 @@ import {
 } from "../../../domain/schemas/rewards.ts";
 import { type AppEnv, currentUser } from "../../lib/context.ts";
 import { validate } from "../../lib/validate.ts";
-import { requireShopAccess } from "../../lib/shop-access.ts";
+import { ownerOnly, type ShopEnv } from "../../lib/shop-access.ts";
 import {
   cancelMyRedemption,
   getMyRedemption,
@@ -52,15 +52,7 @@ import {
 
 const slugParam = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,80}$/, "Récompense introuvable.") });
 const redemptionParam = z.object({ id: z.string().uuid("Récompense à valider introuvable.") });
-const shopParam = z.object({
-  shopId: z
-    .string()
-    .min(1)
-    .max(100)
-    .regex(/^[A-Za-z0-9_-]+$/, "Boutique introuvable."),
-});
-const rewardParam = shopParam.extend({ rewardId: z.string().uuid("Récompense introuvable.") });
-const shopRedemptionParam = shopParam.extend({ id: z.string().uuid("Récompense à valider introuvable.") });
+const rewardParam = z.object({ rewardId: z.string().uuid("Récompense introuvable.") });
 const giftSchema = z.object({
   cardId: z.string().uuid("Carte introuvable."),
   source: z.enum(["vip", "birthday"], { error: "Cadeau inconnu." }),
@@ -173,116 +165,80 @@ export const redemptionsRoutes = new Hono<AppEnv>()
     });
   });
 
-/** /api/backoffice/shops/:shopId/…: the catalogue, VIP levels, validation at the counter, what is owed. */
-export const rewardsBackofficeRoutes = new Hono<AppEnv>()
-  .get("/shops/:shopId/rewards", validate("param", shopParam), async (c) => {
-    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
-    return c.json(await listOwnerRewards(c.get("deps").db, access));
+/**
+ * /api/backoffice/shops/:shopId/…: the catalogue, VIP levels, what is owed (owner), validation at the
+ * counter (staff). The shop access is resolved once by the sub-router (lib/shop-access.ts).
+ */
+export const rewardsManageRoutes = new Hono<ShopEnv>()
+  .get("/rewards", ownerOnly, async (c) => c.json(await listOwnerRewards(c.get("deps").db, c.get("access"))))
+  .post("/rewards", ownerOnly, photoBodyLimit, validate("json", rewardInputSchema), async (c) => {
+    return c.json({ reward: await createReward(c.get("deps").db, c.get("access"), c.req.valid("json")) }, 201);
   })
-  .post(
-    "/shops/:shopId/rewards",
-    photoBodyLimit,
-    validate("param", shopParam),
-    validate("json", rewardInputSchema),
-    async (c) => {
-      const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
-      return c.json({ reward: await createReward(c.get("deps").db, access, c.req.valid("json")) }, 201);
-    },
-  )
-  .put("/shops/:shopId/rewards-order", validate("param", shopParam), validate("json", rewardOrderSchema), async (c) => {
-    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
-    return c.json(await reorderRewards(c.get("deps").db, access, c.req.valid("json").ids));
+  .put("/rewards-order", ownerOnly, validate("json", rewardOrderSchema), async (c) => {
+    return c.json(await reorderRewards(c.get("deps").db, c.get("access"), c.req.valid("json").ids));
   })
-  .get("/shops/:shopId/rewards/:rewardId", validate("param", rewardParam), async (c) => {
-    const { shopId, rewardId } = c.req.valid("param");
-    const access = await requireShopAccess(c, shopId, "owner");
-    return c.json({ reward: await getOwnerReward(c.get("deps").db, access, rewardId) });
+  .get("/rewards/:rewardId", ownerOnly, validate("param", rewardParam), async (c) => {
+    return c.json({ reward: await getOwnerReward(c.get("deps").db, c.get("access"), c.req.valid("param").rewardId) });
   })
   .put(
-    "/shops/:shopId/rewards/:rewardId",
+    "/rewards/:rewardId",
+    ownerOnly,
     photoBodyLimit,
     validate("param", rewardParam),
     validate("json", rewardInputSchema),
     async (c) => {
-      const { shopId, rewardId } = c.req.valid("param");
-      const access = await requireShopAccess(c, shopId, "owner");
-      return c.json({ reward: await updateReward(c.get("deps").db, access, rewardId, c.req.valid("json")) });
+      const { rewardId } = c.req.valid("param");
+      return c.json({ reward: await updateReward(c.get("deps").db, c.get("access"), rewardId, c.req.valid("json")) });
     },
   )
   .patch(
-    "/shops/:shopId/rewards/:rewardId/active",
+    "/rewards/:rewardId/active",
+    ownerOnly,
     validate("param", rewardParam),
     validate("json", rewardActiveSchema),
     async (c) => {
-      const { shopId, rewardId } = c.req.valid("param");
-      const access = await requireShopAccess(c, shopId, "owner");
+      const { rewardId } = c.req.valid("param");
       return c.json({
-        reward: await setRewardActive(c.get("deps").db, access, rewardId, c.req.valid("json").isActive),
+        reward: await setRewardActive(c.get("deps").db, c.get("access"), rewardId, c.req.valid("json").isActive),
       });
     },
   )
-  .delete("/shops/:shopId/rewards/:rewardId", validate("param", rewardParam), async (c) => {
-    const { shopId, rewardId } = c.req.valid("param");
-    const access = await requireShopAccess(c, shopId, "owner");
-    return c.json(await deleteReward(c.get("deps").db, access, rewardId));
+  .delete("/rewards/:rewardId", ownerOnly, validate("param", rewardParam), async (c) => {
+    return c.json(await deleteReward(c.get("deps").db, c.get("access"), c.req.valid("param").rewardId));
   })
-  .get("/shops/:shopId/reward-settings", validate("param", shopParam), async (c) => {
-    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
-    return c.json({ settings: await getRewardSettings(c.get("deps").db, access) });
+  .get("/reward-settings", ownerOnly, async (c) => {
+    return c.json({ settings: await getRewardSettings(c.get("deps").db, c.get("access")) });
   })
-  .put(
-    "/shops/:shopId/reward-settings",
-    validate("param", shopParam),
-    validate("json", rewardSettingsSchema),
-    async (c) => {
-      const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
-      return c.json({ settings: await updateRewardSettings(c.get("deps").db, access, c.req.valid("json")) });
-    },
-  )
-  .get("/shops/:shopId/vip-tiers", validate("param", shopParam), async (c) => {
-    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
-    return c.json(await getVipTiers(c.get("deps").db, access));
+  .put("/reward-settings", ownerOnly, validate("json", rewardSettingsSchema), async (c) => {
+    return c.json({ settings: await updateRewardSettings(c.get("deps").db, c.get("access"), c.req.valid("json")) });
   })
-  .put("/shops/:shopId/vip-tiers", validate("param", shopParam), validate("json", vipTiersSchema), async (c) => {
-    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
-    return c.json(await replaceVipTiers(c.get("deps").db, access, c.req.valid("json")));
+  .get("/vip-tiers", ownerOnly, async (c) => c.json(await getVipTiers(c.get("deps").db, c.get("access"))))
+  .put("/vip-tiers", ownerOnly, validate("json", vipTiersSchema), async (c) => {
+    return c.json(await replaceVipTiers(c.get("deps").db, c.get("access"), c.req.valid("json")));
   })
-  .get("/shops/:shopId/owed", validate("param", shopParam), async (c) => {
-    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
-    return c.json(await getOwed(c.get("deps").database, access));
+  .get("/owed", ownerOnly, async (c) => c.json(await getOwed(c.get("deps").database, c.get("access"))))
+  .get("/redemptions", ownerOnly, validate("query", redemptionsQuerySchema), async (c) => {
+    return c.json(await listShopRedemptions(c.get("deps").database, c.get("access"), c.req.valid("query")));
   })
-  .get(
-    "/shops/:shopId/redemptions",
-    validate("param", shopParam),
-    validate("query", redemptionsQuerySchema),
-    async (c) => {
-      const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
-      return c.json(await listShopRedemptions(c.get("deps").database, access, c.req.valid("query")));
-    },
-  )
-  .get(
-    "/shops/:shopId/redemptions/lookup",
-    validate("param", shopParam),
-    validate("query", redemptionCodeQuerySchema),
-    async (c) => {
-      const access = await requireShopAccess(c, c.req.valid("param").shopId, "staff");
-      return c.json({ redemption: await lookupRedemption(c.get("deps").database, access, c.req.valid("query").code) });
-    },
-  )
-  .post("/shops/:shopId/redemptions/:id/validate", validate("param", shopRedemptionParam), async (c) => {
-    const { shopId, id } = c.req.valid("param");
-    const access = await requireShopAccess(c, shopId, "staff");
-    return c.json({ redemption: await validateRedemption(c.get("deps").database, access, id) });
+  // — any member of the shop: validation at the counter —
+  .get("/redemptions/lookup", validate("query", redemptionCodeQuerySchema), async (c) => {
+    return c.json({
+      redemption: await lookupRedemption(c.get("deps").database, c.get("access"), c.req.valid("query").code),
+    });
+  })
+  .post("/redemptions/:id/validate", validate("param", redemptionParam), async (c) => {
+    return c.json({
+      redemption: await validateRedemption(c.get("deps").database, c.get("access"), c.req.valid("param").id),
+    });
   })
   .post(
-    "/shops/:shopId/redemptions/:id/refuse",
-    validate("param", shopRedemptionParam),
+    "/redemptions/:id/refuse",
+    validate("param", redemptionParam),
     validate("json", refuseRedemptionSchema),
     async (c) => {
-      const { shopId, id } = c.req.valid("param");
-      const access = await requireShopAccess(c, shopId, "staff");
+      const { id } = c.req.valid("param");
       return c.json({
-        redemption: await refuseRedemption(c.get("deps").database, access, id, c.req.valid("json").reason),
+        redemption: await refuseRedemption(c.get("deps").database, c.get("access"), id, c.req.valid("json").reason),
       });
     },
   );

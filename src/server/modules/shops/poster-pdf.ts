@@ -1,4 +1,11 @@
 import QRCode from "qrcode";
+import { AppError } from "../../../domain/errors.ts";
+import { importCodeKey, posterToken, scanUrl } from "../../../domain/loyalty/scan-code.ts";
+import type { Db } from "../../db/client.ts";
+import type { ShopAccess } from "../../lib/shop-access.ts";
+import { designOf } from "../../lib/shop-dto.ts";
+import { rulesSummaryFr } from "../cards/card-settings.service.ts";
+import { scopedCodeShop } from "../cards/counter.service.ts";
 
 /**
  * The printable A4 poster: a one-page PDF written by hand (no PDF library in the
@@ -183,4 +190,24 @@ function assemblePdf(content: string, title: string): Buffer {
   for (const off of offsets) body += `${String(off).padStart(10, "0")} 00000 n \n`;
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 7 0 R >>\nstartxref\n${xrefAt}\n%%EOF\n`;
   return Buffer.from(body, "latin1");
+}
+
+/** The A4 poster with the static code (only when the shop allows posters). */
+export async function getPosterPdf(db: Db, access: ShopAccess, appUrl: string) {
+  const shop = await scopedCodeShop(db, access);
+  if (!shop.allowStaticPoster) {
+    throw new AppError("CONFLICT", {
+      message: "poster not allowed",
+      userMessage: "Autorisez d'abord l'affiche imprimée dans les règles de la carte (Design de la carte).",
+    });
+  }
+  const poster = await posterToken(await importCodeKey(shop.codeSecret), shop.scanUid);
+  const pdf = buildPosterPdf({
+    shopName: shop.name,
+    url: scanUrl(appUrl, { scanUid: shop.scanUid, token: null, poster }),
+    mode: shop.cardMode,
+    rulesSummary: rulesSummaryFr(shop),
+    design: designOf(shop.cardDesign),
+  });
+  return { pdf, filename: `affiche-${shop.slug}.pdf` };
 }

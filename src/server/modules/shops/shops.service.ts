@@ -4,7 +4,7 @@ import { AppError } from "../../../domain/errors.ts";
 import { type DoublePointsPeriod, isPeriodOver, multiplierAt } from "../../../domain/loyalty/double-points.ts";
 import { closureOn, dayHoursLabelFr, type Closure, WEEKDAYS_FR, type WeeklyHours } from "../../../domain/loyalty/hours.ts";
 import { cardProgress } from "../../../domain/loyalty/ledger.ts";
-import { checkVisit, DEFAULT_CARD_RULES, formatAmountFr } from "../../../domain/loyalty/scan-rules.ts";
+import { checkVisit, DEFAULT_CARD_RULES, } from "../../../domain/loyalty/scan-rules.ts";
 import { randomSecret } from "../../../domain/loyalty/scan-code.ts";
 import { foldSearch, SEARCH_FOLD_FROM, SEARCH_FOLD_TO, slugify } from "../../../domain/loyalty/shop-text.ts";
 import { localParts } from "../../../domain/loyalty/time.ts";
@@ -12,8 +12,10 @@ import type { reviewSchema, ShopRegistration, shopSearchSchema } from "../../../
 import { DEFAULT_CARD_DESIGN } from "../../../domain/schemas/shops.ts";
 import type { z } from "zod";
 import { listShopRewardsFor } from "../rewards/rewards.service.ts";
+import { rulesSummaryFr } from "../cards/card-settings.service.ts";
+import { loadPeriods } from "../cards/scan.service.ts";
 import type { Db } from "../../db/client.ts";
-import { cards, doublePointsPeriods, member, organization, profiles, shopReviews, shops } from "../../db/schema/index.ts";
+import { cards, member, organization, profiles, shopReviews, shops } from "../../db/schema/index.ts";
 import { categoryLabelFr, decodeImageDataUrl, designOf, imageUrl, mapUrl, openNow, pgConstraint, pgErrorCode } from "../../lib/shop-dto.ts";
 
 /** Paths under /api/shops that are not shop slugs. */
@@ -193,26 +195,6 @@ function periodDto(p: DoublePointsPeriod) {
     multiplier: p.multiplier,
     isActive: p.isActive,
   };
-}
-
-export async function loadPeriods(db: Db, shopId: string): Promise<DoublePointsPeriod[]> {
-  const rows = await db
-    .select()
-    .from(doublePointsPeriods)
-    .where(eq(doublePointsPeriods.shopId, shopId))
-    .orderBy(asc(doublePointsPeriods.startDate), asc(doublePointsPeriods.createdAt));
-  return rows.map((r) => ({ ...r, weekdays: r.weekdays ?? [] }));
-}
-
-/** "1 tampon par passage · carte de 10 tampons · un passage toutes les 4 h". */
-export function rulesSummaryFr(s: { cardMode: "stamps" | "points"; stampsGoal: number; pointsPerVisit: number; cooldownMinutes: number; dailyCap: number }) {
-  const perVisit = s.cardMode === "stamps" ? `1 tampon par passage, carte de ${s.stampsGoal} tampons` : `${formatAmountFr("points", s.pointsPerVisit)} par passage`;
-  const h = Math.floor(s.cooldownMinutes / 60);
-  const m = s.cooldownMinutes % 60;
-  const cooldown =
-    s.cooldownMinutes === 0 ? null : `un passage crédité toutes les ${h > 0 ? `${h} h` : ""}${m > 0 ? `${h > 0 ? " " : ""}${m} min` : ""} au plus`;
-  const cap = `${s.dailyCap} passage${s.dailyCap > 1 ? "s" : ""} crédité${s.dailyCap > 1 ? "s" : ""} par jour au plus`;
-  return [perVisit, cooldown, cap].filter(Boolean).join(" · ");
 }
 
 /** /shop/{slug}: what a shopper sees; their card and review when signed in. */

@@ -1,0 +1,159 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { z } from "zod";
+import { AppError } from "../../../domain/errors.ts";
+import { formatAmountFr } from "../../../domain/loyalty/scan-rules.ts";
+import { randomSecret } from "../../../domain/loyalty/scan-code.ts";
+import type { cardSettingsSchema, doublePointsSchema } from "../../../domain/schemas/shops.ts";
+import type { Db } from "../../db/client.ts";
+import { doublePointsPeriods, shops } from "../../db/schema/index.ts";
+import { type ShopAccess, scopedShop, shopNotFound, shopScope } from "../../lib/shop-access.ts";
+import { designOf, imageUrl } from "../../lib/shop-dto.ts";
+import { forgetScanProfile } from "./scan.service.ts";
+
+/** The card's rules (stamps or points, cooldown, daily cap, design, code key) and its double-points operations. */
+
+/** "1 tampon par passage · carte de 10 tampons · un passage toutes les 4 h". */
+export function rulesSummaryFr(s: {
+  cardMode: "stamps" | "points";
+  stampsGoal: number;
+  pointsPerVisit: number;
+  cooldownMinutes: number;
+  dailyCap: number;
+}) {
+  const perVisit =
+    s.cardMode === "stamps"
+      ? `1 tampon par passage, carte de ${s.stampsGoal} tampons`
+      : `${formatAmountFr("points", s.pointsPerVisit)} par passage`;
+  const h = Math.floor(s.cooldownMinutes / 60);
+  const m = s.cooldownMinutes % 60;
+  const cooldown =
+    s.cooldownMinutes === 0
+      ? null
+      : `un passage crédité toutes les ${h > 0 ? `${h} h` : ""}${m > 0 ? `${h > 0 ? " " : ""}${m} min` : ""} au plus`;
+  const cap = `${s.dailyCap} passage${s.dailyCap > 1 ? "s" : ""} crédité${s.dailyCap > 1 ? "s" : ""} par jour au plus`;
+  return [perVisit, cooldown, cap].filter(Boolean).join(" · ");
+}
+
+export async function getCardSettings(db: Db, access: ShopAccess) {
+  const s = await scopedShop(db, access);
+  return {
+    mode: s.cardMode,
+    stampsGoal: s.stampsGoal,
+    pointsPerVisit: s.pointsPerVisit,
+    cooldownMinutes: s.cooldownMinutes,
+    dailyCap: s.dailyCap,
+    allowStaticPoster: s.allowStaticPoster,
+    design: designOf(s.cardDesign),
+    summary: rulesSummaryFr(s),
+    shop: { name: s.name, logoUrl: imageUrl(s.slug, "logo", Boolean(s.logo), s.updatedAt) },
+  };
+}
+
+/** New rules apply to visits from now on; points already in the ledger never change. */
+export async function updateCardSettings(db: Db, access: ShopAccess, input: z.output<typeof cardSettingsSchema>) {
+  const updated = await db
+    .update(shops)
+    .set({
+      cardMode: input.mode,
+      stampsGoal: input.stampsGoal,
+      pointsPerVisit: input.pointsPerVisit,
+      cooldownMinutes: input.cooldownMinutes,
+      dailyCap: input.dailyCap,
+      allowStaticPoster: input.allowStaticPoster,
+      cardDesign: input.design,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(shops.id, shopScope(access)))
+    .returning({ id: shops.id });
+  if (updated.length === 0) throw shopNotFound();
+  return getCardSettings(db, access);
+}
+
+/** A new code key: the counter code changes at once and every printed poster stops working. */
+export async function renewCodeSecret(db: Db, access: ShopAccess) {
+  const updated = await db
+    .update(shops)
+    .set({ codeSecret: randomSecret(32), updatedAt: sql`now()` })
+    .where(eq(shops.id, shopScope(access)))
+    .returning({ scanUid: shops.scanUid });
+  if (!updated[0]) throw shopNotFound();
+  forgetScanProfile(db, updated[0].scanUid);
+  return { ok: true as const };
+}
+
+function periodDto(p: typeof doublePointsPeriods.$inferSelect) {
+  return {
+    id: p.id,
+    label: p.label,
+    startDate: p.startDate,
+    endDate: p.endDate,
+    weekdays: p.weekdays,
+    startTime: p.startTime,
+    endTime: p.endTime,
+    multiplier: p.multiplier,
+    isActive: p.isActive,
+    createdAt: p.createdAt.toISOString(),
+  };
+}
+
+export async function listDoublePoints(db: Db, access: ShopAccess) {
+  const rows = await db
+    .select()
+    .from(doublePointsPeriods)
+    .where(eq(doublePointsPeriods.shopId, shopScope(access)))
+    .orderBy(asc(doublePointsPeriods.createdAt));
+  return rows.map(periodDto);
+}
+
+const MAX_PERIODS = 50;
+
+export async function createDoublePoints(db: Db, access: ShopAccess, input: z.output<typeof doublePointsSchema>) {
+  const result = await db.execute<{ id: string }>(sql`
+    insert into double_points_periods (shop_id, label, start_date, end_date, weekdays, start_time, end_time, multiplier, is_active)
+    select s.id, ${input.label}, ${input.startDate}::date, ${input.endDate}::date,
+           ${`{${input.weekdays.join(",")}}`}::integer[], ${input.startTime}, ${input.endTime}, ${input.multiplier}, ${input.isActive}
+    from shops s
+    where s.id = ${shopScope(access)}
+      and (select count(*) from double_points_periods d where d.shop_id = s.id) < ${MAX_PERIODS}
+    returning id`);
+  const id = result.rows[0]?.id;
+  if (!id) {
+    await scopedShop(db, access);
+    throw new AppError("CONFLICT", { userMessage: `${MAX_PERIODS} opérations au plus : supprimez-en d'anciennes.` });
+  }
+  const [row] = await db.select().from(doublePointsPeriods).where(eq(doublePointsPeriods.id, id));
+  return periodDto(row!);
+}
+
+export async function updateDoublePoints(
+  db: Db,
+  access: ShopAccess,
+  periodId: string,
+  input: z.output<typeof doublePointsSchema>,
+) {
+  const [row] = await db
+    .update(doublePointsPeriods)
+    .set({
+      label: input.label,
+      startDate: input.startDate,
+      endDate: input.endDate,
+      weekdays: input.weekdays,
+      startTime: input.startTime,
+      endTime: input.endTime,
+      multiplier: input.multiplier,
+      isActive: input.isActive,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(doublePointsPeriods.id, periodId), eq(doublePointsPeriods.shopId, shopScope(access))))
+    .returning();
+  if (!row) throw new AppError("NOT_FOUND", { userMessage: "Opération introuvable." });
+  return periodDto(row);
+}
+
+export async function deleteDoublePoints(db: Db, access: ShopAccess, periodId: string) {
+  const deleted = await db
+    .delete(doublePointsPeriods)
+    .where(and(eq(doublePointsPeriods.id, periodId), eq(doublePointsPeriods.shopId, shopScope(access))))
+    .returning({ id: doublePointsPeriods.id });
+  if (deleted.length === 0) throw new AppError("NOT_FOUND", { userMessage: "Opération introuvable." });
+}

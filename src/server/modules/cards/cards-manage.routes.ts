@@ -1,0 +1,121 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { emailSchema } from "../../../domain/schemas/accounts.ts";
+import {
+  adjustmentSchema,
+  creditVisitSchema,
+  customersQuerySchema,
+  dashboardQuerySchema,
+  scansQuerySchema,
+} from "../../../domain/schemas/cards.ts";
+import { cardSettingsSchema, doublePointsSchema } from "../../../domain/schemas/shops.ts";
+import { ownerOnly, type ShopEnv } from "../../lib/shop-access.ts";
+import { validate } from "../../lib/validate.ts";
+import {
+  createDoublePoints,
+  deleteDoublePoints,
+  getCardSettings,
+  listDoublePoints,
+  renewCodeSecret,
+  updateCardSettings,
+  updateDoublePoints,
+} from "./card-settings.service.ts";
+import { adjustCard, creditVisit, getReaderCode, lookupCustomer } from "./counter.service.ts";
+import {
+  customersCsv,
+  getCustomer,
+  getDashboard,
+  listCustomers,
+  listScans,
+  listTodayScans,
+  scansCsv,
+} from "./customers.service.ts";
+
+const cardParam = z.object({ cardId: z.string().uuid("Client introuvable.") });
+const periodParam = z.object({ periodId: z.string().uuid("Opération introuvable.") });
+const lookupQuery = z.object({ email: emailSchema });
+
+const csv = (body: string, filename: string) =>
+  new Response(body, {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="${filename}"`,
+    },
+  });
+
+/**
+ * /api/backoffice/shops/:shopId/…: the counter (staff), the card's rules, customers and scans (owner).
+ * The shop access is resolved once by the sub-router (lib/shop-access.ts).
+ */
+export const cardsManageRoutes = new Hono<ShopEnv>()
+  // — any member of the shop: the counter —
+  .get("/reader", async (c) => {
+    const { db, env } = c.get("deps");
+    return c.json(await getReaderCode(db, c.get("access"), env.APP_URL));
+  })
+  .get("/today", async (c) => c.json(await listTodayScans(c.get("deps").db, c.get("access"))))
+  .get("/lookup", validate("query", lookupQuery), async (c) => {
+    return c.json({ customer: await lookupCustomer(c.get("deps").db, c.get("access"), c.req.valid("query").email) });
+  })
+  .post("/credit", validate("json", creditVisitSchema), async (c) => {
+    const { answer, replayed, customer } = await creditVisit(
+      c.get("deps").database,
+      c.get("access"),
+      c.req.valid("json"),
+    );
+    if (replayed) c.header("Idempotent-Replayed", "true");
+    return c.json({ ...answer, customer });
+  })
+  .post("/adjust", validate("json", adjustmentSchema), async (c) => {
+    const { replayed, ...result } = await adjustCard(c.get("deps").db, c.get("access"), c.req.valid("json"));
+    if (replayed) c.header("Idempotent-Replayed", "true");
+    return c.json(result, replayed ? 200 : 201);
+  })
+  // — owner (or shop admin, or platform admin) —
+  .get("/dashboard", ownerOnly, validate("query", dashboardQuerySchema), async (c) => {
+    return c.json(await getDashboard(c.get("deps").db, c.get("access"), c.req.valid("query").days));
+  })
+  .get("/card", ownerOnly, async (c) => c.json({ card: await getCardSettings(c.get("deps").db, c.get("access")) }))
+  .put("/card", ownerOnly, validate("json", cardSettingsSchema), async (c) => {
+    return c.json({ card: await updateCardSettings(c.get("deps").db, c.get("access"), c.req.valid("json")) });
+  })
+  .post("/code-secret", ownerOnly, async (c) => c.json(await renewCodeSecret(c.get("deps").db, c.get("access"))))
+  .get("/double-points", ownerOnly, async (c) => {
+    return c.json({ periods: await listDoublePoints(c.get("deps").db, c.get("access")) });
+  })
+  .post("/double-points", ownerOnly, validate("json", doublePointsSchema), async (c) => {
+    return c.json({ period: await createDoublePoints(c.get("deps").db, c.get("access"), c.req.valid("json")) }, 201);
+  })
+  .put(
+    "/double-points/:periodId",
+    ownerOnly,
+    validate("param", periodParam),
+    validate("json", doublePointsSchema),
+    async (c) => {
+      const { periodId } = c.req.valid("param");
+      return c.json({
+        period: await updateDoublePoints(c.get("deps").db, c.get("access"), periodId, c.req.valid("json")),
+      });
+    },
+  )
+  .delete("/double-points/:periodId", ownerOnly, validate("param", periodParam), async (c) => {
+    await deleteDoublePoints(c.get("deps").db, c.get("access"), c.req.valid("param").periodId);
+    return c.json({ ok: true as const });
+  })
+  .get("/customers", ownerOnly, validate("query", customersQuerySchema), async (c) => {
+    return c.json(await listCustomers(c.get("deps").db, c.get("access"), c.req.valid("query")));
+  })
+  .get("/customers.csv", ownerOnly, validate("query", customersQuerySchema), async (c) => {
+    const file = await customersCsv(c.get("deps").db, c.get("access"), c.req.valid("query"));
+    return csv(file.csv, file.filename);
+  })
+  .get("/customers/:cardId", ownerOnly, validate("param", cardParam), async (c) => {
+    return c.json(await getCustomer(c.get("deps").db, c.get("access"), c.req.valid("param").cardId));
+  })
+  .get("/scans", ownerOnly, validate("query", scansQuerySchema), async (c) => {
+    return c.json(await listScans(c.get("deps").db, c.get("access"), c.req.valid("query")));
+  })
+  .get("/scans.csv", ownerOnly, validate("query", scansQuerySchema), async (c) => {
+    const file = await scansCsv(c.get("deps").db, c.get("access"), c.req.valid("query"));
+    return csv(file.csv, file.filename);
+  });
