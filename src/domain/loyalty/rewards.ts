@@ -153,6 +153,12 @@ export const REDEMPTION_STATUS_LABELS_FR: Record<RedemptionStatus, string> = {
   expired: "Expirée",
 };
 
+/** The words of a refund's ledger entry ("Refusée : motif", "Annulée", "Expirée"); the database appends " — title". */
+export function refundLabelFr(status: "refused" | "cancelled" | "expired", reason?: string | null): string {
+  const word = REDEMPTION_STATUS_LABELS_FR[status];
+  return status === "refused" ? `${word} : ${reason ?? ""}` : word;
+}
+
 /* VIP levels ---------------------------------------------------------------- */
 
 export type VipTier = {
@@ -200,6 +206,42 @@ export function tierFor<T extends VipTier>(tiers: readonly T[], lifetime: number
 /** The multiplier of a visit: the better of the double-points period and the VIP level (they do not stack). */
 export function visitMultiplier(periodMultiplier: number, tierMultiplier: number): number {
   return Math.max(1, periodMultiplier, tierMultiplier);
+}
+
+/** A multiplier a visit may get, with the ledger's words for it, for a lifetime total in [min, max). */
+export type MultiplierCandidate = { multiplier: number; label: string; minLifetime: number; maxLifetime: number | null };
+
+/**
+ * The multipliers a visit may get, decided here: the double-points period's (any lifetime), then each VIP
+ * level's over the lifetime range where it is the customer's level. Under the card's lock the database
+ * (fidele_scan) takes the best one whose range holds the card's lifetime, the first on a tie: the period's
+ * label wins a tie, as `pickVisitMultiplier` does.
+ */
+export function visitMultipliers(
+  period: { multiplier: number; label: string } | null,
+  tiers: readonly Pick<VipTier, "name" | "threshold" | "multiplier">[],
+): MultiplierCandidate[] {
+  const candidates: MultiplierCandidate[] = [];
+  if (period && period.multiplier > 1) {
+    candidates.push({ multiplier: period.multiplier, label: `Points ×${period.multiplier} : ${period.label}`, minLifetime: 0, maxLifetime: null });
+  }
+  const sorted = [...tiers].sort((a, b) => a.threshold - b.threshold);
+  sorted.forEach((t, i) => {
+    if (t.multiplier <= 1) return;
+    const next = sorted[i + 1];
+    candidates.push({ multiplier: t.multiplier, label: `Niveau ${t.name}`, minLifetime: t.threshold, maxLifetime: next?.threshold ?? null });
+  });
+  return candidates;
+}
+
+/** The candidate a visit gets at this lifetime total: what fidele_scan does (tests/api/rules-parity.test.ts). */
+export function pickVisitMultiplier(candidates: readonly MultiplierCandidate[], lifetime: number): { multiplier: number; label: string | null } {
+  let best: MultiplierCandidate | null = null;
+  for (const c of candidates) {
+    const holds = c.minLifetime <= lifetime && (c.maxLifetime === null || lifetime < c.maxLifetime);
+    if (holds && (!best || c.multiplier > best.multiplier)) best = c;
+  }
+  return best && best.multiplier > 1 ? { multiplier: best.multiplier, label: best.label } : { multiplier: 1, label: null };
 }
 
 /* Birthday ------------------------------------------------------------------ */

@@ -43,7 +43,8 @@ export type ScanCheck =
 
 /**
  * Is a visit creditable now? The database applies the same rule under a row lock
- * (migration 0002, `fidele_scan`); this is its specification and what the shop
+ * (`fidele_scan`, src/server/db/functions/scan.sql; tests/api/rules-parity.test.ts runs the same
+ * cases through both); this is its specification and what the shop
  * page uses to tell a shopper when the next visit counts.
  */
 export function checkVisit(state: CardVisitState, rules: Pick<CardRules, "cooldownMinutes" | "dailyCap">, now: Date, tz: string): ScanCheck {

@@ -1,5 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { type DoublePointsPeriod, multiplierAt } from "../../../domain/loyalty/double-points.ts";
+import { type MultiplierCandidate, visitMultipliers } from "../../../domain/loyalty/rewards.ts";
 import { type Closure, isFarOutsideHours, type WeeklyHours } from "../../../domain/loyalty/hours.ts";
 import { cardProgress } from "../../../domain/loyalty/ledger.ts";
 import {
@@ -25,7 +26,7 @@ import {
   verifyScanClaim,
 } from "../../../domain/loyalty/scan-code.ts";
 import type { Database, Db } from "../../db/client.ts";
-import { doublePointsPeriods, scanClaims, shops } from "../../db/schema/index.ts";
+import { doublePointsPeriods, scanClaims, shops, vipTiers } from "../../db/schema/index.ts";
 
 /**
  * The scan path. What it needs of a shop that rarely changes (its code key, hours,
@@ -33,7 +34,7 @@ import { doublePointsPeriods, scanClaims, shops } from "../../db/schema/index.ts
  * database bumps the shop's config_version on any change to them, and the scan
  * function refuses a stale version, so a cache can be old but never wrong.
  * Everything else (status, rules, the card) is read under the card lock by
- * `fidele_scan` (migration 0002): one round trip per scan.
+ * `fidele_scan` (src/server/db/functions/scan.sql): one round trip per scan.
  */
 type ScanProfile = {
   shopId: string;
@@ -44,6 +45,8 @@ type ScanProfile = {
   weeklyHours: WeeklyHours;
   closures: Closure[];
   periods: DoublePointsPeriod[];
+  /** VIP levels (their multipliers). */
+  tiers: { name: string; threshold: number; multiplier: number }[];
   /** The expected token of the last steps: every scan of a 30 s window checks against the same one. */
   tokens: Map<number, string>;
   /** The poster's signature, computed once. */
@@ -94,6 +97,10 @@ async function loadProfile(db: Db, scanUid: string): Promise<ScanProfile | null>
     weeklyHours: shop.weeklyHours,
     closures: shop.closures,
     periods: await loadPeriods(db, shop.id),
+    tiers: await db
+      .select({ name: vipTiers.name, threshold: vipTiers.threshold, multiplier: vipTiers.multiplier })
+      .from(vipTiers)
+      .where(eq(vipTiers.shopId, shop.id)),
     tokens: new Map(),
   };
 }
@@ -135,7 +142,7 @@ export function forgetScanProfile(db: Db, scanUid: string): void {
   cacheOf(db).delete(scanUid);
 }
 
-const SCAN_SQL = "select fidele_scan($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) as r";
+const SCAN_SQL = "select fidele_scan($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) as r";
 
 /** The raw answer of fidele_scan (stored as the scan's `response`). */
 export type ScanRecord = {
@@ -166,8 +173,8 @@ type ScanParams = [
   method: ScanMethod,
   code: TokenCheck,
   configVersion: number | null,
-  multiplier: number,
-  periodLabel: string | null,
+  /** JSON of visitMultipliers (src/domain/loyalty/rewards.ts). */
+  multipliers: string,
   outsideHours: boolean,
   deviceId: string | null,
   sharedDeviceAccounts: number,
@@ -255,8 +262,7 @@ export async function performScan(
   for (let attempt = 0; attempt < 3 && !record; attempt++) {
     const profile = await getScanProfile(db, input.scanUid, attempt > 0);
     let code: TokenCheck = "invalid";
-    let multiplier = 1;
-    let periodLabel: string | null = null;
+    let multipliers: MultiplierCandidate[] = [];
     let outsideHours = false;
     if (profile) {
       if (resolved === "staff") code = "valid";
@@ -272,8 +278,7 @@ export async function performScan(
         code = safeEqual(profile.poster, input.poster) ? "valid" : "invalid";
       }
       const m = multiplierAt(profile.periods, now, profile.timezone);
-      multiplier = m.multiplier;
-      periodLabel = m.period ? `Points ×${m.multiplier} : ${m.period.label}` : null;
+      multipliers = visitMultipliers(m.period ? { multiplier: m.multiplier, label: m.period.label } : null, profile.tiers);
       outsideHours = isFarOutsideHours(profile.weeklyHours, profile.closures, now, profile.timezone);
     }
     const result = await callScan(database, [
@@ -284,8 +289,7 @@ export async function performScan(
       resolved,
       code,
       profile?.configVersion ?? null,
-      multiplier,
-      periodLabel,
+      JSON.stringify(multipliers),
       outsideHours,
       resolved === "staff" ? null : input.deviceId,
       SHARED_DEVICE_ACCOUNTS,

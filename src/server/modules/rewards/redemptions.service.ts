@@ -9,6 +9,7 @@ import {
   type RedemptionSource,
   type RedemptionStatus,
   redeemRefusalFr,
+  refundLabelFr,
   unitLabelFr,
 } from "../../../domain/loyalty/rewards.ts";
 import type { CardMode } from "../../../domain/loyalty/scan-rules.ts";
@@ -20,7 +21,7 @@ import { imageUrl } from "../../lib/shop-dto.ts";
 import { rewardPhotoUrl } from "./rewards.service.ts";
 
 /**
- * Redemptions: "Utiliser" (fidele_redeem, migration 0004), the shopper's live
+ * Redemptions: "Utiliser" (fidele_redeem, src/server/db/functions/redeem.sql), the shopper's live
  * screen, staff validation, cancellation and expiry (fidele_redemption_close:
  * one way out of "pending", refund exactly once).
  */
@@ -38,7 +39,7 @@ async function callJson<T>(database: Database, name: string, text: string, value
 }
 
 export const REDEEM_SQL = "select fidele_redeem($1, $2, $3, $4, $5) as r";
-const CLOSE_SQL = "select fidele_redemption_close($1, $2, $3, $4, $5, $6) as r";
+const CLOSE_SQL = "select fidele_redemption_close($1, $2, $3, $4, $5, $6, $7) as r";
 
 type RedeemAnswer =
   | { outcome: "accepted"; redemptionId: string; replayed: boolean }
@@ -99,6 +100,7 @@ async function close(
     scope.reason ?? null,
     scope.shopId ?? null,
     scope.userId ?? null,
+    status === "validated" ? null : refundLabelFr(status, scope.reason),
   ]);
   if (answer.closed) announce(database, id);
   return answer;
@@ -109,7 +111,7 @@ async function expireIfDue(database: Database, id: string) {
   await close(database, id, "expired", { actorId: null });
 }
 
-const EXPIRE_SQL = "select fidele_expire_redemptions($1, $2, $3) as r";
+const EXPIRE_SQL = "select fidele_expire_redemptions($1, $2, $3, $4) as r";
 const EXPIRE_BATCH = 200;
 
 /**
@@ -127,6 +129,7 @@ export async function expireDueRedemptions(
       EXPIRE_BATCH,
       scope.shopId ?? null,
       scope.userId ?? null,
+      refundLabelFr("expired"),
     ]);
     for (const id of ids) announce(database, id);
     total += ids.length;
