@@ -1,8 +1,7 @@
 import { EventEmitter } from "node:events";
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
 import {
-  parseRedemptionCode,
   REDEMPTION_QR_PREFIX,
   REDEMPTION_STATUS_LABELS_FR,
   type RedeemRefusal,
@@ -14,9 +13,8 @@ import {
 } from "../../../domain/loyalty/rewards.ts";
 import type { CardMode } from "../../../domain/loyalty/scan-rules.ts";
 import type { Database, Db } from "../../db/client.ts";
-import { cards, profiles, redemptions, rewards, shops } from "../../db/schema/index.ts";
+import { cards, redemptions, rewards, shops } from "../../db/schema/index.ts";
 import type { Logger } from "../../lib/logger.ts";
-import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 import { imageUrl } from "../../lib/shop-dto.ts";
 import { rewardPhotoUrl } from "./rewards.service.ts";
 
@@ -26,7 +24,7 @@ import { rewardPhotoUrl } from "./rewards.service.ts";
  * one way out of "pending", refund exactly once).
  */
 
-const notFound = () => new AppError("NOT_FOUND", { userMessage: "Cette récompense à valider est introuvable." });
+export const redemptionNotFound = () => new AppError("NOT_FOUND", { userMessage: "Cette récompense à valider est introuvable." });
 
 /* Raw calls of the database functions (one round trip each). */
 async function callJson<T>(database: Database, name: string, text: string, values: unknown[]): Promise<T> {
@@ -87,7 +85,7 @@ export function waitForChange(database: Database, id: string, ms: number, signal
   });
 }
 
-async function close(
+export async function closeRedemption(
   database: Database,
   id: string,
   status: "validated" | "refused" | "cancelled" | "expired",
@@ -107,8 +105,8 @@ async function close(
 }
 
 /** Expire this one if its time is up (so every read is right even between sweeps). */
-async function expireIfDue(database: Database, id: string) {
-  await close(database, id, "expired", { actorId: null });
+export async function expireIfDue(database: Database, id: string) {
+  await closeRedemption(database, id, "expired", { actorId: null });
 }
 
 const EXPIRE_SQL = "select fidele_expire_redemptions($1, $2, $3, $4) as r";
@@ -228,7 +226,7 @@ const redemptionQuery = (db: Db) =>
     .innerJoin(shops, eq(shops.id, redemptions.shopId));
 type RedemptionRow = Awaited<ReturnType<typeof redemptionQuery>>[number];
 
-const expiresInMs = (at: Date) => Math.max(0, at.getTime() - Date.now());
+export const expiresInMs = (at: Date) => Math.max(0, at.getTime() - Date.now());
 
 function shopperRedemptionDto(r: RedemptionRow) {
   return {
@@ -274,7 +272,7 @@ export async function getMyRedemption(
   const [row] = await redemptionQuery(database.db)
     .where(and(eq(redemptions.id, id), eq(redemptions.userId, userId)))
     .limit(1);
-  if (!row) throw notFound();
+  if (!row) throw redemptionNotFound();
   return shopperRedemptionDto(row);
 }
 
@@ -289,7 +287,7 @@ export async function listMyRedemptions(database: Database, userId: string, stat
 
 /** The shopper changes their mind: the points come back at once. */
 export async function cancelMyRedemption(database: Database, userId: string, id: string) {
-  const answer = await close(database, id, "cancelled", { actorId: userId, userId });
+  const answer = await closeRedemption(database, id, "cancelled", { actorId: userId, userId });
   if (!answer.closed) {
     const current = await getMyRedemption(database, userId, id);
     throw new AppError("CONFLICT", {
@@ -299,216 +297,6 @@ export async function cancelMyRedemption(database: Database, userId: string, id:
   return getMyRedemption(database, userId, id);
 }
 
-/* Staff at the counter ---------------------------------------------------------- */
-
-async function staffRow(database: Database, access: ShopAccess, where: SQL | undefined) {
-  const [row] = await database.db
-    .select({
-      id: redemptions.id,
-      code: redemptions.code,
-      status: redemptions.status,
-      source: redemptions.source,
-      title: redemptions.title,
-      cost: redemptions.cost,
-      expiresAt: redemptions.expiresAt,
-      createdAt: redemptions.createdAt,
-      decidedAt: redemptions.decidedAt,
-      decidedBy: redemptions.decidedBy,
-      refuseReason: redemptions.refuseReason,
-      mode: shops.cardMode,
-      firstName: profiles.firstName,
-      rewardSlug: rewards.slug,
-      rewardHasPhoto: sql<boolean>`${rewards.photo} is not null`,
-      rewardUpdatedAt: rewards.updatedAt,
-      decidedByName: sql<string | null>`(select u.name from "user" u where u.id = ${redemptions.decidedBy})`,
-    })
-    .from(redemptions)
-    .innerJoin(shops, eq(shops.id, redemptions.shopId))
-    .innerJoin(rewards, eq(rewards.id, redemptions.rewardId))
-    .leftJoin(profiles, eq(profiles.id, redemptions.userId))
-    .where(and(where, eq(redemptions.shopId, shopScope(access))))
-    .orderBy(desc(redemptions.createdAt))
-    .limit(1);
-  return row ?? null;
-}
-
-function staffRedemptionDto(r: NonNullable<Awaited<ReturnType<typeof staffRow>>>) {
-  return {
-    id: r.id,
-    code: r.code,
-    status: r.status,
-    statusLabel: REDEMPTION_STATUS_LABELS_FR[r.status],
-    source: r.source,
-    title: r.title,
-    costLabel: r.cost > 0 ? unitLabelFr(r.mode, r.cost) : "Offert",
-    customerFirstName: r.firstName?.trim() || "Client",
-    expiresAt: r.expiresAt.toISOString(),
-    expiresInMs: expiresInMs(r.expiresAt),
-    createdAt: r.createdAt.toISOString(),
-    decidedAt: r.decidedAt?.toISOString() ?? null,
-    decidedByName: r.decidedByName,
-    refuseReason: r.refuseReason,
-    photoUrl: rewardPhotoUrl(r.rewardSlug, Boolean(r.rewardHasPhoto), r.rewardUpdatedAt),
-  };
-}
-export type StaffRedemption = ReturnType<typeof staffRedemptionDto>;
-
-/**
- * A code typed or scanned at the counter. A pending one of this shop is found
- * first; a code that only another shop knows is "not found".
- */
-export async function lookupRedemption(database: Database, access: ShopAccess, rawCode: string) {
-  const code = parseRedemptionCode(rawCode);
-  if (!code)
-    throw new AppError("VALIDATION", {
-      userMessage: "Ce code n'a pas le bon format : 6 lettres et chiffres.",
-      fields: { code: "Code invalide." },
-    });
-  await expireDueRedemptions(database, { shopId: access.shopId });
-  const pending = await staffRow(database, access, and(eq(redemptions.code, code), eq(redemptions.status, "pending")));
-  const row = pending ?? (await staffRow(database, access, eq(redemptions.code, code)));
-  if (!row)
-    throw new AppError("NOT_FOUND", { userMessage: "Aucune récompense à valider avec ce code dans votre boutique." });
-  return staffRedemptionDto(row);
-}
-
-async function decide(
-  database: Database,
-  access: ShopAccess,
-  id: string,
-  status: "validated" | "refused",
-  reason: string | null,
-) {
-  const [scoped] = await database.db
-    .select({ shopId: redemptions.shopId })
-    .from(redemptions)
-    .where(and(eq(redemptions.id, id), eq(redemptions.shopId, shopScope(access))))
-    .limit(1);
-  if (!scoped) throw notFound();
-  await expireIfDue(database, id);
-  const answer = await close(database, id, status, { actorId: access.userId, reason, shopId: scoped.shopId });
-  const row = await staffRow(database, access, eq(redemptions.id, id));
-  if (!row) throw notFound();
-  if (!answer.closed) {
-    throw new AppError("CONFLICT", {
-      userMessage:
-        row.status === "expired"
-          ? "Trop tard : cette récompense a expiré et ses points ont été rendus au client."
-          : `Cette récompense est déjà ${REDEMPTION_STATUS_LABELS_FR[row.status].toLowerCase()}.`,
-    });
-  }
-  return staffRedemptionDto(row);
-}
-
-export const validateRedemption = (database: Database, access: ShopAccess, id: string) =>
-  decide(database, access, id, "validated", null);
-export const refuseRedemption = (database: Database, access: ShopAccess, id: string, reason: string) =>
-  decide(database, access, id, "refused", reason);
-
-/* The owner: what is owed ------------------------------------------------------ */
-
-export async function listShopRedemptions(
-  database: Database,
-  access: ShopAccess,
-  q: { status: RedemptionStatus | "all"; limit: number },
-) {
-  await expireDueRedemptions(database, { shopId: access.shopId });
-  const rows = await database.db
-    .select({
-      id: redemptions.id,
-      code: redemptions.code,
-      status: redemptions.status,
-      source: redemptions.source,
-      title: redemptions.title,
-      cost: redemptions.cost,
-      createdAt: redemptions.createdAt,
-      decidedAt: redemptions.decidedAt,
-      expiresAt: redemptions.expiresAt,
-      refuseReason: redemptions.refuseReason,
-      mode: shops.cardMode,
-      firstName: profiles.firstName,
-      lastName: profiles.lastName,
-      decidedByName: sql<string | null>`(select u.name from "user" u where u.id = ${redemptions.decidedBy})`,
-    })
-    .from(redemptions)
-    .innerJoin(shops, eq(shops.id, redemptions.shopId))
-    .leftJoin(profiles, eq(profiles.id, redemptions.userId))
-    .where(
-      and(eq(redemptions.shopId, shopScope(access)), q.status === "all" ? undefined : eq(redemptions.status, q.status)),
-    )
-    .orderBy(desc(redemptions.createdAt))
-    .limit(q.limit);
-  return {
-    redemptions: rows.map((r) => ({
-      id: r.id,
-      code: r.code,
-      status: r.status,
-      statusLabel: REDEMPTION_STATUS_LABELS_FR[r.status],
-      source: r.source,
-      title: r.title,
-      costLabel: r.cost > 0 ? unitLabelFr(r.mode, r.cost) : "Offert",
-      customer: [r.firstName, r.lastName ? `${r.lastName.slice(0, 1)}.` : null].filter(Boolean).join(" ") || "Client",
-      createdAt: r.createdAt.toISOString(),
-      decidedAt: r.decidedAt?.toISOString() ?? null,
-      expiresAt: r.expiresAt.toISOString(),
-      decidedByName: r.decidedByName,
-      refuseReason: r.refuseReason,
-    })),
-  };
-}
-
-/**
- * /admin "what is owed": rewards waiting at the counter, those handed over in the
- * last `days` days, and the points customers hold (a liability: each can become a
- * reward), with how many customers could take a reward right now.
- */
-export async function getOwed(database: Database, access: ShopAccess, days = 30) {
-  await expireDueRedemptions(database, { shopId: access.shopId });
-  const scope = shopScope(access);
-  const result = await database.db.execute<{
-    mode: CardMode;
-    pending_count: number;
-    pending_cost: number;
-    validated_count: number;
-    validated_cost: number;
-    outstanding: number;
-    holders: number;
-    can_redeem: number;
-    cheapest: number | null;
-  }>(sql`
-    with s as (select id, card_mode from shops where id = ${scope}),
-    cheapest as (
-      select min(r.cost) as cost from rewards r, s
-      where r.shop_id = s.id and r.is_active and r.archived_at is null and (r.stock is null or r.stock > 0)
-    )
-    select
-      s.card_mode as mode,
-      (select count(*)::int from redemptions d where d.shop_id = s.id and d.status = 'pending') as pending_count,
-      (select coalesce(sum(d.cost), 0)::int from redemptions d where d.shop_id = s.id and d.status = 'pending') as pending_cost,
-      (select count(*)::int from redemptions d where d.shop_id = s.id and d.status = 'validated'
-         and d.decided_at > now() - make_interval(days => ${days})) as validated_count,
-      (select coalesce(sum(d.cost), 0)::int from redemptions d where d.shop_id = s.id and d.status = 'validated'
-         and d.decided_at > now() - make_interval(days => ${days})) as validated_cost,
-      (select coalesce(sum(c.balance), 0)::int from cards c where c.shop_id = s.id) as outstanding,
-      (select count(*)::int from cards c where c.shop_id = s.id and c.balance > 0) as holders,
-      (select count(*)::int from cards c, cheapest where c.shop_id = s.id and cheapest.cost is not null and c.balance >= cheapest.cost) as can_redeem,
-      (select cost from cheapest) as cheapest
-    from s`);
-  const row = result.rows[0];
-  if (!row) throw new AppError("NOT_FOUND", { userMessage: "Boutique introuvable." });
-  const label = (n: number) => unitLabelFr(row.mode, n);
-  return {
-    days,
-    mode: row.mode,
-    pending: { count: row.pending_count, cost: row.pending_cost, costLabel: label(row.pending_cost) },
-    validated: { count: row.validated_count, cost: row.validated_cost, costLabel: label(row.validated_cost) },
-    outstanding: { points: row.outstanding, label: label(row.outstanding), holders: row.holders },
-    canRedeemNow: row.can_redeem,
-    cheapestRewardLabel: row.cheapest === null ? null : label(row.cheapest),
-  };
-}
-
-/** For the SSE stream: the bits of a redemption that change. */
 export async function redemptionState(database: Database, userId: string, id: string) {
   const r = await getMyRedemption(database, userId, id);
   return {

@@ -19,36 +19,33 @@ import { type AppEnv, currentUser } from "../../lib/context.ts";
 import { validate } from "../../lib/validate.ts";
 import { ownerOnly, type ShopEnv } from "../../lib/shop-access.ts";
 import {
-  cancelMyRedemption,
-  getMyRedemption,
-  getOwed,
-  listMyRedemptions,
-  listShopRedemptions,
-  lookupRedemption,
-  redeem,
-  redemptionState,
-  refuseRedemption,
-  validateRedemption,
-  waitForChange,
-} from "./redemptions.service.ts";
-import {
   createReward,
   deleteReward,
-  getMyVip,
   getOwnerReward,
-  getRewardPage,
-  getRewardPhoto,
   getRewardSettings,
-  getVipTiers,
-  giftTarget,
   listOwnerRewards,
   reorderRewards,
-  replaceVipTiers,
-  rewardIdBySlug,
   setRewardActive,
   updateReward,
   updateRewardSettings,
-} from "./rewards.service.ts";
+} from "./catalogue.service.ts";
+import {
+  getOwed,
+  listShopRedemptions,
+  lookupRedemption,
+  refuseRedemption,
+  validateRedemption,
+} from "./redemption-desk.service.ts";
+import {
+  cancelMyRedemption,
+  getMyRedemption,
+  listMyRedemptions,
+  redeem,
+  redemptionState,
+  waitForChange,
+} from "./redemptions.service.ts";
+import { getRewardPage, getRewardPhoto, rewardIdBySlug } from "./rewards.service.ts";
+import { getMyVip, getVipTiers, giftTarget, replaceVipTiers } from "./vip.service.ts";
 
 const slugParam = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,80}$/, "Récompense introuvable.") });
 const redemptionParam = z.object({ id: z.string().uuid("Récompense à valider introuvable.") });

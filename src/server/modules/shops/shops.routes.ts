@@ -4,16 +4,14 @@ import { paginationSchema, reviewSchema, shopRegistrationSchema, shopSearchSchem
 import { type AppEnv, currentUser } from "../../lib/context.ts";
 import { validate } from "../../lib/validate.ts";
 import {
-  deleteReview,
   getShopByScanUid,
   getShopImage,
   getShopPage,
   listMyShops,
-  listReviews,
   registerShop,
-  saveReview,
   searchShops,
 } from "./shops.service.ts";
+import { deleteReview, listReviews, saveReview } from "./reviews.service.ts";
 
 const slugParam = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,80}$/, "Boutique introuvable.") });
 const scanUidParam = z.object({ scanUid: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "Ce code ne correspond à aucune boutique Fidèle.") });
