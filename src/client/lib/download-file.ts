@@ -1,5 +1,5 @@
-import { ApiError } from "../../../lib/api-client.ts";
-import { AppError, isErrorBody } from "../../../../domain/errors.ts";
+import { ApiError } from "./api-client.ts";
+import { AppError, isErrorBody } from "../../domain/errors.ts";
 
 /**
  * Downloads a file the API sends as an attachment (CSV exports, the poster), under

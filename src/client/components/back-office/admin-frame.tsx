@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { type MyShop, useCurrentShop } from "../../../components/shop/current-shop.ts";
-import { ButtonLink } from "../../../components/ui/button.tsx";
-import { Notice } from "../../../components/ui/notice.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { type MyShop, useCurrentShop } from "../shop/current-shop.ts";
+import { ButtonLink } from "../ui/button.tsx";
+import { Notice } from "../ui/notice.tsx";
+import { ApiError } from "../../lib/api-client.ts";
 
 export function Skeleton({ label = "Chargement…" }: { label?: string }) {
   return (

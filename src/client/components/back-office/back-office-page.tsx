@@ -1,10 +1,10 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { useCurrentShop } from "../../../components/shop/current-shop.ts";
-import { ButtonLink } from "../../../components/ui/button.tsx";
-import { Notice } from "../../../components/ui/notice.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
-import { type ShopOverview, useShopOverview } from "../api/get-shop-overview.ts";
+import { useCurrentShop } from "../shop/current-shop.ts";
+import { ButtonLink } from "../ui/button.tsx";
+import { Notice } from "../ui/notice.tsx";
+import { ApiError } from "../../lib/api-client.ts";
+import { type ShopOverview, useShopOverview } from "./shop-overview.ts";
 
 /** The shop a back-office page works on: its id and its overview (name, status, role, design). */
 export function useBackofficeShop() {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api, unwrap } from "../../../lib/api-client.ts";
-import { backofficeKeys } from "./keys.ts";
+import { api, unwrap } from "../../lib/api-client.ts";
+import { backofficeKeys } from "./shop-keys.ts";
 
 export const getShopOverview = (shopId: string) =>
   unwrap(api.backoffice.shops[":shopId"].$get({ param: { shopId } })).then((r) => r.shop);

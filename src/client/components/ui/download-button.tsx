@@ -1,7 +1,7 @@
 import { useState } from "react";
-import { Button } from "../../../components/ui/button.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
-import { downloadFile } from "../api/download-file.ts";
+import { Button } from "./button.tsx";
+import { ApiError } from "../../lib/api-client.ts";
+import { downloadFile } from "../../lib/download-file.ts";
 
 /** A button that downloads a file of the API (a CSV export) and says why when it cannot. */
 export function DownloadButton({

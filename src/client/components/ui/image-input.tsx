@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from "react";
-import { dataUrlBytes, resizeImage } from "../../../components/ui/resize-image.ts";
+import { dataUrlBytes, resizeImage } from "./resize-image.ts";
 
 const kb = new Intl.NumberFormat("fr-FR", { maximumFractionDigits: 0 });
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
-import { backofficeKeys } from "./keys.ts";
+import { backofficeKeys } from "../../../components/back-office/shop-keys.ts";
 
 export const getCustomer = (shopId: string, cardId: string) =>
   unwrap(api.backoffice.shops[":shopId"].customers[":cardId"].$get({ param: { shopId, cardId } }));

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import type { CUSTOMER_SORTS } from "../../../../domain/schemas/cards.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
-import { backofficeKeys } from "./keys.ts";
+import { backofficeKeys } from "../../../components/back-office/shop-keys.ts";
 
 export type CustomersFilter = {
   q: string;

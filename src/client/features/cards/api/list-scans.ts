@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import type { ScanOutcome } from "../../../../domain/loyalty/scan-rules.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
-import { backofficeKeys } from "./keys.ts";
+import { backofficeKeys } from "../../../components/back-office/shop-keys.ts";
 
 export type ScansFilter = { outcome: ScanOutcome | ""; from: string; to: string; flagged: boolean; limit: number };
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { pickShop } from "../../../components/shop/current-shop.ts";
 import { contrastRatio } from "./colour.ts";
-import { readCoordinate } from "./coordinates.ts";
-import { formatTime, personName, plural } from "./format.ts";
+import { formatTime, personName, plural } from "../../../components/back-office/format.ts";
 import { describePeriod, listFr } from "./period-text.ts";
 
 describe("back-office wording", () => {
@@ -43,16 +42,6 @@ describe("back-office wording", () => {
     expect(personName({ firstName: "Léa", lastName: null, email: "lea@example.fr" })).toBe("Léa");
     expect(personName({ firstName: null, lastName: null, email: "lea@example.fr" })).toBe("lea@example.fr");
     expect(personName({ firstName: null, lastName: null, email: null })).toBe("Client sans nom");
-  });
-});
-
-describe("coordinates typed in a form", () => {
-  it("reads French decimals, leaves empty as null and bad text for the schema to refuse", () => {
-    expect(readCoordinate("45,764043")).toBe(45.764043);
-    expect(readCoordinate(" 4.8357 ")).toBe(4.8357);
-    expect(readCoordinate("")).toBeNull();
-    expect(readCoordinate(null)).toBeNull();
-    expect(readCoordinate("nord")).toBe("nord");
   });
 });
 

@@ -1,5 +1,5 @@
 import { WEEKDAYS_FR } from "../../../../domain/loyalty/hours.ts";
-import { formatLocalDate, formatTime } from "./format.ts";
+import { formatLocalDate, formatTime } from "../../../components/back-office/format.ts";
 
 /** "a, b et c". */
 export function listFr(items: string[]): string {

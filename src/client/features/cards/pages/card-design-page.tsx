@@ -15,12 +15,17 @@ import { Notice } from "../../../components/ui/notice.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { useForm } from "../../../lib/use-form.ts";
-import { type CardSettings, useCardSettings } from "../api/get-card-settings.ts";
+import { type CardSettings, useCardSettings } from "../../../components/back-office/card-settings.ts";
 import { useRenewCodeSecret } from "../api/renew-code-secret.ts";
 import { useSaveCardSettings } from "../api/save-card-settings.ts";
-import { BackofficeError, BackofficePage, PageSkeleton, Section } from "../components/backoffice-page.tsx";
+import {
+  BackofficeError,
+  BackofficePage,
+  PageSkeleton,
+  Section,
+} from "../../../components/back-office/back-office-page.tsx";
 import { contrastRatio } from "../components/colour.ts";
-import { backofficeFileUrl, downloadFile } from "../api/download-file.ts";
+import { backofficeFileUrl, downloadFile } from "../../../lib/download-file.ts";
 
 const STAMP_ICON_LABELS_FR: Record<StampIconName, string> = {
   star: "Étoile",
@@ -162,7 +167,9 @@ function CardDesignForm({ shopId, settings }: { shopId: string; settings: CardSe
           />
         </div>
         <p className="text-sm text-stone-600 dark:text-stone-400">
-          {settings.shop.logoUrl ? "Le logo est celui de votre page. " : "Pas encore de logo : la carte affiche votre initiale. "}
+          {settings.shop.logoUrl
+            ? "Le logo est celui de votre page. "
+            : "Pas encore de logo : la carte affiche votre initiale. "}
           <Link to="/admin/ma-boutique" className="font-semibold text-brand-800 underline dark:text-brand-200">
             {settings.shop.logoUrl ? "Changer le logo" : "Ajouter un logo"}
           </Link>

@@ -2,14 +2,14 @@ import { useState } from "react";
 import { formatAmountFr } from "../../../../domain/loyalty/scan-rules.ts";
 import { CUSTOMER_SORTS } from "../../../../domain/schemas/cards.ts";
 import { Button } from "../../../components/ui/button.tsx";
-import { backofficeFileUrl } from "../api/download-file.ts";
-import type { ShopOverview } from "../api/get-shop-overview.ts";
+import { backofficeFileUrl } from "../../../lib/download-file.ts";
+import type { ShopOverview } from "../../../components/back-office/shop-overview.ts";
 import { type CustomersFilter, customersQuery, useCustomers } from "../api/list-customers.ts";
-import { BackofficeError, BackofficePage, PageSkeleton } from "../components/backoffice-page.tsx";
+import { BackofficeError, BackofficePage, PageSkeleton } from "../../../components/back-office/back-office-page.tsx";
 import { CustomerHistory } from "../components/customer-history.tsx";
-import { DownloadButton } from "../components/download-button.tsx";
-import { formatDateMedium, formatNumber, personName, plural } from "../components/format.ts";
-import { useDebounced } from "../components/use-debounced.ts";
+import { DownloadButton } from "../../../components/ui/download-button.tsx";
+import { formatDateMedium, formatNumber, personName, plural } from "../../../components/back-office/format.ts";
+import { useDebounced } from "../../../lib/use-debounced.ts";
 
 const SORT_LABELS: Record<(typeof CUSTOMER_SORTS)[number], string> = {
   lastVisit: "Dernier passage",

@@ -10,8 +10,8 @@ import { useForm } from "../../../lib/use-form.ts";
 import { useDeleteDoublePoints } from "../api/delete-double-points.ts";
 import { type DoublePointsPeriod, useDoublePoints } from "../api/list-double-points.ts";
 import { useSaveDoublePoints } from "../api/save-double-points.ts";
-import { BackofficeError, BackofficePage, PageSkeleton } from "../components/backoffice-page.tsx";
-import { todayLocal } from "../components/format.ts";
+import { BackofficeError, BackofficePage, PageSkeleton } from "../../../components/back-office/back-office-page.tsx";
+import { todayLocal } from "../../../components/back-office/format.ts";
 import { describePeriod } from "../components/period-text.ts";
 
 const SHORT_DAYS = ["L", "M", "M", "J", "V", "S", "D"];

@@ -7,12 +7,12 @@ import {
   type ScanOutcome,
 } from "../../../../domain/loyalty/scan-rules.ts";
 import { Button } from "../../../components/ui/button.tsx";
-import { backofficeFileUrl } from "../api/download-file.ts";
-import type { ShopOverview } from "../api/get-shop-overview.ts";
+import { backofficeFileUrl } from "../../../lib/download-file.ts";
+import type { ShopOverview } from "../../../components/back-office/shop-overview.ts";
 import { type Scan, type ScansFilter, scansQuery, useScans } from "../api/list-scans.ts";
-import { BackofficeError, BackofficePage, PageSkeleton } from "../components/backoffice-page.tsx";
-import { DownloadButton } from "../components/download-button.tsx";
-import { formatDateTime, personName, plural } from "../components/format.ts";
+import { BackofficeError, BackofficePage, PageSkeleton } from "../../../components/back-office/back-office-page.tsx";
+import { DownloadButton } from "../../../components/ui/download-button.tsx";
+import { formatDateTime, personName, plural } from "../../../components/back-office/format.ts";
 
 const PAGE = 100;
 

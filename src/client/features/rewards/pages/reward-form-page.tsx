@@ -10,7 +10,7 @@ import { useForm } from "../../../lib/use-form.ts";
 import { type OwnerRewardDetail, useOwnerReward } from "../api/get-owner-reward.ts";
 import { useOwnerRewards } from "../api/list-owner-rewards.ts";
 import { useSaveReward } from "../api/save-reward.ts";
-import { AdminFrame, LoadError, Panel, Skeleton } from "../components/admin-frame.tsx";
+import { AdminFrame, LoadError, Panel, Skeleton } from "../../../components/back-office/admin-frame.tsx";
 import { draftConditionsFr } from "../components/conditions.ts";
 import { PhotoInput } from "../components/photo-input.tsx";
 import { ProgressBar } from "../components/progress-bar.tsx";

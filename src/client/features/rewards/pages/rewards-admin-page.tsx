@@ -16,7 +16,7 @@ import { useReorderRewards } from "../api/reorder-rewards.ts";
 import { type RewardSettings, useRewardSettings, useSaveRewardSettings } from "../api/reward-settings.ts";
 import { useSetRewardActive } from "../api/set-reward-active.ts";
 import { useSaveVipTiers, type VipTier, useVipTiers } from "../api/vip-tiers.ts";
-import { AdminFrame, LoadError, Panel, Skeleton } from "../components/admin-frame.tsx";
+import { AdminFrame, LoadError, Panel, Skeleton } from "../../../components/back-office/admin-frame.tsx";
 import { GiftIcon } from "../components/gift-icon.tsx";
 
 type Mode = "stamps" | "points";

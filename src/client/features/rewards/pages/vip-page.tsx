@@ -10,7 +10,7 @@ import { type VipCard, type VipGift, useVip } from "../api/get-vip.ts";
 import { BALANCE_KEYS, rewardsKeys } from "../api/keys.ts";
 import { GiftIcon } from "../components/gift-icon.tsx";
 import { ProgressBar } from "../components/progress-bar.tsx";
-import { randomKey } from "../components/random-key.ts";
+import { randomKey } from "../../../lib/random-key.ts";
 
 const perkFr = (mode: VipCard["mode"], multiplier: number) =>
   multiplier > 1 ? `${mode === "stamps" ? "tampons" : "points"} ×${multiplier}` : "Pas de bonus";

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
-import { backofficeKeys } from "./keys.ts";
+import { backofficeKeys } from "../../../components/back-office/shop-keys.ts";
 
 export const getTeam = (shopId: string) => unwrap(api.backoffice.shops[":shopId"].team.$get({ param: { shopId } }));
 

@@ -5,7 +5,7 @@ import { myShopsQueryOptions } from "../../../components/shop/current-shop.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { meQueryOptions } from "../../../lib/me.ts";
 import { pageContentQueryOptions } from "./get-page-content.ts";
-import { backofficeKeys } from "./keys.ts";
+import { backofficeKeys } from "../../../components/back-office/shop-keys.ts";
 
 export const savePageContent = (shopId: string, input: z.output<typeof shopPageSchema>) =>
   unwrap(api.backoffice.shops[":shopId"].page.$put({ param: { shopId }, json: input })).then((r) => r.page);

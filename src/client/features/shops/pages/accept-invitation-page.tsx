@@ -7,8 +7,8 @@ import { ApiError } from "../../../lib/api-client.ts";
 import { useMe } from "../../../lib/me.ts";
 import { useAnswerInvitation } from "../api/answer-invitation.ts";
 import { useInvitation } from "../api/get-invitation.ts";
-import { PageSkeleton } from "../components/backoffice-page.tsx";
-import { formatDate } from "../components/format.ts";
+import { PageSkeleton } from "../../../components/back-office/back-office-page.tsx";
+import { formatDate } from "../../../components/back-office/format.ts";
 
 const STATUS_TEXT: Record<string, string> = {
   accepted: "Cette invitation a déjà été acceptée.",

@@ -3,11 +3,11 @@ import { lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { useDashboard } from "../api/get-dashboard.ts";
-import { backofficeKeys } from "../api/keys.ts";
-import type { ShopOverview } from "../api/get-shop-overview.ts";
-import { BackofficeLinks } from "../components/backoffice-links.tsx";
-import { BackofficeError, BackofficePage } from "../components/backoffice-page.tsx";
-import { formatLocalDate, formatNumber, plural } from "../components/format.ts";
+import { backofficeKeys } from "../../../components/back-office/shop-keys.ts";
+import type { ShopOverview } from "../../../components/back-office/shop-overview.ts";
+import { BackofficeLinks } from "../../../components/back-office/back-office-menu.tsx";
+import { BackofficeError, BackofficePage } from "../../../components/back-office/back-office-page.tsx";
+import { formatLocalDate, formatNumber, plural } from "../../../components/back-office/format.ts";
 
 // recharts stays out of every other page: this dynamic import is its only way in.
 const DashboardCharts = lazy(() => import("../components/dashboard-charts.tsx"));
@@ -43,7 +43,11 @@ function Kpi({
 /** GET …/owed: rewards waiting at the counter, handed over lately, and the points customers hold (a liability). */
 const getOwed = (shopId: string) => unwrap(api.backoffice.shops[":shopId"].owed.$get({ param: { shopId } }));
 const owedQueryOptions = (shopId: string) =>
-  queryOptions({ queryKey: backofficeKeys.part(shopId, "owed"), queryFn: () => getOwed(shopId), refetchInterval: 60_000 });
+  queryOptions({
+    queryKey: backofficeKeys.part(shopId, "owed"),
+    queryFn: () => getOwed(shopId),
+    refetchInterval: 60_000,
+  });
 
 /** "Ce que vous devez": what the shop owes its customers, now and in points still to spend. */
 function OwedSection({ shopId }: { shopId: string }) {
@@ -68,7 +72,11 @@ function OwedSection({ shopId }: { shopId: string }) {
               detail={owed.data.pending.count > 0 ? `soit ${owed.data.pending.costLabel}` : "Aucune en attente"}
               tone={owed.data.pending.count > 0 ? "warn" : "default"}
             />
-            <Kpi label={`Remises (${owed.data.days} j)`} value={owed.data.validated.count} detail={`soit ${owed.data.validated.costLabel}`} />
+            <Kpi
+              label={`Remises (${owed.data.days} j)`}
+              value={owed.data.validated.count}
+              detail={`soit ${owed.data.validated.costLabel}`}
+            />
             <Kpi
               label={owed.data.mode === "stamps" ? "Tampons en circulation" : "Points en circulation"}
               value={owed.data.outstanding.points}
@@ -85,8 +93,8 @@ function OwedSection({ shopId }: { shopId: string }) {
             />
           </dl>
           <p className="text-sm text-stone-600 dark:text-stone-400">
-            Les {owed.data.mode === "stamps" ? "tampons" : "points"} en circulation sont une dette envers vos clients : chacun
-            peut devenir une récompense à offrir.
+            Les {owed.data.mode === "stamps" ? "tampons" : "points"} en circulation sont une dette envers vos clients :
+            chacun peut devenir une récompense à offrir.
           </p>
           <div className="flex flex-wrap gap-3">
             <Link

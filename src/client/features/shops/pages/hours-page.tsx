@@ -7,8 +7,13 @@ import { Notice } from "../../../components/ui/notice.tsx";
 import { useForm } from "../../../lib/use-form.ts";
 import { useHours } from "../api/get-hours.ts";
 import { useSaveHours } from "../api/save-hours.ts";
-import { BackofficeError, BackofficePage, PageSkeleton, Section } from "../components/backoffice-page.tsx";
-import { formatLocalDate, todayLocal } from "../components/format.ts";
+import {
+  BackofficeError,
+  BackofficePage,
+  PageSkeleton,
+  Section,
+} from "../../../components/back-office/back-office-page.tsx";
+import { formatLocalDate, todayLocal } from "../../../components/back-office/format.ts";
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const MAX_RANGES = 4;

@@ -7,7 +7,12 @@ import { SelectField } from "../../../components/ui/select-field.tsx";
 import { useForm } from "../../../lib/use-form.ts";
 import { useLegal } from "../api/get-legal.ts";
 import { useSaveLegal } from "../api/save-legal.ts";
-import { BackofficeError, BackofficePage, PageSkeleton, Section } from "../components/backoffice-page.tsx";
+import {
+  BackofficeError,
+  BackofficePage,
+  PageSkeleton,
+  Section,
+} from "../../../components/back-office/back-office-page.tsx";
 
 const LEGAL_FORMS = [
   "Entreprise individuelle",

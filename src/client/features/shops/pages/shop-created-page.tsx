@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { myShopsQueryOptions } from "../../../components/shop/current-shop.ts";
 import { ButtonLink } from "../../../components/ui/button.tsx";
-import { cardSettingsQueryOptions } from "../api/get-card-settings.ts";
+import { cardSettingsQueryOptions } from "../../../components/back-office/card-settings.ts";
 
 type NextStep = { to: string; title: string; text: string };
 

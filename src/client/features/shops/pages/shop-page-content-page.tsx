@@ -9,8 +9,13 @@ import { TextareaField } from "../../../components/ui/textarea-field.tsx";
 import { useForm } from "../../../lib/use-form.ts";
 import { type PageContent, usePageContent } from "../api/get-page-content.ts";
 import { useSavePageContent } from "../api/save-page-content.ts";
-import { BackofficeError, BackofficePage, PageSkeleton, Section } from "../components/backoffice-page.tsx";
-import { ImageInput } from "../components/image-input.tsx";
+import {
+  BackofficeError,
+  BackofficePage,
+  PageSkeleton,
+  Section,
+} from "../../../components/back-office/back-office-page.tsx";
+import { ImageInput } from "../../../components/ui/image-input.tsx";
 import { readCoordinate } from "../components/coordinates.ts";
 import { PositionPicker } from "../components/position-picker.tsx";
 

@@ -10,8 +10,13 @@ import { useCancelInvitation } from "../api/cancel-invitation.ts";
 import { useTeam } from "../api/get-team.ts";
 import { useInviteStaff } from "../api/invite-staff.ts";
 import { useRemoveMember } from "../api/remove-member.ts";
-import { BackofficeError, BackofficePage, PageSkeleton, Section } from "../components/backoffice-page.tsx";
-import { formatDate, personName } from "../components/format.ts";
+import {
+  BackofficeError,
+  BackofficePage,
+  PageSkeleton,
+  Section,
+} from "../../../components/back-office/back-office-page.tsx";
+import { formatDate, personName } from "../../../components/back-office/format.ts";
 
 function InviteForm({ shopId }: { shopId: string }) {
   const invite = useInviteStaff(shopId);
