@@ -5,7 +5,7 @@ import { api, unwrap } from "../../../lib/api-client.ts";
 import { useDashboard } from "../api/get-dashboard.ts";
 import { backofficeKeys } from "../../../components/back-office/shop-keys.ts";
 import type { ShopOverview } from "../../../components/back-office/shop-overview.ts";
-import { BackofficeLinks } from "../../../components/back-office/back-office-menu.tsx";
+import { BackOfficeTiles } from "../../../components/back-office/back-office-menu.tsx";
 import { BackofficeError, BackofficePage } from "../../../components/back-office/back-office-page.tsx";
 import { formatLocalDate, formatNumber, plural } from "../../../components/back-office/format.ts";
 
@@ -232,7 +232,7 @@ export default function DashboardPage() {
             <h2 id="manage-title" className="mb-3 text-lg font-semibold">
               Gérer ma boutique
             </h2>
-            <BackofficeLinks />
+            <BackOfficeTiles />
           </section>
         </>
       )}
