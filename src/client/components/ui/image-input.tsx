@@ -1,11 +1,17 @@
 import { useId, useRef, useState } from "react";
+import { formatKilobytes } from "../../../domain/format.ts";
 import { dataUrlBytes, resizeImage } from "./resize-image.ts";
 
-const kb = new Intl.NumberFormat("fr-FR", { maximumFractionDigits: 0 });
+const FRAMES = {
+  round: "size-20 rounded-full",
+  wide: "aspect-[16/9] w-40 rounded-xl",
+  photo: "aspect-[4/3] w-32 rounded-xl",
+} as const;
 
 /**
  * A picture chosen from the phone (or taken with its camera), resized here, shown
  * as a preview, with "Remplacer" and "Retirer". Its value is a data URL or null.
+ * The one image input of the app: a shop's logo (round, made square), its cover (wide), a reward's photo.
  */
 export function ImageInput({
   label,
@@ -25,7 +31,7 @@ export function ImageInput({
   maxBytes: number;
   maxWidth: number;
   maxHeight: number;
-  shape: "round" | "wide";
+  shape: keyof typeof FRAMES;
   error?: string;
 }) {
   const id = useId();
@@ -59,9 +65,7 @@ export function ImageInput({
       </span>
       <div className="flex items-center gap-4">
         <div
-          className={`flex shrink-0 items-center justify-center overflow-hidden border border-stone-200 bg-stone-100 dark:border-stone-700 dark:bg-stone-800 ${
-            shape === "round" ? "size-20 rounded-full" : "aspect-[16/9] w-40 rounded-xl"
-          }`}
+          className={`flex shrink-0 items-center justify-center overflow-hidden border border-stone-200 bg-stone-100 dark:border-stone-700 dark:bg-stone-800 ${FRAMES[shape]}`}
         >
           {value ? (
             <img src={value} alt={`${label} : aperçu`} className="size-full object-cover" />
@@ -72,7 +76,7 @@ export function ImageInput({
         <div className="flex flex-col items-start gap-1">
           <label
             htmlFor={id}
-            className="inline-flex min-h-11 cursor-pointer items-center rounded-xl border border-stone-300 bg-white px-4 text-sm font-semibold text-stone-900 hover:bg-stone-100 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-100"
+            className="inline-flex min-h-11 cursor-pointer items-center rounded-xl border border-stone-300 bg-white px-4 text-sm font-semibold text-stone-900 hover:bg-stone-100 has-[:focus-visible]:outline-2 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-100"
           >
             {busy ? "Préparation…" : value ? "Remplacer" : "Choisir une image"}
             <span className="sr-only"> : {label}</span>
@@ -98,7 +102,7 @@ export function ImageInput({
         </div>
       </div>
       <p id={`${id}-hint`} className="text-sm text-stone-600 dark:text-stone-400">
-        {hint} {value ? `(${kb.format(dataUrlBytes(value) / 1024)} Ko après réduction)` : ""}
+        {hint} {value ? `(${formatKilobytes(dataUrlBytes(value))} après réduction)` : ""}
       </p>
       {shown ? (
         <p id={`${id}-error`} role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">

@@ -1,6 +1,6 @@
 import { formatAmountFr } from "../../../../domain/loyalty/scan-rules.ts";
 import { useCustomer } from "../api/get-customer.ts";
-import { formatDateTime } from "../../../components/back-office/format.ts";
+import { formatDateTime } from "../../../../domain/format.ts";
 
 /** A customer's last ledger entries (scans, bonuses, rewards, corrections), newest first. */
 export function CustomerHistory({

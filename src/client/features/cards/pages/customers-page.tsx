@@ -8,8 +8,8 @@ import { type CustomersFilter, customersQuery, useCustomers } from "../api/list-
 import { BackofficeError, BackofficePage, PageSkeleton } from "../../../components/back-office/back-office-page.tsx";
 import { CustomerHistory } from "../components/customer-history.tsx";
 import { DownloadButton } from "../../../components/ui/download-button.tsx";
-import { formatDateMedium, formatNumber, personName, plural } from "../../../components/back-office/format.ts";
 import { useDebounced } from "../../../lib/use-debounced.ts";
+import { formatDateMedium, formatNumber, personName, plural } from "../../../../domain/format.ts";
 
 const SORT_LABELS: Record<(typeof CUSTOMER_SORTS)[number], string> = {
   lastVisit: "Dernier passage",

@@ -11,8 +11,7 @@ import { useDeleteDoublePoints } from "../api/delete-double-points.ts";
 import { type DoublePointsPeriod, useDoublePoints } from "../api/list-double-points.ts";
 import { useSaveDoublePoints } from "../api/save-double-points.ts";
 import { BackofficeError, BackofficePage, PageSkeleton } from "../../../components/back-office/back-office-page.tsx";
-import { todayLocal } from "../../../components/back-office/format.ts";
-import { describePeriod } from "../components/period-text.ts";
+import { formatPeriod, localIsoDate } from "../../../../domain/format.ts";
 
 const SHORT_DAYS = ["L", "M", "M", "J", "V", "S", "D"];
 
@@ -91,7 +90,7 @@ function PeriodForm({
           label="Début (facultatif)"
           name="startDate"
           type="date"
-          defaultValue={period?.startDate ?? todayLocal()}
+          defaultValue={period?.startDate ?? localIsoDate()}
           error={e.startDate}
         />
         <Field
@@ -187,7 +186,7 @@ function PeriodItem({
           </div>
           <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">
             <span className="sr-only">Points ×{period.multiplier}. </span>
-            {describePeriod(period)}
+            {formatPeriod(period)}
           </p>
         </div>
       </div>
@@ -240,7 +239,7 @@ function DoublePointsBody({ shopId }: { shopId: string }) {
   const [editing, setEditing] = useState<string | null>(null);
   if (periods.isPending) return <PageSkeleton />;
   if (periods.isError) return <BackofficeError error={periods.error} onRetry={() => periods.refetch()} />;
-  const today = todayLocal();
+  const today = localIsoDate();
   return (
     <>
       {editing === "new" ? (

@@ -12,7 +12,7 @@ import type { ShopOverview } from "../../../components/back-office/shop-overview
 import { type Scan, type ScansFilter, scansQuery, useScans } from "../api/list-scans.ts";
 import { BackofficeError, BackofficePage, PageSkeleton } from "../../../components/back-office/back-office-page.tsx";
 import { DownloadButton } from "../../../components/ui/download-button.tsx";
-import { formatDateTime, personName, plural } from "../../../components/back-office/format.ts";
+import { formatDateTime, personName, plural } from "../../../../domain/format.ts";
 
 const PAGE = 100;
 

@@ -12,7 +12,8 @@ import { useOwnerRewards } from "../api/list-owner-rewards.ts";
 import { useSaveReward } from "../api/save-reward.ts";
 import { AdminFrame, LoadError, Panel, Skeleton } from "../../../components/back-office/admin-frame.tsx";
 import { draftConditionsFr } from "../components/conditions.ts";
-import { PhotoInput } from "../components/photo-input.tsx";
+import { ImageInput } from "../../../components/ui/image-input.tsx";
+import { formatKilobytes } from "../../../../domain/format.ts";
 import { ProgressBar } from "../components/progress-bar.tsx";
 import { RewardShowcase } from "../components/reward-showcase.tsx";
 
@@ -181,10 +182,15 @@ function RewardForm({
               placeholder="Expresso, allongé ou noisette, au comptoir ou à emporter."
               error={e.description}
             />
-            <PhotoInput
+            <ImageInput
+              label="Photo (facultative)"
+              hint={`Réduite ici à ${formatKilobytes(REWARD_PHOTO_MAX_BYTES)} au plus.`}
               value={draft.photo}
               onChange={(photo) => update({ photo })}
               maxBytes={REWARD_PHOTO_MAX_BYTES}
+              maxWidth={1200}
+              maxHeight={1200}
+              shape="photo"
               error={e.photo}
             />
           </div>

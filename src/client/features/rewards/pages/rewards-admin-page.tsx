@@ -2,7 +2,6 @@ import { useState } from "react";
 import { Link, useLocation } from "react-router";
 import { VIP_MULTIPLIER_MAX, VIP_TIERS_MAX } from "../../../../domain/loyalty/rewards.ts";
 import { rewardSettingsSchema, vipTiersSchema } from "../../../../domain/schemas/rewards.ts";
-import { formatMomentFr } from "../../../components/loyalty/format.ts";
 import { Button, ButtonLink } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
@@ -18,6 +17,7 @@ import { useSetRewardActive } from "../api/set-reward-active.ts";
 import { useSaveVipTiers, type VipTier, useVipTiers } from "../api/vip-tiers.ts";
 import { AdminFrame, LoadError, Panel, Skeleton } from "../../../components/back-office/admin-frame.tsx";
 import { GiftIcon } from "../components/gift-icon.tsx";
+import { formatMoment } from "../../../../domain/format.ts";
 
 type Mode = "stamps" | "points";
 const unitWord = (mode: Mode) => (mode === "stamps" ? "tampons" : "points");
@@ -521,7 +521,7 @@ function RecentRedemptions({ shopId }: { shopId: string }) {
               <div className="min-w-0">
                 <p className="font-semibold break-words">{r.title}</p>
                 <p className="text-sm text-stone-600 dark:text-stone-400">
-                  {r.customer} · {r.costLabel} · {formatMomentFr(r.createdAt)}
+                  {r.customer} · {r.costLabel} · {formatMoment(r.createdAt)}
                   {r.status === "pending" ? (
                     <>
                       {" "}

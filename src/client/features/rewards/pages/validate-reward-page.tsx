@@ -1,7 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type RefObject, useCallback, useEffect, useId, useRef, useState } from "react";
 import { parseRedemptionCode } from "../../../../domain/loyalty/rewards.ts";
-import { formatMomentFr } from "../../../components/loyalty/format.ts";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { useCurrentShop } from "../../../components/shop/current-shop.ts";
 import { Button } from "../../../components/ui/button.tsx";
@@ -18,6 +17,7 @@ import { rewardsKeys } from "../api/keys.ts";
 import { GiftIcon } from "../components/gift-icon.tsx";
 import type { QrDetector } from "../../../components/qr/qr-detector.ts";
 import { formatMinutesSeconds, minutesSecondsFr, useNow } from "../components/use-now.ts";
+import { formatMoment } from "../../../../domain/format.ts";
 
 const BAD_FORMAT = "Ce code n'a pas le bon format : 6 lettres et chiffres.";
 
@@ -343,7 +343,7 @@ function RedemptionPanel({
             {isPending ? (
               <TimeLeft expiresAt={redemption.expiresAt} />
             ) : redemption.decidedAt ? (
-              formatMomentFr(redemption.decidedAt)
+              formatMoment(redemption.decidedAt)
             ) : (
               "—"
             )}
@@ -355,7 +355,7 @@ function RedemptionPanel({
         {!isPending ? (
           <Notice>
             {redemption.status === "validated"
-              ? `Déjà validée${redemption.decidedByName ? ` par ${redemption.decidedByName}` : ""}${redemption.decidedAt ? ` ${formatMomentFr(redemption.decidedAt)}` : ""} : ne la remettez pas une seconde fois.`
+              ? `Déjà validée${redemption.decidedByName ? ` par ${redemption.decidedByName}` : ""}${redemption.decidedAt ? ` ${formatMoment(redemption.decidedAt)}` : ""} : ne la remettez pas une seconde fois.`
               : redemption.status === "refused"
                 ? `Refusée${redemption.refuseReason ? ` : ${redemption.refuseReason}` : ""}. Les points ont été rendus au client.`
                 : redemption.status === "expired"

@@ -11,7 +11,7 @@ import {
   YAxis,
 } from "recharts";
 import type { Dashboard } from "../api/get-dashboard.ts";
-import { formatLocalDate, formatLocalDateShort, formatNumber } from "../../../components/back-office/format.ts";
+import { formatLocalDate, formatLocalDateShort, formatNumber } from "../../../../domain/format.ts";
 
 /**
  * The dashboard's charts. This module (and recharts with it) is loaded only by

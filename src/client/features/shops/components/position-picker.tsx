@@ -1,8 +1,8 @@
 import { useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
+import { formatCoordinate } from "../../../../domain/format.ts";
 
-const coordinate = new Intl.NumberFormat("fr-FR", { maximumFractionDigits: 5 });
 type GeoStatus =
   | { kind: "idle" }
   | { kind: "locating" }
@@ -79,7 +79,7 @@ export function PositionPicker({
       <div aria-live="polite" className="text-sm">
         {status.kind === "done" ? (
           <p className="text-emerald-800 dark:text-emerald-300">
-            Position trouvée (précision : environ {coordinate.format(status.accuracy)} m).
+            Position trouvée (précision : environ {formatCoordinate(status.accuracy)} m).
           </p>
         ) : null}
         {status.kind === "error" ? (
@@ -109,7 +109,7 @@ export function PositionPicker({
       {isValid ? (
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
           <span className="text-stone-700 dark:text-stone-300">
-            Repère : {coordinate.format(latValue)}, {coordinate.format(lngValue)}
+            Repère : {formatCoordinate(latValue)}, {formatCoordinate(lngValue)}
           </span>
           <a
             href={`https://www.openstreetmap.org/?mlat=${latValue}&mlon=${lngValue}#map=18/${latValue}/${lngValue}`}

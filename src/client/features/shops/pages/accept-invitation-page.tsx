@@ -8,7 +8,7 @@ import { useMe } from "../../../lib/me.ts";
 import { useAnswerInvitation } from "../api/answer-invitation.ts";
 import { useInvitation } from "../api/get-invitation.ts";
 import { PageSkeleton } from "../../../components/back-office/back-office-page.tsx";
-import { formatDate } from "../../../components/back-office/format.ts";
+import { formatDate } from "../../../../domain/format.ts";
 
 const STATUS_TEXT: Record<string, string> = {
   accepted: "Cette invitation a déjà été acceptée.",

@@ -7,7 +7,7 @@ import { backofficeKeys } from "../../../components/back-office/shop-keys.ts";
 import type { ShopOverview } from "../../../components/back-office/shop-overview.ts";
 import { BackOfficeTiles } from "../../../components/back-office/back-office-menu.tsx";
 import { BackofficeError, BackofficePage } from "../../../components/back-office/back-office-page.tsx";
-import { formatLocalDate, formatNumber, plural } from "../../../components/back-office/format.ts";
+import { formatLocalDate, formatNumber, plural } from "../../../../domain/format.ts";
 
 // recharts stays out of every other page: this dynamic import is its only way in.
 const DashboardCharts = lazy(() => import("../components/dashboard-charts.tsx"));

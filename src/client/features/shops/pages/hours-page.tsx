@@ -13,7 +13,7 @@ import {
   PageSkeleton,
   Section,
 } from "../../../components/back-office/back-office-page.tsx";
-import { formatLocalDate, todayLocal } from "../../../components/back-office/format.ts";
+import { formatLocalDate, localIsoDate } from "../../../../domain/format.ts";
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const MAX_RANGES = 4;
@@ -276,7 +276,7 @@ function HoursForm({ shopId, hours }: { shopId: string; hours: Hours }) {
           variant="secondary"
           className="mt-4"
           onClick={() => {
-            const today = todayLocal();
+            const today = localIsoDate();
             setSaved(false);
             setClosures((list) => [...list, { startDate: today, endDate: today, reason: "" }]);
           }}

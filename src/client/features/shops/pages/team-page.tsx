@@ -16,7 +16,7 @@ import {
   PageSkeleton,
   Section,
 } from "../../../components/back-office/back-office-page.tsx";
-import { formatDate, personName } from "../../../components/back-office/format.ts";
+import { formatDate, personName } from "../../../../domain/format.ts";
 
 function InviteForm({ shopId }: { shopId: string }) {
   const invite = useInviteStaff(shopId);
