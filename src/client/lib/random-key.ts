@@ -1,4 +1,4 @@
-/** A random idempotency key: crypto.randomUUID needs a secure context, getRandomValues does not. */
+/** The one random key of the app (idempotency keys, device id): crypto.randomUUID needs a secure context, getRandomValues does not. */
 export function randomKey(): string {
   if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
   const bytes = crypto.getRandomValues(new Uint8Array(16));

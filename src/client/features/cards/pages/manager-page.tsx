@@ -10,7 +10,7 @@ import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { useForm } from "../../../lib/use-form.ts";
-import { randomKey } from "../api/scan-keys.ts";
+import { randomKey } from "../../../lib/random-key.ts";
 import {
   adjustCard,
   type CounterCustomer,

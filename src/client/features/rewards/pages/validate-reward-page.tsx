@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, type RefObject, useCallback, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, type RefObject, useCallback, useId, useRef, useState } from "react";
 import { parseRedemptionCode } from "../../../../domain/loyalty/rewards.ts";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { useCurrentShop } from "../../../components/shop/current-shop.ts";
@@ -15,102 +15,33 @@ import {
 } from "../api/counter-redemption.ts";
 import { rewardsKeys } from "../api/keys.ts";
 import { GiftIcon } from "../components/gift-icon.tsx";
-import type { QrDetector } from "../../../components/qr/qr-detector.ts";
+import { type CameraProblem, type QrReading, useQrCamera } from "../../../components/qr/use-qr-camera.ts";
 import { formatMinutesSeconds, minutesSecondsFr, useNow } from "../components/use-now.ts";
 import { formatMoment } from "../../../../domain/format.ts";
 
 const BAD_FORMAT = "Ce code n'a pas le bon format : 6 lettres et chiffres.";
 
-type Camera = { kind: "off" } | { kind: "starting" } | { kind: "scanning" } | { kind: "blocked"; message: string };
+const PROBLEMS: Record<CameraProblem, string> = {
+  unsupported: "Ce navigateur ne donne pas accès à la caméra sur cette page : tapez le code ci-dessous.",
+  denied:
+    "Accès à la caméra refusé. Autorisez la caméra pour ce site (icône à gauche de l'adresse), ou tapez le code ci-dessous.",
+  "no-camera": "Aucune caméra sur cet appareil : tapez le code ci-dessous.",
+  busy: "La caméra est utilisée par une autre application. Fermez-la, ou tapez le code ci-dessous.",
+  reader: "Le lecteur de QR code n'a pas pu se charger. Vérifiez la connexion, ou tapez le code ci-dessous.",
+  failed: "La caméra n'a pas pu démarrer. Réessayez, ou tapez le code ci-dessous.",
+};
 
-function cameraProblem(error: unknown): string {
-  const name = error instanceof DOMException || error instanceof Error ? error.name : "";
-  if (name === "NotAllowedError" || name === "SecurityError")
-    return "Accès à la caméra refusé. Autorisez la caméra pour ce site (icône à gauche de l'adresse), ou tapez le code ci-dessous.";
-  if (name === "NotFoundError" || name === "OverconstrainedError")
-    return "Aucune caméra sur cet appareil : tapez le code ci-dessous.";
-  if (name === "NotReadableError" || name === "AbortError")
-    return "La caméra est utilisée par une autre application. Fermez-la, ou tapez le code ci-dessous.";
-  return "La caméra n'a pas pu démarrer. Réessayez, ou tapez le code ci-dessous.";
-}
+/** A decoded value: a "FIDELE-R:…" code is the reward to validate, any other QR code gets a hint. */
+const readRewardCode = (value: string): QrReading<string> => {
+  const code = value.toUpperCase().startsWith("FIDELE-R:") ? parseRedemptionCode(value) : null;
+  return code
+    ? { code }
+    : { hint: "Ce QR code n'est pas une récompense Fidèle : visez le code affiché sur le téléphone du client." };
+};
 
-/**
- * The camera and its QR reader (the wasm reader loads only here, when staff turn the camera on). A decoded
- * "FIDELE-R:…" code is handed over; any other QR code gets a hint.
- */
+/** The camera and its QR reader (the wasm reader loads only here, when staff turn the camera on). */
 function CameraScan({ onCode }: { onCode: (code: string) => void }) {
-  const videoRef = useRef<HTMLVideoElement>(null);
-  const streamRef = useRef<MediaStream | null>(null);
-  const timerRef = useRef<number | undefined>(undefined);
-  const [camera, setCamera] = useState<Camera>({ kind: "off" });
-  const [hint, setHint] = useState<string | null>(null);
-
-  const stop = useCallback(() => {
-    window.clearTimeout(timerRef.current);
-    timerRef.current = undefined;
-    for (const track of streamRef.current?.getTracks() ?? []) track.stop();
-    streamRef.current = null;
-  }, []);
-
-  const start = useCallback(async () => {
-    if (!navigator.mediaDevices?.getUserMedia) {
-      setCamera({
-        kind: "blocked",
-        message: "Ce navigateur ne donne pas accès à la caméra sur cette page : tapez le code ci-dessous.",
-      });
-      return;
-    }
-    setCamera({ kind: "starting" });
-    setHint(null);
-    const [stream, reader] = await Promise.allSettled([
-      navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" } }, audio: false }),
-      import("../../../components/qr/qr-detector.ts").then((engine) => engine.createQrDetector()),
-    ]);
-    if (stream.status === "fulfilled") streamRef.current = stream.value;
-    if (stream.status === "rejected") {
-      stop();
-      setCamera({ kind: "blocked", message: cameraProblem(stream.reason) });
-      return;
-    }
-    if (reader.status === "rejected") {
-      stop();
-      setCamera({
-        kind: "blocked",
-        message: "Le lecteur de QR code n'a pas pu se charger. Vérifiez la connexion, ou tapez le code ci-dessous.",
-      });
-      return;
-    }
-    const detector: QrDetector = reader.value;
-    const video = videoRef.current;
-    if (!video) return stop();
-    video.srcObject = stream.value;
-    await video.play().catch(() => {});
-    setCamera({ kind: "scanning" });
-    const tick = async () => {
-      const v = videoRef.current;
-      if (!streamRef.current || !v) return;
-      if (v.readyState >= 2) {
-        try {
-          for (const value of await detector.detect(v)) {
-            const code = value.toUpperCase().startsWith("FIDELE-R:") ? parseRedemptionCode(value) : null;
-            if (code) {
-              stop();
-              setCamera({ kind: "off" });
-              onCode(code);
-              return;
-            }
-            setHint("Ce QR code n'est pas une récompense Fidèle : visez le code affiché sur le téléphone du client.");
-          }
-        } catch {
-          // A frame that cannot be read (camera warming up): try the next one.
-        }
-      }
-      timerRef.current = window.setTimeout(tick, 200);
-    };
-    void tick();
-  }, [onCode, stop]);
-
-  useEffect(() => stop, [stop]);
+  const { videoRef, camera, hint, start, stop } = useQrCamera({ read: readRewardCode, onCode });
 
   const isOn = camera.kind === "scanning" || camera.kind === "starting";
   return (
@@ -147,14 +78,7 @@ function CameraScan({ onCode }: { onCode: (code: string) => void }) {
           <p className="text-center text-sm text-stone-700 dark:text-stone-300" role="status">
             Visez le QR code affiché sur le téléphone du client…
           </p>
-          <Button
-            variant="secondary"
-            full
-            onClick={() => {
-              stop();
-              setCamera({ kind: "off" });
-            }}
-          >
+          <Button variant="secondary" full onClick={stop}>
             Arrêter la caméra
           </Button>
         </>
@@ -164,7 +88,7 @@ function CameraScan({ onCode }: { onCode: (code: string) => void }) {
           Scanner le QR code du client
         </Button>
       )}
-      {camera.kind === "blocked" ? <Notice tone="error">{camera.message}</Notice> : null}
+      {camera.kind === "blocked" ? <Notice tone="error">{PROBLEMS[camera.problem]}</Notice> : null}
       {hint ? <Notice>{hint}</Notice> : null}
     </div>
   );
