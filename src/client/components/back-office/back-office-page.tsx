@@ -82,20 +82,22 @@ function NoShop() {
 }
 
 /**
- * The frame of every back-office page: it finds the current shop, loads its
- * overview, and shows the page only when the shop is one the person may manage
- * (otherwise the API's 404 or 403, as a page). Wide enough for a tablet.
+ * The one frame of the back-office pages: it finds the current shop (remembered choice or ?boutique=), loads its
+ * overview, and shows the page only when the shop is one the person may manage (otherwise the API's 404 or 403,
+ * as a page). A way back (the dashboard unless told), the title, then the page. Wide enough for a tablet.
  */
 export function BackofficePage({
   title,
   lead,
   isHome = false,
+  back = { to: "/admin", label: "Tableau de bord" },
   actions,
   children,
 }: {
   title: string;
   lead?: ReactNode;
   isHome?: boolean;
+  back?: { to: string; label: string };
   actions?: ReactNode;
   children: (shop: ShopOverview) => ReactNode;
 }) {
@@ -125,10 +127,10 @@ export function BackofficePage({
     <div className="mx-auto w-full max-w-3xl px-4 pb-12 pt-5 sm:px-6">
       {isHome ? null : (
         <Link
-          to="/admin"
+          to={back.to}
           className="inline-flex min-h-10 items-center gap-1 text-sm font-semibold text-brand-800 dark:text-brand-200"
         >
-          <span aria-hidden="true">←</span> Tableau de bord
+          <span aria-hidden="true">←</span> {back.label}
         </Link>
       )}
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -143,23 +145,36 @@ export function BackofficePage({
   );
 }
 
-/** A titled block of a back-office page. */
+/** A titled block of a back-office page, named by its heading; `id` makes it a target (#affiche), `actions` sit
+ * beside the title. */
 export function Section({
   title,
   lead,
   children,
+  id,
+  actions,
   className = "",
 }: {
   title: string;
   lead?: ReactNode;
   children: ReactNode;
+  id?: string;
+  actions?: ReactNode;
   className?: string;
 }) {
+  const headingId = `${id ?? title.replace(/\W+/g, "-").toLowerCase()}-title`;
   return (
     <section
-      className={`rounded-2xl border border-stone-200 bg-white p-4 shadow-sm sm:p-5 dark:border-stone-800 dark:bg-stone-900 ${className}`}
+      id={id}
+      aria-labelledby={headingId}
+      className={`scroll-mt-20 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm sm:p-5 dark:border-stone-800 dark:bg-stone-900 ${className}`}
     >
-      <h2 className="text-lg font-semibold">{title}</h2>
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <h2 id={headingId} className="text-lg font-semibold">
+          {title}
+        </h2>
+        {actions}
+      </div>
       {lead ? <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{lead}</p> : null}
       <div className="mt-4">{children}</div>
     </section>

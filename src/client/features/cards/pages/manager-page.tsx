@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { z } from "zod";
 import { emailSchema } from "../../../../domain/schemas/accounts.ts";
@@ -11,6 +11,7 @@ import { Notice } from "../../../components/ui/notice.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { useForm } from "../../../lib/use-form.ts";
 import { randomKey } from "../../../lib/random-key.ts";
+import { Section } from "../../../components/back-office/back-office-page.tsx";
 import {
   adjustCard,
   type CounterCustomer,
@@ -28,15 +29,6 @@ const correctionSchema = adjustmentSchema.pick({ delta: true, reason: true });
 const fullName = (c: { firstName: string | null; lastName: string | null; email?: string | null }) =>
   [c.firstName, c.lastName].filter(Boolean).join(" ") || c.email || "Client";
 
-function Section({ title, lead, children }: { title: string; lead?: string; children: ReactNode }) {
-  return (
-    <section aria-label={title} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800">
-      <h2 className="text-lg font-semibold">{title}</h2>
-      {lead ? <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{lead}</p> : null}
-      <div className="mt-4">{children}</div>
-    </section>
-  );
-}
 
 /**
  * A key per attempt: made at the first submit, kept through retries after a network failure, dropped once the

@@ -10,7 +10,12 @@ import { useForm } from "../../../lib/use-form.ts";
 import { type OwnerRewardDetail, useOwnerReward } from "../api/get-owner-reward.ts";
 import { useOwnerRewards } from "../api/list-owner-rewards.ts";
 import { useSaveReward } from "../api/save-reward.ts";
-import { AdminFrame, LoadError, Panel, Skeleton } from "../../../components/back-office/admin-frame.tsx";
+import {
+  BackofficeError,
+  BackofficePage,
+  PageSkeleton,
+  Section,
+} from "../../../components/back-office/back-office-page.tsx";
 import { draftConditionsFr } from "../components/conditions.ts";
 import { ImageInput } from "../../../components/ui/image-input.tsx";
 import { formatKilobytes } from "../../../../domain/format.ts";
@@ -164,7 +169,7 @@ function RewardForm({
     >
       <div className="flex min-w-0 flex-col gap-5">
         {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
-        <Panel title="La récompense">
+        <Section title="La récompense">
           <div className="flex flex-col gap-4">
             <Field
               label="Nom"
@@ -194,8 +199,8 @@ function RewardForm({
               error={e.photo}
             />
           </div>
-        </Panel>
-        <Panel title="Conditions">
+        </Section>
+        <Section title="Conditions">
           <div className="flex flex-col gap-4">
             <Field
               label={`Coût (${unit})`}
@@ -294,7 +299,7 @@ function RewardForm({
               onChange={(ev) => update({ isActive: ev.target.checked })}
             />
           </div>
-        </Panel>
+        </Section>
       </div>
       <div className="flex min-w-0 flex-col gap-4 md:sticky md:top-20">
         <Preview draft={draft} mode={mode} shopName={shopName} />
@@ -316,9 +321,9 @@ function RewardFormBody({ shopId, shopName }: { shopId: string; shopName: string
   const rewardId = params.get("id");
   const list = useOwnerRewards(shopId);
   const reward = useOwnerReward(shopId, rewardId);
-  if (list.isPending || (rewardId && reward.isPending)) return <Skeleton />;
-  if (list.isError) return <LoadError error={list.error} onRetry={() => list.refetch()} />;
-  if (rewardId && reward.isError) return <LoadError error={reward.error} onRetry={() => reward.refetch()} />;
+  if (list.isPending || (rewardId && reward.isPending)) return <PageSkeleton />;
+  if (list.isError) return <BackofficeError error={list.error} onRetry={() => list.refetch()} />;
+  if (rewardId && reward.isError) return <BackofficeError error={reward.error} onRetry={() => reward.refetch()} />;
   return (
     <RewardForm
       key={rewardId ?? "new"}
@@ -335,7 +340,7 @@ export default function RewardFormPage() {
   const [params] = useSearchParams();
   const isEdit = params.has("id");
   return (
-    <AdminFrame
+    <BackofficePage
       title={isEdit ? "Modifier la récompense" : "Nouvelle récompense"}
       lead={
         isEdit
@@ -344,7 +349,7 @@ export default function RewardFormPage() {
       }
       back={{ to: "/admin/recompenses", label: "Récompenses" }}
     >
-      {(shop) => <RewardFormBody shopId={shop.id} shopName={shop.entry?.name ?? "Votre boutique"} />}
-    </AdminFrame>
+      {(shop) => <RewardFormBody shopId={shop.id} shopName={shop.name} />}
+    </BackofficePage>
   );
 }

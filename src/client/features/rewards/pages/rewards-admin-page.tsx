@@ -15,7 +15,12 @@ import { useReorderRewards } from "../api/reorder-rewards.ts";
 import { type RewardSettings, useRewardSettings, useSaveRewardSettings } from "../api/reward-settings.ts";
 import { useSetRewardActive } from "../api/set-reward-active.ts";
 import { useSaveVipTiers, type VipTier, useVipTiers } from "../api/vip-tiers.ts";
-import { AdminFrame, LoadError, Panel, Skeleton } from "../../../components/back-office/admin-frame.tsx";
+import {
+  BackofficeError,
+  BackofficePage,
+  PageSkeleton,
+  Section,
+} from "../../../components/back-office/back-office-page.tsx";
 import { GiftIcon } from "../components/gift-icon.tsx";
 import { formatMoment } from "../../../../domain/format.ts";
 
@@ -210,7 +215,7 @@ function Catalogue({ shopId, rewards }: { shopId: string; rewards: OwnerReward[]
     }
   };
   return (
-    <Panel
+    <Section
       title="Vos récompenses"
       id="catalogue"
       lead="Dans l'ordre où vos clients les voient sur votre page. Une récompense en pause est cachée aux clients."
@@ -243,7 +248,7 @@ function Catalogue({ shopId, rewards }: { shopId: string; rewards: OwnerReward[]
           + Nouvelle récompense
         </ButtonLink>
       </div>
-    </Panel>
+    </Section>
   );
 }
 
@@ -266,7 +271,7 @@ function SettingsForm({
     setSaved(true);
   });
   return (
-    <Panel title="Réglages" id="reglages" lead="Valables pour toutes vos récompenses.">
+    <Section title="Réglages" id="reglages" lead="Valables pour toutes vos récompenses.">
       <form onSubmit={form.handleSubmit} noValidate className="flex flex-col gap-4" onChange={() => setSaved(false)}>
         {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
         <Field
@@ -299,7 +304,7 @@ function SettingsForm({
           Enregistrer les réglages
         </Button>
       </form>
-    </Panel>
+    </Section>
   );
 }
 
@@ -369,7 +374,7 @@ function VipEditor({
     });
   };
   return (
-    <Panel
+    <Section
       title="Niveaux VIP"
       id="niveaux-vip"
       lead={`Jusqu'à ${VIP_TIERS_MAX} niveaux, atteints avec les ${unitWord(mode)} gagnés depuis le premier passage : utiliser une récompense ne fait jamais perdre un niveau.`}
@@ -474,7 +479,7 @@ function VipEditor({
           Enregistrer les niveaux
         </Button>
       </form>
-    </Panel>
+    </Section>
   );
 }
 
@@ -492,7 +497,7 @@ function RecentRedemptions({ shopId }: { shopId: string }) {
   const list = useShopRedemptions(shopId, "all", 20);
   const pending = list.data?.filter((r) => r.status === "pending").length ?? 0;
   return (
-    <Panel
+    <Section
       title="À valider / récentes"
       id="recentes"
       lead={
@@ -511,7 +516,7 @@ function RecentRedemptions({ shopId }: { shopId: string }) {
           Chargement…
         </p>
       ) : list.isError ? (
-        <LoadError error={list.error} onRetry={() => list.refetch()} />
+        <BackofficeError error={list.error} onRetry={() => list.refetch()} />
       ) : list.data.length === 0 ? (
         <p className="text-sm text-stone-700 dark:text-stone-300">Aucune demande pour l'instant.</p>
       ) : (
@@ -543,7 +548,7 @@ function RecentRedemptions({ shopId }: { shopId: string }) {
           ))}
         </ul>
       )}
-    </Panel>
+    </Section>
   );
 }
 
@@ -551,24 +556,24 @@ function RewardsAdminBody({ shopId }: { shopId: string }) {
   const list = useOwnerRewards(shopId);
   const settings = useRewardSettings(shopId);
   const tiers = useVipTiers(shopId);
-  if (list.isPending) return <Skeleton />;
-  if (list.isError) return <LoadError error={list.error} onRetry={() => list.refetch()} />;
+  if (list.isPending) return <PageSkeleton />;
+  if (list.isError) return <BackofficeError error={list.error} onRetry={() => list.refetch()} />;
   const { rewards, mode } = list.data;
   return (
     <>
       <Catalogue shopId={shopId} rewards={rewards} />
       <RecentRedemptions shopId={shopId} />
       {settings.isPending ? (
-        <Skeleton />
+        <PageSkeleton />
       ) : settings.isError ? (
-        <LoadError error={settings.error} onRetry={() => settings.refetch()} />
+        <BackofficeError error={settings.error} onRetry={() => settings.refetch()} />
       ) : (
         <SettingsForm key={shopId} shopId={shopId} settings={settings.data} rewards={rewards} />
       )}
       {tiers.isPending ? (
-        <Skeleton />
+        <PageSkeleton />
       ) : tiers.isError ? (
-        <LoadError error={tiers.error} onRetry={() => tiers.refetch()} />
+        <BackofficeError error={tiers.error} onRetry={() => tiers.refetch()} />
       ) : (
         <VipEditor key={shopId} shopId={shopId} tiers={tiers.data} rewards={rewards} mode={mode} />
       )}
@@ -579,11 +584,11 @@ function RewardsAdminBody({ shopId }: { shopId: string }) {
 /** /admin/recompenses: the catalogue (order, on/off, edit, delete), recent redemptions, settings and VIP levels. */
 export default function RewardsAdminPage() {
   return (
-    <AdminFrame
+    <BackofficePage
       title="Récompenses"
       lead="Ce que vos clients peuvent obtenir avec leurs points, et les niveaux VIP de vos habitués."
     >
       {(shop) => <RewardsAdminBody shopId={shop.id} />}
-    </AdminFrame>
+    </BackofficePage>
   );
 }
