@@ -4,7 +4,10 @@ import {
   formatHourMinute,
   formatLocalDate,
   formatMinutes,
+  formatList,
   formatNumber,
+  formatPeriod,
+  personName,
   plural,
   pluralWord,
 } from "./format.ts";
@@ -28,5 +31,46 @@ describe("French formatting", () => {
     expect(formatMinutes(60)).toBe("1 heure");
     expect(formatMinutes(150)).toBe("2 h 30");
     expect(formatMinutes(2880)).toBe("2 jours");
+  });
+});
+
+describe("back-office wording", () => {
+  it("describes a double-points period in French", () => {
+    expect(
+      formatPeriod({
+        startDate: "2030-01-01",
+        endDate: "2030-06-30",
+        weekdays: [2, 4],
+        startTime: "14:00",
+        endTime: "17:30",
+      }),
+    ).toBe("Du 1 janvier 2030 au 30 juin 2030 · le mardi et jeudi · de 14 h à 17 h 30");
+    expect(
+      formatPeriod({ startDate: "2030-12-24", endDate: "2030-12-24", weekdays: [], startTime: null, endTime: null }),
+    ).toBe("Le 24 décembre 2030 · tous les jours · toute la journée");
+    expect(
+      formatPeriod({
+        startDate: null,
+        endDate: "2031-02-01",
+        weekdays: [1, 2, 3, 4, 5, 6, 7],
+        startTime: null,
+        endTime: null,
+      }),
+    ).toBe("Jusqu'au 1 février 2031 · tous les jours · toute la journée");
+    expect(formatPeriod({ startDate: null, endDate: null, weekdays: [6], startTime: "09:05", endTime: "12:00" })).toBe(
+      "Sans date de fin · le samedi · de 9 h 05 à 12 h",
+    );
+  });
+
+  it("joins lists, counts and names the French way", () => {
+    expect(formatList([])).toBe("");
+    expect(formatList(["lundi"])).toBe("lundi");
+    expect(formatList(["lundi", "mardi", "mercredi"])).toBe("lundi, mardi et mercredi");
+    expect(plural(1, "passage", "passages")).toBe("1 passage");
+    expect(plural(1500, "passage", "passages")).toBe("1\u202f500 passages");
+    expect(formatHourMinute("08:00")).toBe("8 h");
+    expect(personName({ firstName: "Léa", lastName: null, email: "lea@example.fr" })).toBe("Léa");
+    expect(personName({ firstName: null, lastName: null, email: "lea@example.fr" })).toBe("lea@example.fr");
+    expect(personName({ firstName: null, lastName: null, email: null })).toBe("Client sans nom");
   });
 });

@@ -4,9 +4,12 @@
  * `Intl.*` object costs far more than using one, and some of these run on hot paths.
  * No `new Intl.` anywhere else in `src` (checked by `npm run lint`).
  */
+import { WEEKDAYS_FR } from "./loyalty/hours.ts";
+
 const integer = new Intl.NumberFormat("fr-FR");
 const signed = new Intl.NumberFormat("fr-FR", { signDisplay: "exceptZero" });
 const oneDecimal = new Intl.NumberFormat("fr-FR", { maximumFractionDigits: 1 });
+const coordinate = new Intl.NumberFormat("fr-FR", { maximumFractionDigits: 5 });
 const fixedOneDecimal = new Intl.NumberFormat("fr-FR", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const euros = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" });
 const pluralRules = new Intl.PluralRules("fr-FR");
@@ -25,6 +28,7 @@ const dateTime = new Intl.DateTimeFormat("fr-FR", {
 });
 const weekdayDayMonth = new Intl.DateTimeFormat("fr-FR", { weekday: "long", day: "numeric", month: "long" });
 const clockHm = new Intl.DateTimeFormat("fr-FR", { hour: "numeric", minute: "2-digit" });
+const clockDigits = new Intl.DateTimeFormat("fr-FR", { hour: "2-digit", minute: "2-digit" });
 const clockHms = new Intl.DateTimeFormat("fr-FR", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 // Calendar dates (YYYY-MM-DD, a shop's local day) are read at UTC midnight and shown in UTC,
 // so that the browser's own time zone can never move them by a day.
@@ -53,6 +57,8 @@ export const formatNumber = (n: number) => integer.format(n);
 export const formatSigned = (n: number) => signed.format(n);
 /** "2,4" */
 export const formatDecimal = (n: number) => oneDecimal.format(n);
+/** "45,76404" (a latitude or longitude, or metres, to five decimals at most). */
+export const formatCoordinate = (n: number) => coordinate.format(n);
 /** "4,0" (always one decimal, for ratings). */
 export const formatRating = (n: number) => fixedOneDecimal.format(n);
 /** "12,50 €" */
@@ -95,6 +101,8 @@ export const formatDateTime = (value: string | Date) => dateTime.format(asDate(v
 export const formatWeekdayDayMonth = (value: string | Date) => weekdayDayMonth.format(asDate(value));
 /** "14 h 05" */
 export const formatClock = (value: string | Date) => clockHm.format(asDate(value)).replace(":", " h ");
+/** "09:05" (two digits each). */
+export const formatTimeOfDay = (value: string | Date) => clockDigits.format(asDate(value));
 /** "14:05:09" (a ticking clock). */
 export const formatClockSeconds = (value: string | Date) => clockHms.format(asDate(value));
 /** A shop's calendar date (YYYY-MM-DD) as "12 mars 2026". */
@@ -142,4 +150,45 @@ export function formatMinutes(minutes: number): string {
 export function formatDistance(km: number): string {
   if (km < 1) return `à ${Math.max(10, Math.round((km * 1000) / 10) * 10)} m`;
   return `à ${oneDecimal.format(km)} km`;
+}
+
+/** Today (or a moment) as the browser's calendar date, "2026-03-12", for date inputs. */
+export function localIsoDate(date = new Date()): string {
+  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, "0")}-${String(date.getDate()).padStart(2, "0")}`;
+}
+
+// ── names and periods ────────────────────────────────────────────────────────────────────
+/** A person's name as the shop sees it, or their e-mail, or a neutral word. */
+export function personName(p: { firstName: string | null; lastName: string | null; email?: string | null }): string {
+  const name = [p.firstName, p.lastName].filter(Boolean).join(" ").trim();
+  return name || p.email || "Client sans nom";
+}
+
+/** "Du 1 décembre 2025 au 24 décembre 2025 · le samedi et dimanche · de 14 h à 16 h" (days 1 = Monday … 7). */
+export function formatPeriod(p: {
+  startDate: string | null;
+  endDate: string | null;
+  weekdays: readonly number[];
+  startTime: string | null;
+  endTime: string | null;
+}): string {
+  const dates =
+    p.startDate && p.endDate
+      ? p.startDate === p.endDate
+        ? `Le ${formatLocalDate(p.startDate)}`
+        : `Du ${formatLocalDate(p.startDate)} au ${formatLocalDate(p.endDate)}`
+      : p.startDate
+        ? `À partir du ${formatLocalDate(p.startDate)}`
+        : p.endDate
+          ? `Jusqu'au ${formatLocalDate(p.endDate)}`
+          : "Sans date de fin";
+  const days =
+    p.weekdays.length === 0 || p.weekdays.length === 7
+      ? "tous les jours"
+      : `le ${formatList(p.weekdays.map((d) => WEEKDAYS_FR[d - 1] ?? ""))}`;
+  const hours =
+    p.startTime && p.endTime
+      ? `de ${formatHourMinute(p.startTime)} à ${formatHourMinute(p.endTime)}`
+      : "toute la journée";
+  return `${dates} · ${days} · ${hours}`;
 }

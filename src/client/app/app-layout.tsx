@@ -59,7 +59,7 @@ export function AppLayout() {
       {meta.showNavbar && !meta.showHeader && !meta.showAdminbar ? <Navbar title={meta.title ?? ""} /> : null}
       {meta.showSidebar && sidebar.open ? (
         <Suspense fallback={null}>
-          <Sidebar open onClose={sidebar.closeSidebar} isAdmin={Boolean(me?.user.isAdmin)} />
+          <Sidebar open onClose={sidebar.closeSidebar} me={me} />
         </Suspense>
       ) : null}
       <main key={location.pathname} className={transition === "none" ? "" : `page-${transition}`}>

@@ -1,6 +1,6 @@
 import { Link, NavLink } from "react-router";
-import { ROUTES } from "../../domain/routes.ts";
-import { Icon } from "../components/icons.tsx";
+import { type MenuRole, menuFor } from "../components/back-office/menu.ts";
+import { Icon, PathIcon } from "../components/icons.tsx";
 import { useCurrentShop } from "../components/shop/current-shop.ts";
 import { ShopSwitcher } from "../components/shop/shop-switcher.tsx";
 import type { Me } from "../lib/me.ts";
@@ -46,17 +46,24 @@ export function AdminBar({ me, onMenu }: { me: Me | null; onMenu?: () => void })
   );
 }
 
-const BACK_OFFICE_LINKS = ROUTES.filter((r) => r.path.startsWith("/admin") && !r.path.includes(":"));
+/** The menu's role: the current shop's (owners and managers see everything, staff the counter tools). */
+function useMenuRole(me: Me | null): MenuRole {
+  const current = useCurrentShop({ enabled: Boolean(me) });
+  if (me?.user.isAdmin) return "owner";
+  const role = current.shop?.role ?? me?.memberships.find((m) => m.shopId === current.shopId)?.role;
+  if (role) return role === "owner" || role === "admin" ? "owner" : "staff";
+  return me?.memberships.some((m) => m.role === "owner" || m.role === "admin") ? "owner" : "staff";
+}
 
-/** Back-office menu, as a drawer on a phone. */
-export function Sidebar({ open, onClose, isAdmin }: { open: boolean; onClose: () => void; isAdmin: boolean }) {
+/** Back-office menu, as a drawer on a phone: grouped, one entry per page, what the person's role may open. */
+export function Sidebar({ open, onClose, me }: { open: boolean; onClose: () => void; me: Me | null }) {
+  const role = useMenuRole(me);
   if (!open) return null;
-  const links = BACK_OFFICE_LINKS.filter((r) => r.guard !== "admin" || isAdmin);
   return (
     <div className="fixed inset-0 z-40" role="dialog" aria-modal="true" aria-label="Menu commerçant">
       <button type="button" className="absolute inset-0 bg-black/40" aria-label="Fermer le menu" onClick={onClose} />
       <nav className="absolute inset-y-0 left-0 w-72 overflow-y-auto bg-white p-4 shadow-xl dark:bg-stone-900">
-        <div className="mb-3 flex items-center justify-between">
+        <div className="mb-2 flex items-center justify-between">
           <p className="font-bold">Menu commerçant</p>
           <button
             type="button"
@@ -67,22 +74,30 @@ export function Sidebar({ open, onClose, isAdmin }: { open: boolean; onClose: ()
             <Icon name="close" />
           </button>
         </div>
-        <ul className="flex flex-col gap-1">
-          {links.map((r) => (
-            <li key={r.path}>
-              <NavLink
-                to={r.path}
-                end
-                onClick={onClose}
-                className={({ isActive }) =>
-                  `block rounded-lg px-3 py-2.5 text-sm font-medium ${isActive ? "bg-brand-50 text-brand-800 dark:bg-stone-800 dark:text-brand-200" : "text-stone-800 hover:bg-stone-100 dark:text-stone-200 dark:hover:bg-stone-800"}`
-                }
-              >
-                {r.title}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
+        {menuFor(role).map((group) => (
+          <section key={group.title} aria-label={group.title} className="mt-3">
+            <h2 className="px-3 pb-1 text-xs font-semibold uppercase tracking-wide text-stone-500 dark:text-stone-400">
+              {group.title}
+            </h2>
+            <ul className="flex flex-col gap-0.5">
+              {group.links.map((link) => (
+                <li key={link.to}>
+                  <NavLink
+                    to={link.to}
+                    end
+                    onClick={onClose}
+                    className={({ isActive }) =>
+                      `flex min-h-11 items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium ${isActive ? "bg-brand-50 text-brand-800 dark:bg-stone-800 dark:text-brand-200" : "text-stone-800 hover:bg-stone-100 dark:text-stone-200 dark:hover:bg-stone-800"}`
+                    }
+                  >
+                    <PathIcon d={link.icon} className="size-5 shrink-0 text-brand-700 dark:text-brand-300" />
+                    {link.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
       </nav>
     </div>
   );

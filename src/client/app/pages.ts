@@ -1,4 +1,5 @@
 import type { ComponentType } from "react";
+import type { ReadyRoute, RoutePath } from "../../domain/routes.ts";
 
 type PageModule = { default: ComponentType };
 export type LazyPage = () => Promise<{ Component: ComponentType }>;
@@ -11,11 +12,14 @@ const pending = page(() => import("./pending-page.tsx"));
 
 /**
  * Each route's page, lazily loaded so that a page's code (and the back-office's)
- * is fetched only when it is visited. A route absent here shows "En préparation".
+ * is fetched only when it is visited. Checked by the compiler: every route of SPEC §2
+ * (src/domain/routes.ts) has its page here unless it is named in PENDING_ROUTES, which
+ * shows "En préparation"; `npm run lint` names a route that has neither.
  */
-export const PAGES: Record<string, LazyPage> = {
+export const PAGES = {
   // The home page's loader waits (briefly) for the newest posts, preloaded with the HTML (preloadApi in routes.ts).
-  "/": () => import("../features/content/pages/home-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/": () =>
+    import("../features/content/pages/home-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   "/login": page(() => import("../features/accounts/pages/login-page.tsx")),
   "/signup": page(() => import("../features/accounts/pages/signup-page.tsx")),
   "/confirm": page(() => import("../features/accounts/pages/confirm-page.tsx")),
@@ -35,14 +39,17 @@ export const PAGES: Record<string, LazyPage> = {
   "/merci": page(() => import("../features/content/pages/thanks-page.tsx")),
   "/dashboard": page(() => import("../features/content/pages/dashboard-page.tsx")),
   // Article pages bring a loader: an unknown slug becomes the app's 404 before the page renders.
-  "/blog/:slug": () => import("../features/content/pages/blog-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/blog/:slug": () =>
+    import("../features/content/pages/blog-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   "/presentation/:slug": () =>
     import("../features/content/pages/presentation-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   // Shopper side of shops and cards. /shop and /shop/:slug bring loaders (a redirect, and the 404 of an unknown slug).
   "/boutiques": page(() => import("../features/shops/pages/shops-page.tsx")),
   "/boutique-a-proximite": page(() => import("../features/shops/pages/nearby-page.tsx")),
-  "/shop": () => import("../features/shops/pages/shop-index-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
-  "/shop/:slug": () => import("../features/shops/pages/shop-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/shop": () =>
+    import("../features/shops/pages/shop-index-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/shop/:slug": () =>
+    import("../features/shops/pages/shop-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   "/review": page(() => import("../features/shops/pages/review-page.tsx")),
   "/cartes-de-fidelite": page(() => import("../features/cards/pages/cards-page.tsx")),
   "/boutique/:scanUid": page(() => import("../features/cards/pages/scan-page.tsx")),
@@ -51,19 +58,19 @@ export const PAGES: Record<string, LazyPage> = {
   "/reader": page(() => import("../features/cards/pages/reader-page.tsx")),
   "/manager": page(() => import("../features/cards/pages/manager-page.tsx")),
   // Shop sign-up and the shop's back-office (each page its own chunk; the dashboard's charts load only there).
-  "/inscription-boutique": page(() => import("../features/backoffice/pages/register-shop-page.tsx")),
-  "/result-boutique": page(() => import("../features/backoffice/pages/shop-created-page.tsx")),
-  "/admin": page(() => import("../features/backoffice/pages/dashboard-page.tsx")),
-  "/admin/ma-boutique": page(() => import("../features/backoffice/pages/shop-page-content-page.tsx")),
-  "/admin/edit-societe": page(() => import("../features/backoffice/pages/legal-page.tsx")),
-  "/admin/horaires": page(() => import("../features/backoffice/pages/hours-page.tsx")),
-  "/admin/creativcard": page(() => import("../features/backoffice/pages/card-design-page.tsx")),
-  "/admin/points-double": page(() => import("../features/backoffice/pages/double-points-page.tsx")),
-  "/admin/liste-clients": page(() => import("../features/backoffice/pages/customers-page.tsx")),
-  "/admin/liste-scans": page(() => import("../features/backoffice/pages/scans-page.tsx")),
-  "/admin/scans": page(() => import("../features/backoffice/pages/scans-page.tsx")),
-  "/admin/invitation": page(() => import("../features/backoffice/pages/team-page.tsx")),
-  "/accept-invitation/:token": page(() => import("../features/backoffice/pages/accept-invitation-page.tsx")),
+  "/inscription-boutique": page(() => import("../features/shops/pages/register-shop-page.tsx")),
+  "/result-boutique": page(() => import("../features/shops/pages/shop-created-page.tsx")),
+  "/admin": page(() => import("../features/shops/pages/dashboard-page.tsx")),
+  "/admin/ma-boutique": page(() => import("../features/shops/pages/shop-page-content-page.tsx")),
+  "/admin/edit-societe": page(() => import("../features/shops/pages/legal-page.tsx")),
+  "/admin/horaires": page(() => import("../features/shops/pages/hours-page.tsx")),
+  "/admin/creativcard": page(() => import("../features/cards/pages/card-design-page.tsx")),
+  "/admin/points-double": page(() => import("../features/cards/pages/double-points-page.tsx")),
+  "/admin/liste-clients": page(() => import("../features/cards/pages/customers-page.tsx")),
+  "/admin/liste-scans": page(() => import("../features/cards/pages/scans-page.tsx")),
+  "/admin/scans": page(() => import("../features/cards/pages/scans-page.tsx")),
+  "/admin/invitation": page(() => import("../features/shops/pages/team-page.tsx")),
+  "/accept-invitation/:token": page(() => import("../features/shops/pages/accept-invitation-page.tsx")),
   // Rewards: the shopper's reward page (its loader makes an unknown slug a 404), the live validation screen, VIP
   // levels; the counter's validation (staff and owner share one page) and the owner's catalogue.
   "/reward/:rewardSlug": () =>
@@ -74,6 +81,6 @@ export const PAGES: Record<string, LazyPage> = {
   "/admin/validate-reward": page(() => import("../features/rewards/pages/validate-reward-page.tsx")),
   "/admin/recompenses": page(() => import("../features/rewards/pages/rewards-admin-page.tsx")),
   "/admin/ajouter-un-reward": page(() => import("../features/rewards/pages/reward-form-page.tsx")),
-};
+} satisfies Record<ReadyRoute, LazyPage>;
 
-export const pageFor = (path: string): LazyPage => PAGES[path] ?? pending;
+export const pageFor = (path: RoutePath): LazyPage => (PAGES as Partial<Record<RoutePath, LazyPage>>)[path] ?? pending;

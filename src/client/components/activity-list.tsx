@@ -2,9 +2,9 @@ import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { formatAmountFr } from "../../domain/loyalty/scan-rules.ts";
 import { api, unwrap } from "../lib/api-client.ts";
-import { formatMomentFr } from "./loyalty/format.ts";
 import { Glyph } from "./loyalty/glyph.tsx";
 import { Notice } from "./ui/notice.tsx";
+import { formatMoment } from "../../domain/format.ts";
 
 /** GET /api/cards/activity: my ledger across shops, newest first, paged by `nextBefore`. */
 const getActivityPage = (limit: number, before: string | undefined) =>
@@ -41,7 +41,7 @@ function EntryRow({ entry }: { entry: Entry }) {
           </Link>
         </p>
         <p className="truncate text-sm text-stone-600 dark:text-stone-400">
-          {entry.kindLabel} · {formatMomentFr(entry.createdAt)}
+          {entry.kindLabel} · {formatMoment(entry.createdAt)}
         </p>
         {entry.reason ? <p className="text-sm text-stone-600 italic dark:text-stone-400">« {entry.reason} »</p> : null}
       </div>

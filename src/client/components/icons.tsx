@@ -14,9 +14,23 @@ const paths = {
 export type IconName = keyof typeof paths;
 
 export function Icon({ name, className = "size-6" }: { name: IconName; className?: string }) {
+  return <PathIcon d={paths[name]} className={className} />;
+}
+
+/** A stroked icon from one SVG path (24 px grid). */
+export function PathIcon({ d, className = "size-6" }: { d: string; className?: string }) {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" className={className} aria-hidden="true">
-      <path d={paths[name]} />
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      className={className}
+      aria-hidden="true"
+    >
+      <path d={d} />
     </svg>
   );
 }

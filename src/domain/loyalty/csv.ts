@@ -1,3 +1,5 @@
+import { formatShortDateTimeIn } from "./time.ts";
+
 /**
  * CSV for Excel in France: `;` separator (the comma is the decimal mark), CRLF,
  * a UTF-8 byte-order mark so accents open right, and text cells that a
@@ -22,15 +24,7 @@ export function toCsv(headers: readonly string[], rows: readonly (readonly CsvVa
   return `${CSV_BOM}${lines.join("\r\n")}\r\n`;
 }
 
-const dateTimeFr = new Map<string, Intl.DateTimeFormat>();
-
 /** "12/03/2026 15:42" in the shop's time zone, for spreadsheet cells. */
 export function csvDateTime(value: Date | null, tz: string): string {
-  if (!value) return "";
-  let f = dateTimeFr.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat("fr-FR", { timeZone: tz, dateStyle: "short", timeStyle: "short" });
-    dateTimeFr.set(tz, f);
-  }
-  return f.format(value).replace(",", "");
+  return value ? formatShortDateTimeIn(value, tz) : "";
 }

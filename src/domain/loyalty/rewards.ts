@@ -1,4 +1,5 @@
 import type { CardMode } from "./scan-rules.ts";
+import { formatLocalDate, formatNumber } from "../format.ts";
 
 /**
  * Rewards, their redemption, VIP levels and the birthday gift: the rules, free of
@@ -57,7 +58,7 @@ export function parseRedemptionCode(input: string): string | null {
 export function unitLabelFr(mode: CardMode, n: number): string {
   const abs = Math.abs(n);
   const word = mode === "stamps" ? (abs > 1 ? "tampons" : "tampon") : abs > 1 ? "points" : "point";
-  return `${new Intl.NumberFormat("fr-FR").format(n)} ${word}`;
+  return `${formatNumber(n)} ${word}`;
 }
 
 export type RewardRules = {
@@ -102,10 +103,7 @@ export function redeemRefusal(r: RewardRules, s: RewardStanding): RedeemRefusal 
 }
 
 function dateFr(isoDate: string): string {
-  const [y, m, d] = isoDate.split("-").map(Number);
-  return new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
-    new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1)),
-  );
+  return formatLocalDate(isoDate);
 }
 
 /** The French sentence for a refusal, as the shopper reads it. */

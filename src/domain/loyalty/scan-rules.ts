@@ -1,4 +1,5 @@
 import { addDays, formatWhenFr, localParts, zonedToUtc } from "./time.ts";
+import { formatNumber } from "../format.ts";
 
 /**
  * A shop's card rules. Changing them never rewrites what was earned: the ledger
@@ -103,11 +104,10 @@ export const SCAN_METHOD_LABELS_FR: Record<ScanMethod, string> = {
 const unit = (mode: CardMode, n: number) =>
   mode === "stamps" ? (Math.abs(n) > 1 ? "tampons" : "tampon") : Math.abs(n) > 1 ? "points" : "point";
 
-const numberFr = new Intl.NumberFormat("fr-FR");
 
 /** "1 tampon", "20 points". */
 export function formatAmountFr(mode: CardMode, n: number): string {
-  return `${numberFr.format(n)} ${unit(mode, n)}`;
+  return `${formatNumber(n)} ${unit(mode, n)}`;
 }
 
 export type ScanMessageInput = {

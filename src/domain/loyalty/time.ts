@@ -137,3 +137,15 @@ export function formatWhenFr(instant: Date, now: Date, tz: string): string {
   }
   return `${f.format(instant)} à ${time}`;
 }
+
+const shortDateTimeFr = new Map<string, Intl.DateTimeFormat>();
+
+/** "12/03/2026 15:42": an instant in the time zone `tz`. */
+export function formatShortDateTimeIn(instant: Date, tz: string): string {
+  let f = shortDateTimeFr.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat("fr-FR", { timeZone: tz, dateStyle: "short", timeStyle: "short" });
+    shortDateTimeFr.set(tz, f);
+  }
+  return f.format(instant).replace(",", "");
+}

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { REWARD_KINDS, REDEMPTION_TTL_MAX_MINUTES, VIP_MULTIPLIER_MAX, VIP_TIERS_MAX } from "../loyalty/rewards.ts";
 import { idempotencyKeySchema } from "./cards.ts";
 import { dateSchema, imageDataUrlSchema, optionalText, text } from "./shops.ts";
+import { formatNumber } from "../format.ts";
 
 /** Shared by the API and the forms of rewards, redemptions and VIP levels. */
 
@@ -17,7 +18,7 @@ const optionalCount = (label: string, min: number, max: number) =>
         .number()
         .int(`${label} : nombre entier attendu.`)
         .min(min, `${label} : au moins ${min}.`)
-        .max(max, `${label} : au plus ${new Intl.NumberFormat("fr-FR").format(max)}.`)
+        .max(max, `${label} : au plus ${formatNumber(max)}.`)
         .nullable(),
     );
 

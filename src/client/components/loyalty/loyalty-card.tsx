@@ -2,8 +2,8 @@ import { type CSSProperties, type ReactNode, useEffect, useRef } from "react";
 import type { CardProgress } from "../../../domain/loyalty/ledger.ts";
 import type { CardDesign } from "../../../domain/schemas/shops.ts";
 import { StampIcon } from "./stamp-icon.tsx";
+import { formatAmount, formatNumber } from "../../../domain/format.ts";
 
-const numberFr = new Intl.NumberFormat("fr-FR");
 
 /**
  * Fidèle's own colours (brand-700, white, accent-500), shown while a shop's design is still loading. Kept here
@@ -49,7 +49,7 @@ export function readableOn(hex: string): "#000000" | "#ffffff" {
 
 /** "7 tampons sur 10" / "120 points": what a screen reader hears for a card's progress. */
 export function progressLabelFr(progress: CardProgress): string {
-  if (progress.mode === "points") return `${numberFr.format(progress.points)} point${Math.abs(progress.points) > 1 ? "s" : ""}`;
+  if (progress.mode === "points") return formatAmount("points", progress.points);
   return `${progress.stamps} tampon${progress.stamps > 1 ? "s" : ""} sur ${progress.goal}`;
 }
 
@@ -174,7 +174,7 @@ export function LoyaltyCard({
           <>
             <p className="mt-4 flex items-baseline gap-2">
               <Pop active={fresh > 0} delay={300} className="inline-block text-4xl font-black tabular-nums" style={{}}>
-                {numberFr.format(progress.points)}
+                {formatNumber(progress.points)}
               </Pop>
               <span className="font-semibold">point{Math.abs(progress.points) > 1 ? "s" : ""}</span>
             </p>

@@ -15,6 +15,7 @@ import { describeDevice } from "../components/describe-device.ts";
 import { RecoveryCodes } from "../components/recovery-codes.tsx";
 import { secretOf, TotpQrCode } from "../components/totp-qr-code.tsx";
 import { TwoFactorNudge } from "../components/two-factor-nudge.tsx";
+import { formatDate, formatDayMonth, formatTimeOfDay } from "../../../../domain/format.ts";
 
 const passwordSchema = z.object({ password: z.string().min(1, "Saisissez votre mot de passe.") });
 const totpCodeSchema = z.object({
@@ -250,11 +251,8 @@ function TwoFactorSection({ me }: { me: Me }) {
   );
 }
 
-const dayMonth = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "long" });
-const time = new Intl.DateTimeFormat("fr-FR", { hour: "2-digit", minute: "2-digit" });
-const dateOnly = new Intl.DateTimeFormat("fr-FR", { dateStyle: "long" });
 /** "21 novembre à 18:37" */
-const atTime = (iso: string) => `${dayMonth.format(new Date(iso))} à ${time.format(new Date(iso))}`;
+const atTime = (iso: string) => `${formatDayMonth(iso)} à ${formatTimeOfDay(iso)}`;
 
 function SessionsSection() {
   const queryClient = useQueryClient();
@@ -324,7 +322,7 @@ function SessionRow({ session }: { session: DeviceSession }) {
       </div>
       <p className="text-sm text-stone-600 dark:text-stone-400">Actif le {atTime(session.updatedAt)}</p>
       <p className="text-sm text-stone-600 dark:text-stone-400">
-        Connecté depuis le {dateOnly.format(new Date(session.createdAt))}
+        Connecté depuis le {formatDate(session.createdAt)}
       </p>
     </li>
   );

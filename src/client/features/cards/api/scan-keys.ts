@@ -1,11 +1,6 @@
 import type { ScanCode } from "../../../../domain/loyalty/scan-code.ts";
+import { randomKey } from "../../../lib/random-key.ts";
 
-/** A random id for keys: crypto.randomUUID needs a secure context, getRandomValues does not. */
-export function randomKey(): string {
-  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 const DEVICE_KEY = "fidele:device-id";
 

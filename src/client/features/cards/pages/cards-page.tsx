@@ -1,11 +1,11 @@
 import { Link } from "react-router";
 import { unitLabelFr } from "../../../../domain/loyalty/rewards.ts";
-import { formatMomentFr } from "../../../components/loyalty/format.ts";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { LoyaltyCard } from "../../../components/loyalty/loyalty-card.tsx";
 import { type MyCard, useMyCards } from "../../../components/loyalty/my-cards-query.ts";
 import { ButtonLink } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
+import { formatMoment } from "../../../../domain/format.ts";
 
 /** "2 récompenses disponibles" or "Prochaine récompense : Café offert (encore 3 tampons)", from the card's glance. */
 function RewardsLine({ card }: { card: MyCard }) {
@@ -27,14 +27,14 @@ function CardFooter({ card }: { card: MyCard }) {
     <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 border-t pt-3" style={{ borderColor: `${card.shop.design.foreground}40` }}>
       <span>
         {visits}
-        {card.lastScanAt ? ` · dernier ${formatMomentFr(card.lastScanAt)}` : ""}
+        {card.lastScanAt ? ` · dernier ${formatMoment(card.lastScanAt)}` : ""}
       </span>
       {card.shop.status === "suspended" ? (
         <span className="font-semibold">Boutique suspendue</span>
       ) : !card.canScanNow && card.nextScanAt ? (
         <span className="inline-flex items-center gap-1 font-semibold">
           <Glyph name="clock" className="size-4" />
-          Prochain : {formatMomentFr(card.nextScanAt)}
+          Prochain : {formatMoment(card.nextScanAt)}
         </span>
       ) : null}
     </div>
@@ -89,7 +89,7 @@ export default function CardsPage() {
 
       {isStale ? (
         <Notice tone="info">
-          Hors connexion : vos cartes telles qu'au {formatMomentFr(new Date(cards.dataUpdatedAt))}. Elles se mettront à jour dès le retour du
+          Hors connexion : vos cartes telles qu'au {formatMoment(new Date(cards.dataUpdatedAt))}. Elles se mettront à jour dès le retour du
           réseau.
         </Notice>
       ) : null}

@@ -1,17 +1,17 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { z } from "zod";
 import { emailSchema } from "../../../../domain/schemas/accounts.ts";
 import { adjustmentSchema } from "../../../../domain/schemas/cards.ts";
-import { formatMomentFr, formatTimeFr } from "../../../components/loyalty/format.ts";
 import { Glyph } from "../../../components/loyalty/glyph.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { useForm } from "../../../lib/use-form.ts";
-import { randomKey } from "../api/scan-keys.ts";
+import { randomKey } from "../../../lib/random-key.ts";
+import { Section } from "../../../components/back-office/back-office-page.tsx";
 import {
   adjustCard,
   type CounterCustomer,
@@ -21,23 +21,14 @@ import {
   todayScansQueryOptions,
 } from "../api/counter.ts";
 import { CounterShopPicker, useCounterShop } from "../components/counter-shop.tsx";
+import { formatClock, formatMoment, formatSigned } from "../../../../domain/format.ts";
 
 const emailFormSchema = z.object({ email: emailSchema });
 const correctionSchema = adjustmentSchema.pick({ delta: true, reason: true });
-const numberFr = new Intl.NumberFormat("fr-FR", { signDisplay: "exceptZero" });
 
 const fullName = (c: { firstName: string | null; lastName: string | null; email?: string | null }) =>
   [c.firstName, c.lastName].filter(Boolean).join(" ") || c.email || "Client";
 
-function Section({ title, lead, children }: { title: string; lead?: string; children: ReactNode }) {
-  return (
-    <section aria-label={title} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800">
-      <h2 className="text-lg font-semibold">{title}</h2>
-      {lead ? <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{lead}</p> : null}
-      <div className="mt-4">{children}</div>
-    </section>
-  );
-}
 
 /**
  * A key per attempt: made at the first submit, kept through retries after a network failure, dropped once the
@@ -101,7 +92,7 @@ function Correction({ shopId, preset, onDone }: { shopId: string; preset: { emai
       const result = await adjustCard(shopId, { cardId: customer.cardId, delta, reason, idempotencyKey: attempt.current() });
       attempt.done();
       setCustomer({ ...customer, balance: result.card.balance });
-      setSaved(`Correction enregistrée (${numberFr.format(delta)}) pour ${fullName(customer)}. Nouveau solde : ${result.card.balance}.`);
+      setSaved(`Correction enregistrée (${formatSigned(delta)}) pour ${fullName(customer)}. Nouveau solde : ${result.card.balance}.`);
       onDone();
     } catch (error) {
       if (error instanceof ApiError && error.status !== 0) attempt.done();
@@ -136,7 +127,7 @@ function Correction({ shopId, preset, onDone }: { shopId: string; preset: { emai
             <p className="font-semibold">{fullName(customer)}</p>
             <p className="text-sm text-stone-700 dark:text-stone-300">
               Solde : <strong>{customer.balance}</strong> · {customer.visits} passage{customer.visits > 1 ? "s" : ""}
-              {customer.lastVisitAt ? ` · dernier ${formatMomentFr(customer.lastVisitAt)}` : ""}
+              {customer.lastVisitAt ? ` · dernier ${formatMoment(customer.lastVisitAt)}` : ""}
             </p>
           </div>
           {saved ? <Notice tone="success">{saved}</Notice> : null}
@@ -170,7 +161,7 @@ function TodayRow({ scan, onCorrect }: { scan: TodayScan; onCorrect: (email: str
   const { customer } = scan;
   return (
     <li className="flex items-start gap-3 py-3">
-      <span className="w-16 shrink-0 whitespace-nowrap pt-0.5 text-sm font-semibold tabular-nums text-stone-700 dark:text-stone-300">{formatTimeFr(new Date(scan.createdAt))}</span>
+      <span className="w-16 shrink-0 whitespace-nowrap pt-0.5 text-sm font-semibold tabular-nums text-stone-700 dark:text-stone-300">{formatClock(new Date(scan.createdAt))}</span>
       <div className="min-w-0 flex-1">
         <p className="truncate font-semibold">{fullName(customer)}</p>
         <p className="text-sm text-stone-600 dark:text-stone-400">

@@ -4,7 +4,6 @@ import { Link, useLocation, useNavigate, useParams, useSearchParams } from "reac
 import { SCAN_UID_PATTERN, type ScanCode } from "../../../../domain/loyalty/scan-code.ts";
 import { formatAmountFr } from "../../../../domain/loyalty/scan-rules.ts";
 import { Glyph, GlyphBadge, type GlyphName, type GlyphTone } from "../../../components/loyalty/glyph.tsx";
-import { formatMomentFr } from "../../../components/loyalty/format.ts";
 import { APP_DESIGN, LoyaltyCard, readableOn } from "../../../components/loyalty/loyalty-card.tsx";
 import { Button, ButtonLink } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
@@ -14,6 +13,7 @@ import { useShopByScan } from "../api/get-shop-by-scan.ts";
 import { postScan, type ScanAnswer } from "../api/post-scan.ts";
 import { postScanClaim } from "../api/post-scan-claim.ts";
 import { attemptIdempotencyKey, deviceId, endAttempt, keepClaim, pendingClaim } from "../api/scan-keys.ts";
+import { formatMoment } from "../../../../domain/format.ts";
 
 type Outcome = ScanAnswer["outcome"];
 
@@ -207,7 +207,7 @@ function Accepted({ answer, design, logoUrl }: { answer: ScanAnswer; design: typ
         ) : null}
         {answer.nextAt ? (
           <p className="text-center text-sm text-stone-600 dark:text-stone-400">
-            Prochain passage crédité : {formatMomentFr(answer.nextAt)}.
+            Prochain passage crédité : {formatMoment(answer.nextAt)}.
           </p>
         ) : null}
         <div className="grid grid-cols-2 gap-3">

@@ -1,41 +1,39 @@
-import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import { useNavigate } from "react-router";
 import { parseScanCode, type ScanCode, scanUrl } from "../../../../domain/loyalty/scan-code.ts";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import type { QrDetector } from "../../../components/qr/qr-detector.ts";
+import { type CameraProblem, type QrReading, useQrCamera } from "../../../components/qr/use-qr-camera.ts";
 
-type Camera =
-  | { kind: "intro" }
-  | { kind: "starting" }
-  | { kind: "scanning" }
-  | { kind: "blocked"; title: string; message: string };
+/** The French explanation of each camera problem. */
+const PROBLEMS: Record<CameraProblem, { title: string; message: string }> = {
+  unsupported: {
+    title: "Caméra indisponible",
+    message: "Ce navigateur ne donne pas accès à la caméra sur cette page. Ouvrez Fidèle dans Chrome ou Safari, ou saisissez le code ci-dessous.",
+  },
+  denied: {
+    title: "Accès à la caméra refusé",
+    message:
+      "Pour scanner, autorisez la caméra pour ce site : touchez l'icône à gauche de l'adresse (cadenas ou réglages), puis « Caméra » → « Autoriser », et rechargez la page. En attendant, saisissez le code ci-dessous.",
+  },
+  "no-camera": { title: "Aucune caméra trouvée", message: "Cet appareil n'a pas de caméra utilisable. Saisissez le code de la boutique ci-dessous." },
+  busy: {
+    title: "Caméra occupée",
+    message: "La caméra est utilisée par une autre application. Fermez-la puis réessayez, ou saisissez le code ci-dessous.",
+  },
+  reader: {
+    title: "Lecteur indisponible",
+    message: "Le lecteur de QR code n'a pas pu se charger. Vérifiez votre connexion et réessayez, ou saisissez le code de la boutique ci-dessous.",
+  },
+  failed: { title: "Caméra indisponible", message: "La caméra n'a pas pu démarrer. Réessayez, ou saisissez le code de la boutique ci-dessous." },
+};
 
-/** The French explanation of a getUserMedia failure. */
-function cameraProblem(error: unknown): { title: string; message: string } {
-  const name = error instanceof DOMException || error instanceof Error ? error.name : "";
-  switch (name) {
-    case "NotAllowedError":
-    case "SecurityError":
-      return {
-        title: "Accès à la caméra refusé",
-        message:
-          "Pour scanner, autorisez la caméra pour ce site : touchez l'icône à gauche de l'adresse (cadenas ou réglages), puis « Caméra » → « Autoriser », et rechargez la page. En attendant, saisissez le code ci-dessous.",
-      };
-    case "NotFoundError":
-    case "OverconstrainedError":
-      return { title: "Aucune caméra trouvée", message: "Cet appareil n'a pas de caméra utilisable. Saisissez le code de la boutique ci-dessous." };
-    case "NotReadableError":
-    case "AbortError":
-      return {
-        title: "Caméra occupée",
-        message: "La caméra est utilisée par une autre application. Fermez-la puis réessayez, ou saisissez le code ci-dessous.",
-      };
-    default:
-      return { title: "Caméra indisponible", message: "La caméra n'a pas pu démarrer. Réessayez, ou saisissez le code de la boutique ci-dessous." };
-  }
-}
+/** A decoded value: a Fidèle shop code opens the shop, anything else gets a hint. */
+const readShopCode = (value: string): QrReading<ScanCode> => {
+  const code = parseScanCode(value);
+  return code && (code.token || code.poster) ? { code } : { hint: "Ce QR code n'est pas un code de boutique Fidèle. Visez le code affiché au comptoir." };
+};
 
 const pathOf = (code: ScanCode) => scanUrl("", code);
 
@@ -46,82 +44,13 @@ const pathOf = (code: ScanCode) => scanUrl("", code);
  */
 export default function ScannerPage() {
   const navigate = useNavigate();
-  const videoRef = useRef<HTMLVideoElement>(null);
-  const streamRef = useRef<MediaStream | null>(null);
-  const timerRef = useRef<number | undefined>(undefined);
-  const [camera, setCamera] = useState<Camera>({ kind: "intro" });
-  const [hint, setHint] = useState<string | null>(null);
-
-  const stop = useCallback(() => {
-    window.clearTimeout(timerRef.current);
-    timerRef.current = undefined;
-    for (const track of streamRef.current?.getTracks() ?? []) track.stop();
-    streamRef.current = null;
-  }, []);
-
-  const open = useCallback(
-    (code: ScanCode) => {
-      stop();
-      navigate(pathOf(code));
-    },
-    [navigate, stop],
-  );
-
-  const start = useCallback(async () => {
-    if (!navigator.mediaDevices?.getUserMedia) {
-      setCamera({
-        kind: "blocked",
-        title: "Caméra indisponible",
-        message: "Ce navigateur ne donne pas accès à la caméra sur cette page. Ouvrez Fidèle dans Chrome ou Safari, ou saisissez le code ci-dessous.",
-      });
-      return;
-    }
-    setCamera({ kind: "starting" });
-    setHint(null);
-    // The camera and the reader load side by side; each failure has its own explanation.
-    const [stream, reader] = await Promise.allSettled([
-      navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" }, width: { ideal: 1280 }, height: { ideal: 720 } }, audio: false }),
-      import("../../../components/qr/qr-detector.ts").then((engine) => engine.createQrDetector()),
-    ]);
-    if (stream.status === "fulfilled") streamRef.current = stream.value;
-    if (stream.status === "rejected") {
-      stop();
-      setCamera({ kind: "blocked", ...cameraProblem(stream.reason) });
-      return;
-    }
-    if (reader.status === "rejected") {
-      stop();
-      setCamera({
-        kind: "blocked",
-        title: "Lecteur indisponible",
-        message: "Le lecteur de QR code n'a pas pu se charger. Vérifiez votre connexion et réessayez, ou saisissez le code de la boutique ci-dessous.",
-      });
-      return;
-    }
-    const detector: QrDetector = reader.value;
-    const video = videoRef.current;
-    if (!video) return stop();
-    video.srcObject = stream.value;
-    await video.play().catch(() => {});
-    setCamera({ kind: "scanning" });
-    const tick = async () => {
-      const video = videoRef.current;
-      if (!streamRef.current || !video) return;
-      if (video.readyState >= 2) {
-        try {
-          for (const value of await detector.detect(video)) {
-            const code = parseScanCode(value);
-            if (code && (code.token || code.poster)) return open(code);
-            setHint("Ce QR code n'est pas un code de boutique Fidèle. Visez le code affiché au comptoir.");
-          }
-        } catch {
-          // A frame that cannot be read (camera still warming up): try the next one.
-        }
-      }
-      timerRef.current = window.setTimeout(tick, 200);
-    };
-    void tick();
-  }, [open, stop]);
+  const open = useCallback((code: ScanCode) => navigate(pathOf(code)), [navigate]);
+  const { videoRef, camera, hint, start, stop } = useQrCamera({
+    read: readShopCode,
+    onCode: open,
+    video: { facingMode: { ideal: "environment" }, width: { ideal: 1280 }, height: { ideal: 720 } },
+  });
+  const problem = camera.kind === "blocked" ? PROBLEMS[camera.problem] : null;
 
   // Camera already allowed on this site: no need to ask again, start at once.
   useEffect(() => {
@@ -174,7 +103,7 @@ export default function ScannerPage() {
             ) : camera.kind === "blocked" ? (
               <>
                 <GlyphBadge name="cameraOff" tone="warning" />
-                <p className="text-lg font-bold">{camera.title}</p>
+                <p className="text-lg font-bold">{problem?.title}</p>
                 <Button variant="secondary" onClick={() => void start()}>
                   Réessayer
                 </Button>
@@ -200,7 +129,7 @@ export default function ScannerPage() {
           Recherche d'un code… Tenez le téléphone à 20 cm environ.
         </p>
       ) : null}
-      {camera.kind === "blocked" ? <Notice tone="error">{camera.message}</Notice> : null}
+      {problem ? <Notice tone="error">{problem.message}</Notice> : null}
       {hint ? <Notice tone="info">{hint}</Notice> : null}
 
       <ManualEntry onCode={open} />

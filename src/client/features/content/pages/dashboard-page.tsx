@@ -5,19 +5,18 @@ import { Notice } from "../../../components/ui/notice.tsx";
 import { Card } from "../../../components/ui/page.tsx";
 import { type Me, useMe } from "../../../lib/me.ts";
 import { useActivity } from "../api/get-activity.ts";
+import { formatDate, formatTimeOfDay } from "../../../../domain/format.ts";
 
-const dateFormat = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "long", year: "numeric" });
-const timeFormat = new Intl.DateTimeFormat("fr-FR", { hour: "2-digit", minute: "2-digit" });
 const sameDay = (a: Date, b: Date) => a.toDateString() === b.toDateString();
 
 /** "aujourd'hui à 14:05", "hier à 09:12", or "3 mars 2026". */
 export function formatLastSeen(iso: string, now = new Date()): string {
   const date = new Date(iso);
-  if (sameDay(date, now)) return `aujourd'hui à ${timeFormat.format(date)}`;
+  if (sameDay(date, now)) return `aujourd'hui à ${formatTimeOfDay(date)}`;
   const yesterday = new Date(now);
   yesterday.setDate(now.getDate() - 1);
-  if (sameDay(date, yesterday)) return `hier à ${timeFormat.format(date)}`;
-  return `le ${dateFormat.format(date)}`;
+  if (sameDay(date, yesterday)) return `hier à ${formatTimeOfDay(date)}`;
+  return `le ${formatDate(date)}`;
 }
 
 const PROFILE_FIELDS = [
@@ -91,7 +90,7 @@ export default function DashboardPage() {
         ) : null}
         <dl className="mt-1 divide-y divide-stone-100 dark:divide-stone-800">
           <Row label="Membre depuis">
-            {activity.data?.memberSince ? dateFormat.format(new Date(activity.data.memberSince)) : <span className="text-stone-500">…</span>}
+            {activity.data?.memberSince ? formatDate(activity.data.memberSince) : <span className="text-stone-500">…</span>}
           </Row>
           <Row label="Dernière activité">
             {activity.data ? (activity.data.lastSeen ? formatLastSeen(activity.data.lastSeen) : "maintenant") : <span className="text-stone-500">…</span>}

@@ -1,8 +1,8 @@
 import { unitLabelFr } from "../../../../domain/loyalty/rewards.ts";
 import type { CardMode } from "../../../../domain/loyalty/scan-rules.ts";
+import { formatLocalDate } from "../../../../domain/format.ts";
 
-const dateFr = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
-const fmt = (d: string) => dateFr.format(new Date(`${d}T00:00:00Z`));
+const fmt = formatLocalDate;
 
 export type RewardDraftRules = {
   cost: number;

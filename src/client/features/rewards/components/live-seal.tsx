@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { formatClock, useNow } from "./use-now.ts";
+import { useNow } from "./use-now.ts";
+import { formatClockSeconds } from "../../../../domain/format.ts";
 
 /**
  * What makes the validation screen impossible to fake with a screenshot: a colour ring turning around the code, a
@@ -34,7 +35,7 @@ export function LiveSeal({ children }: { children: ReactNode }) {
           dateTime={new Date(now).toISOString()}
           data-testid="live-clock"
         >
-          {formatClock(now)}
+          {formatClockSeconds(new Date(now))}
         </time>
       </p>
     </div>

@@ -27,8 +27,3 @@ export function minutesSecondsFr(ms: number): string {
   const s = `${seconds} seconde${seconds > 1 ? "s" : ""}`;
   return m ? `${m} et ${s}` : s;
 }
-
-const clock = new Intl.DateTimeFormat("fr-FR", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
-
-/** "14:05:32" */
-export const formatClock = (ms: number) => clock.format(new Date(ms));

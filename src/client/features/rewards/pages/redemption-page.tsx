@@ -1,7 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
-import { formatMomentFr } from "../../../components/loyalty/format.ts";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { Button, ButtonLink } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
@@ -18,6 +17,7 @@ import { BALANCE_KEYS, rewardsKeys } from "../api/keys.ts";
 import { LiveSeal } from "../components/live-seal.tsx";
 import { QrImage } from "../../../components/qr/qr-image.tsx";
 import { formatMinutesSeconds, minutesSecondsFr, useNow } from "../components/use-now.ts";
+import { formatMoment } from "../../../../domain/format.ts";
 
 /**
  * Follows a pending redemption live: server-sent events (event "state") from GET /api/redemptions/:id/events, each
@@ -268,7 +268,7 @@ function FinalView({ redemption }: { redemption: Redemption & { status: Exclude<
         <p className="text-lg font-semibold">{redemption.title}</p>
         <p className={isValidated ? "text-emerald-50" : "text-stone-700 dark:text-stone-300"}>
           {redemption.shop.name}
-          {redemption.decidedAt ? ` · ${formatMomentFr(redemption.decidedAt)}` : ""}
+          {redemption.decidedAt ? ` · ${formatMoment(redemption.decidedAt)}` : ""}
         </p>
         {isValidated ? <p className="text-lg">Profitez-en bien !</p> : null}
         {redemption.status === "refused" && redemption.refuseReason ? (

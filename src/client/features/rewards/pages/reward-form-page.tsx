@@ -10,9 +10,15 @@ import { useForm } from "../../../lib/use-form.ts";
 import { type OwnerRewardDetail, useOwnerReward } from "../api/get-owner-reward.ts";
 import { useOwnerRewards } from "../api/list-owner-rewards.ts";
 import { useSaveReward } from "../api/save-reward.ts";
-import { AdminFrame, LoadError, Panel, Skeleton } from "../components/admin-frame.tsx";
+import {
+  BackofficeError,
+  BackofficePage,
+  PageSkeleton,
+  Section,
+} from "../../../components/back-office/back-office-page.tsx";
 import { draftConditionsFr } from "../components/conditions.ts";
-import { PhotoInput } from "../components/photo-input.tsx";
+import { ImageInput } from "../../../components/ui/image-input.tsx";
+import { formatKilobytes } from "../../../../domain/format.ts";
 import { ProgressBar } from "../components/progress-bar.tsx";
 import { RewardShowcase } from "../components/reward-showcase.tsx";
 
@@ -163,7 +169,7 @@ function RewardForm({
     >
       <div className="flex min-w-0 flex-col gap-5">
         {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
-        <Panel title="La récompense">
+        <Section title="La récompense">
           <div className="flex flex-col gap-4">
             <Field
               label="Nom"
@@ -181,15 +187,20 @@ function RewardForm({
               placeholder="Expresso, allongé ou noisette, au comptoir ou à emporter."
               error={e.description}
             />
-            <PhotoInput
+            <ImageInput
+              label="Photo (facultative)"
+              hint={`Réduite ici à ${formatKilobytes(REWARD_PHOTO_MAX_BYTES)} au plus.`}
               value={draft.photo}
               onChange={(photo) => update({ photo })}
               maxBytes={REWARD_PHOTO_MAX_BYTES}
+              maxWidth={1200}
+              maxHeight={1200}
+              shape="photo"
               error={e.photo}
             />
           </div>
-        </Panel>
-        <Panel title="Conditions">
+        </Section>
+        <Section title="Conditions">
           <div className="flex flex-col gap-4">
             <Field
               label={`Coût (${unit})`}
@@ -288,7 +299,7 @@ function RewardForm({
               onChange={(ev) => update({ isActive: ev.target.checked })}
             />
           </div>
-        </Panel>
+        </Section>
       </div>
       <div className="flex min-w-0 flex-col gap-4 md:sticky md:top-20">
         <Preview draft={draft} mode={mode} shopName={shopName} />
@@ -310,9 +321,9 @@ function RewardFormBody({ shopId, shopName }: { shopId: string; shopName: string
   const rewardId = params.get("id");
   const list = useOwnerRewards(shopId);
   const reward = useOwnerReward(shopId, rewardId);
-  if (list.isPending || (rewardId && reward.isPending)) return <Skeleton />;
-  if (list.isError) return <LoadError error={list.error} onRetry={() => list.refetch()} />;
-  if (rewardId && reward.isError) return <LoadError error={reward.error} onRetry={() => reward.refetch()} />;
+  if (list.isPending || (rewardId && reward.isPending)) return <PageSkeleton />;
+  if (list.isError) return <BackofficeError error={list.error} onRetry={() => list.refetch()} />;
+  if (rewardId && reward.isError) return <BackofficeError error={reward.error} onRetry={() => reward.refetch()} />;
   return (
     <RewardForm
       key={rewardId ?? "new"}
@@ -329,7 +340,7 @@ export default function RewardFormPage() {
   const [params] = useSearchParams();
   const isEdit = params.has("id");
   return (
-    <AdminFrame
+    <BackofficePage
       title={isEdit ? "Modifier la récompense" : "Nouvelle récompense"}
       lead={
         isEdit
@@ -338,7 +349,7 @@ export default function RewardFormPage() {
       }
       back={{ to: "/admin/recompenses", label: "Récompenses" }}
     >
-      {(shop) => <RewardFormBody shopId={shop.id} shopName={shop.entry?.name ?? "Votre boutique"} />}
-    </AdminFrame>
+      {(shop) => <RewardFormBody shopId={shop.id} shopName={shop.name} />}
+    </BackofficePage>
   );
 }

@@ -11,7 +11,7 @@ import { type RewardPageData, rewardLoader, useRewardPage } from "../api/get-rew
 import { BALANCE_KEYS, rewardsKeys } from "../api/keys.ts";
 import { redeemReward } from "../api/redeem-reward.ts";
 import { ProgressBar } from "../components/progress-bar.tsx";
-import { randomKey } from "../components/random-key.ts";
+import { randomKey } from "../../../lib/random-key.ts";
 import { RewardShowcase } from "../components/reward-showcase.tsx";
 
 export const loader = rewardLoader;

@@ -1,8 +1,6 @@
 import { useState } from "react";
 import { Link, useLocation } from "react-router";
-import { VIP_MULTIPLIER_MAX, VIP_TIERS_MAX } from "../../../../domain/loyalty/rewards.ts";
-import { rewardSettingsSchema, vipTiersSchema } from "../../../../domain/schemas/rewards.ts";
-import { formatMomentFr } from "../../../components/loyalty/format.ts";
+import { rewardSettingsSchema } from "../../../../domain/schemas/rewards.ts";
 import { Button, ButtonLink } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
@@ -11,16 +9,19 @@ import { ApiError } from "../../../lib/api-client.ts";
 import { useForm } from "../../../lib/use-form.ts";
 import { useDeleteReward } from "../api/delete-reward.ts";
 import { type OwnerReward, useOwnerRewards } from "../api/list-owner-rewards.ts";
-import { type ShopRedemption, useShopRedemptions } from "../api/list-shop-redemptions.ts";
 import { useReorderRewards } from "../api/reorder-rewards.ts";
 import { type RewardSettings, useRewardSettings, useSaveRewardSettings } from "../api/reward-settings.ts";
 import { useSetRewardActive } from "../api/set-reward-active.ts";
-import { useSaveVipTiers, type VipTier, useVipTiers } from "../api/vip-tiers.ts";
-import { AdminFrame, LoadError, Panel, Skeleton } from "../components/admin-frame.tsx";
+import { useVipTiers } from "../api/vip-tiers.ts";
+import {
+  BackofficeError,
+  BackofficePage,
+  PageSkeleton,
+  Section,
+} from "../../../components/back-office/back-office-page.tsx";
 import { GiftIcon } from "../components/gift-icon.tsx";
-
-type Mode = "stamps" | "points";
-const unitWord = (mode: Mode) => (mode === "stamps" ? "tampons" : "points");
+import { RecentRedemptions } from "../components/recent-redemptions.tsx";
+import { VipEditor } from "../components/vip-editor.tsx";
 
 /* The catalogue ---------------------------------------------------------------- */
 
@@ -210,7 +211,7 @@ function Catalogue({ shopId, rewards }: { shopId: string; rewards: OwnerReward[]
     }
   };
   return (
-    <Panel
+    <Section
       title="Vos récompenses"
       id="catalogue"
       lead="Dans l'ordre où vos clients les voient sur votre page. Une récompense en pause est cachée aux clients."
@@ -243,7 +244,7 @@ function Catalogue({ shopId, rewards }: { shopId: string; rewards: OwnerReward[]
           + Nouvelle récompense
         </ButtonLink>
       </div>
-    </Panel>
+    </Section>
   );
 }
 
@@ -266,7 +267,7 @@ function SettingsForm({
     setSaved(true);
   });
   return (
-    <Panel title="Réglages" id="reglages" lead="Valables pour toutes vos récompenses.">
+    <Section title="Réglages" id="reglages" lead="Valables pour toutes vos récompenses.">
       <form onSubmit={form.handleSubmit} noValidate className="flex flex-col gap-4" onChange={() => setSaved(false)}>
         {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
         <Field
@@ -299,251 +300,7 @@ function SettingsForm({
           Enregistrer les réglages
         </Button>
       </form>
-    </Panel>
-  );
-}
-
-/* VIP levels ------------------------------------------------------------------- */
-
-type Row = { key: string; name: string; threshold: string; multiplier: string; rewardId: string };
-const MULTIPLIERS = Array.from({ length: VIP_MULTIPLIER_MAX }, (_, i) => i + 1);
-const SUGGESTED = ["Argent", "Or", "Platine", "Diamant", "Légende"];
-let rowSeq = 0;
-const newKey = () => `row-${++rowSeq}`;
-const toRows = (tiers: VipTier[]): Row[] =>
-  tiers.map((t) => ({
-    key: newKey(),
-    name: t.name,
-    threshold: String(t.threshold),
-    multiplier: String(t.multiplier),
-    rewardId: t.rewardId ?? "",
-  }));
-
-function VipEditor({
-  shopId,
-  tiers,
-  rewards,
-  mode,
-}: {
-  shopId: string;
-  tiers: VipTier[];
-  rewards: OwnerReward[];
-  mode: Mode;
-}) {
-  const save = useSaveVipTiers(shopId);
-  const [rows, setRows] = useState<Row[]>(() => toRows(tiers));
-  const [saved, setSaved] = useState(false);
-  const form = useForm(
-    vipTiersSchema,
-    async (values) => {
-      setSaved(false);
-      setRows(toRows(await save(values)));
-      setSaved(true);
-    },
-    () => ({ tiers: rows.map(({ key: _k, ...r }) => r) }),
-  );
-  // A row's field error is hidden once that field is edited again (until the next submit checks it).
-  const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
-  const e = Object.fromEntries(Object.entries(form.fieldErrors).filter(([key]) => !edited.has(key)));
-  const update = (key: string, patch: Partial<Row>) => {
-    const index = rows.findIndex((r) => r.key === key);
-    setEdited((keys) => new Set([...keys, "tiers", ...Object.keys(patch).map((field) => `tiers.${index}.${field}`)]));
-    setSaved(false);
-    setRows((all) => all.map((r) => (r.key === key ? { ...r, ...patch } : r)));
-  };
-  const add = () => {
-    setSaved(false);
-    setRows((all) => {
-      const last = Number(all.at(-1)?.threshold) || 0;
-      const step = mode === "stamps" ? 20 : 200;
-      return [
-        ...all,
-        {
-          key: newKey(),
-          name: SUGGESTED[all.length] ?? "",
-          threshold: String(last + step),
-          multiplier: "1",
-          rewardId: "",
-        },
-      ];
-    });
-  };
-  return (
-    <Panel
-      title="Niveaux VIP"
-      id="niveaux-vip"
-      lead={`Jusqu'à ${VIP_TIERS_MAX} niveaux, atteints avec les ${unitWord(mode)} gagnés depuis le premier passage : utiliser une récompense ne fait jamais perdre un niveau.`}
-    >
-      <form
-        onSubmit={(event) => {
-          setEdited(new Set());
-          return form.handleSubmit(event);
-        }}
-        noValidate
-        className="flex flex-col gap-4"
-      >
-        {form.formError && edited.size === 0 ? <Notice tone="error">{form.formError}</Notice> : null}
-        {e.tiers && !form.formError ? <Notice tone="error">{e.tiers}</Notice> : null}
-        {rows.length === 0 ? (
-          <p className="rounded-xl border border-dashed border-stone-300 p-4 text-sm text-stone-700 dark:border-stone-700 dark:text-stone-300">
-            Pas encore de niveaux. Exemple : Argent dès 50 {unitWord(mode)}, Or dès 150 avec les {unitWord(mode)} ×2.
-          </p>
-        ) : (
-          <ol className="flex flex-col gap-3">
-            {rows.map((row, i) => (
-              <li key={row.key} className="rounded-2xl border border-stone-200 p-3 dark:border-stone-700">
-                <fieldset className="flex flex-col gap-3">
-                  <legend className="sr-only">Niveau {i + 1}</legend>
-                  <div className="flex items-center justify-between gap-2">
-                    <p className="text-sm font-semibold text-stone-700 dark:text-stone-300" aria-hidden="true">
-                      Niveau {i + 1}
-                    </p>
-                    <button
-                      type="button"
-                      onClick={() => {
-                        setSaved(false);
-                        setRows((all) => all.filter((r) => r.key !== row.key));
-                      }}
-                      className="min-h-10 rounded-lg px-2 text-sm font-semibold text-red-700 underline dark:text-red-400"
-                    >
-                      Retirer<span className="sr-only"> le niveau {i + 1}</span>
-                    </button>
-                  </div>
-                  <div className="grid grid-cols-2 gap-3 [&>*]:min-w-0">
-                    <Field
-                      label="Nom"
-                      value={row.name}
-                      maxLength={30}
-                      onChange={(ev) => update(row.key, { name: ev.target.value })}
-                      error={e[`tiers.${i}.name`]}
-                    />
-                    <Field
-                      label={`Seuil (${unitWord(mode)})`}
-                      type="number"
-                      inputMode="numeric"
-                      min={1}
-                      value={row.threshold}
-                      onChange={(ev) => update(row.key, { threshold: ev.target.value })}
-                      error={e[`tiers.${i}.threshold`]}
-                    />
-                  </div>
-                  <div className="grid grid-cols-[7rem_minmax(0,1fr)] gap-3 [&>*]:min-w-0">
-                    <SelectField
-                      label="Bonus"
-                      value={row.multiplier}
-                      onChange={(ev) => update(row.key, { multiplier: ev.target.value })}
-                      error={e[`tiers.${i}.multiplier`]}
-                    >
-                      {MULTIPLIERS.map((m) => (
-                        <option key={m} value={String(m)}>
-                          ×{m}
-                        </option>
-                      ))}
-                    </SelectField>
-                    <SelectField
-                      label="Cadeau (facultatif)"
-                      value={row.rewardId}
-                      onChange={(ev) => update(row.key, { rewardId: ev.target.value })}
-                      error={e[`tiers.${i}.rewardId`]}
-                    >
-                      <option value="">Aucun cadeau</option>
-                      {rewards.map((r) => (
-                        <option key={r.id} value={r.id}>
-                          {r.title}
-                        </option>
-                      ))}
-                    </SelectField>
-                  </div>
-                </fieldset>
-              </li>
-            ))}
-          </ol>
-        )}
-        <Button variant="secondary" onClick={add} disabled={rows.length >= VIP_TIERS_MAX}>
-          {rows.length >= VIP_TIERS_MAX ? `${VIP_TIERS_MAX} niveaux au plus` : "+ Ajouter un niveau"}
-        </Button>
-        <p className="text-sm text-stone-600 dark:text-stone-400">
-          Le bonus multiplie les {unitWord(mode)} de chaque passage (le meilleur des deux s'il y a aussi une opération
-          de points doublés). Le cadeau est offert une fois, en atteignant le niveau ; une récompense en pause peut
-          rester un cadeau.
-        </p>
-        {saved ? (
-          <Notice tone="success">Niveaux VIP enregistrés : vos clients voient leur niveau tout de suite.</Notice>
-        ) : null}
-        <Button type="submit" isLoading={form.isSubmitting}>
-          Enregistrer les niveaux
-        </Button>
-      </form>
-    </Panel>
-  );
-}
-
-/* Recent redemptions ---------------------------------------------------------- */
-
-const STATUS_TONES: Record<ShopRedemption["status"], string> = {
-  pending: "bg-amber-100 text-amber-950 dark:bg-amber-950 dark:text-amber-100",
-  validated: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100",
-  refused: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-100",
-  cancelled: "bg-stone-200 text-stone-800 dark:bg-stone-700 dark:text-stone-100",
-  expired: "bg-stone-200 text-stone-800 dark:bg-stone-700 dark:text-stone-100",
-};
-
-function RecentRedemptions({ shopId }: { shopId: string }) {
-  const list = useShopRedemptions(shopId, "all", 20);
-  const pending = list.data?.filter((r) => r.status === "pending").length ?? 0;
-  return (
-    <Panel
-      title="À valider / récentes"
-      id="recentes"
-      lead={
-        pending > 0
-          ? `${pending} récompense${pending > 1 ? "s" : ""} en attente au comptoir.`
-          : "Les 20 dernières demandes de vos clients."
-      }
-      actions={
-        <ButtonLink to="/admin/validate-reward" variant="secondary" className="!min-h-10 text-sm">
-          Valider un code
-        </ButtonLink>
-      }
-    >
-      {list.isPending ? (
-        <p className="text-sm text-stone-600 dark:text-stone-400" aria-busy="true">
-          Chargement…
-        </p>
-      ) : list.isError ? (
-        <LoadError error={list.error} onRetry={() => list.refetch()} />
-      ) : list.data.length === 0 ? (
-        <p className="text-sm text-stone-700 dark:text-stone-300">Aucune demande pour l'instant.</p>
-      ) : (
-        <ul className="divide-y divide-stone-100 dark:divide-stone-800">
-          {list.data.map((r) => (
-            <li key={r.id} className="flex items-start justify-between gap-3 py-3">
-              <div className="min-w-0">
-                <p className="font-semibold break-words">{r.title}</p>
-                <p className="text-sm text-stone-600 dark:text-stone-400">
-                  {r.customer} · {r.costLabel} · {formatMomentFr(r.createdAt)}
-                  {r.status === "pending" ? (
-                    <>
-                      {" "}
-                      · code <span className="font-mono font-semibold">{r.code}</span>
-                    </>
-                  ) : null}
-                </p>
-                {r.decidedByName && r.status === "validated" ? (
-                  <p className="text-xs text-stone-600 dark:text-stone-400">Validée par {r.decidedByName}</p>
-                ) : null}
-                {r.refuseReason ? (
-                  <p className="text-xs text-stone-600 italic dark:text-stone-400">« {r.refuseReason} »</p>
-                ) : null}
-              </div>
-              <span className={`shrink-0 rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_TONES[r.status]}`}>
-                {r.statusLabel}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </Panel>
+    </Section>
   );
 }
 
@@ -551,24 +308,24 @@ function RewardsAdminBody({ shopId }: { shopId: string }) {
   const list = useOwnerRewards(shopId);
   const settings = useRewardSettings(shopId);
   const tiers = useVipTiers(shopId);
-  if (list.isPending) return <Skeleton />;
-  if (list.isError) return <LoadError error={list.error} onRetry={() => list.refetch()} />;
+  if (list.isPending) return <PageSkeleton />;
+  if (list.isError) return <BackofficeError error={list.error} onRetry={() => list.refetch()} />;
   const { rewards, mode } = list.data;
   return (
     <>
       <Catalogue shopId={shopId} rewards={rewards} />
       <RecentRedemptions shopId={shopId} />
       {settings.isPending ? (
-        <Skeleton />
+        <PageSkeleton />
       ) : settings.isError ? (
-        <LoadError error={settings.error} onRetry={() => settings.refetch()} />
+        <BackofficeError error={settings.error} onRetry={() => settings.refetch()} />
       ) : (
         <SettingsForm key={shopId} shopId={shopId} settings={settings.data} rewards={rewards} />
       )}
       {tiers.isPending ? (
-        <Skeleton />
+        <PageSkeleton />
       ) : tiers.isError ? (
-        <LoadError error={tiers.error} onRetry={() => tiers.refetch()} />
+        <BackofficeError error={tiers.error} onRetry={() => tiers.refetch()} />
       ) : (
         <VipEditor key={shopId} shopId={shopId} tiers={tiers.data} rewards={rewards} mode={mode} />
       )}
@@ -579,11 +336,11 @@ function RewardsAdminBody({ shopId }: { shopId: string }) {
 /** /admin/recompenses: the catalogue (order, on/off, edit, delete), recent redemptions, settings and VIP levels. */
 export default function RewardsAdminPage() {
   return (
-    <AdminFrame
+    <BackofficePage
       title="Récompenses"
       lead="Ce que vos clients peuvent obtenir avec leurs points, et les niveaux VIP de vos habitués."
     >
       {(shop) => <RewardsAdminBody shopId={shop.id} />}
-    </AdminFrame>
+    </BackofficePage>
   );
 }

@@ -1,7 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, type RefObject, useCallback, useEffect, useId, useRef, useState } from "react";
-import { parseRedemptionCode } from "../../../../domain/loyalty/rewards.ts";
-import { formatMomentFr } from "../../../components/loyalty/format.ts";
+import { type FormEvent, useCallback, useRef, useState } from "react";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { useCurrentShop } from "../../../components/shop/current-shop.ts";
 import { Button } from "../../../components/ui/button.tsx";
@@ -16,212 +14,9 @@ import {
 } from "../api/counter-redemption.ts";
 import { rewardsKeys } from "../api/keys.ts";
 import { GiftIcon } from "../components/gift-icon.tsx";
-import type { QrDetector } from "../../../components/qr/qr-detector.ts";
 import { formatMinutesSeconds, minutesSecondsFr, useNow } from "../components/use-now.ts";
-
-const BAD_FORMAT = "Ce code n'a pas le bon format : 6 lettres et chiffres.";
-
-type Camera = { kind: "off" } | { kind: "starting" } | { kind: "scanning" } | { kind: "blocked"; message: string };
-
-function cameraProblem(error: unknown): string {
-  const name = error instanceof DOMException || error instanceof Error ? error.name : "";
-  if (name === "NotAllowedError" || name === "SecurityError")
-    return "Accès à la caméra refusé. Autorisez la caméra pour ce site (icône à gauche de l'adresse), ou tapez le code ci-dessous.";
-  if (name === "NotFoundError" || name === "OverconstrainedError")
-    return "Aucune caméra sur cet appareil : tapez le code ci-dessous.";
-  if (name === "NotReadableError" || name === "AbortError")
-    return "La caméra est utilisée par une autre application. Fermez-la, ou tapez le code ci-dessous.";
-  return "La caméra n'a pas pu démarrer. Réessayez, ou tapez le code ci-dessous.";
-}
-
-/**
- * The camera and its QR reader (the wasm reader loads only here, when staff turn the camera on). A decoded
- * "FIDELE-R:…" code is handed over; any other QR code gets a hint.
- */
-function CameraScan({ onCode }: { onCode: (code: string) => void }) {
-  const videoRef = useRef<HTMLVideoElement>(null);
-  const streamRef = useRef<MediaStream | null>(null);
-  const timerRef = useRef<number | undefined>(undefined);
-  const [camera, setCamera] = useState<Camera>({ kind: "off" });
-  const [hint, setHint] = useState<string | null>(null);
-
-  const stop = useCallback(() => {
-    window.clearTimeout(timerRef.current);
-    timerRef.current = undefined;
-    for (const track of streamRef.current?.getTracks() ?? []) track.stop();
-    streamRef.current = null;
-  }, []);
-
-  const start = useCallback(async () => {
-    if (!navigator.mediaDevices?.getUserMedia) {
-      setCamera({
-        kind: "blocked",
-        message: "Ce navigateur ne donne pas accès à la caméra sur cette page : tapez le code ci-dessous.",
-      });
-      return;
-    }
-    setCamera({ kind: "starting" });
-    setHint(null);
-    const [stream, reader] = await Promise.allSettled([
-      navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" } }, audio: false }),
-      import("../../../components/qr/qr-detector.ts").then((engine) => engine.createQrDetector()),
-    ]);
-    if (stream.status === "fulfilled") streamRef.current = stream.value;
-    if (stream.status === "rejected") {
-      stop();
-      setCamera({ kind: "blocked", message: cameraProblem(stream.reason) });
-      return;
-    }
-    if (reader.status === "rejected") {
-      stop();
-      setCamera({
-        kind: "blocked",
-        message: "Le lecteur de QR code n'a pas pu se charger. Vérifiez la connexion, ou tapez le code ci-dessous.",
-      });
-      return;
-    }
-    const detector: QrDetector = reader.value;
-    const video = videoRef.current;
-    if (!video) return stop();
-    video.srcObject = stream.value;
-    await video.play().catch(() => {});
-    setCamera({ kind: "scanning" });
-    const tick = async () => {
-      const v = videoRef.current;
-      if (!streamRef.current || !v) return;
-      if (v.readyState >= 2) {
-        try {
-          for (const value of await detector.detect(v)) {
-            const code = value.toUpperCase().startsWith("FIDELE-R:") ? parseRedemptionCode(value) : null;
-            if (code) {
-              stop();
-              setCamera({ kind: "off" });
-              onCode(code);
-              return;
-            }
-            setHint("Ce QR code n'est pas une récompense Fidèle : visez le code affiché sur le téléphone du client.");
-          }
-        } catch {
-          // A frame that cannot be read (camera warming up): try the next one.
-        }
-      }
-      timerRef.current = window.setTimeout(tick, 200);
-    };
-    void tick();
-  }, [onCode, stop]);
-
-  useEffect(() => stop, [stop]);
-
-  const isOn = camera.kind === "scanning" || camera.kind === "starting";
-  return (
-    <div className="flex flex-col gap-3">
-      <div
-        className={`relative w-full overflow-hidden rounded-3xl bg-stone-900 ring-1 ring-white/10 ${isOn ? "aspect-square" : "h-0"}`}
-      >
-        <video
-          ref={videoRef}
-          className={`absolute inset-0 size-full object-cover ${camera.kind === "scanning" ? "" : "invisible"}`}
-          muted
-          playsInline
-          aria-label="Image de la caméra"
-        />
-        {camera.kind === "scanning" ? (
-          <div className="pointer-events-none absolute inset-0 flex items-center justify-center" aria-hidden="true">
-            <div className="size-[65%] rounded-3xl border-4 border-accent-400/90" />
-          </div>
-        ) : null}
-        {camera.kind === "starting" ? (
-          <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 text-white">
-            <span
-              className="size-10 animate-spin rounded-full border-4 border-white border-t-transparent"
-              aria-hidden="true"
-            />
-            <p className="font-semibold" role="status">
-              Démarrage de la caméra…
-            </p>
-          </div>
-        ) : null}
-      </div>
-      {camera.kind === "scanning" ? (
-        <>
-          <p className="text-center text-sm text-stone-700 dark:text-stone-300" role="status">
-            Visez le QR code affiché sur le téléphone du client…
-          </p>
-          <Button
-            variant="secondary"
-            full
-            onClick={() => {
-              stop();
-              setCamera({ kind: "off" });
-            }}
-          >
-            Arrêter la caméra
-          </Button>
-        </>
-      ) : camera.kind === "starting" ? null : (
-        <Button full onClick={() => void start()}>
-          <Glyph name="camera" className="size-5" />
-          Scanner le QR code du client
-        </Button>
-      )}
-      {camera.kind === "blocked" ? <Notice tone="error">{camera.message}</Notice> : null}
-      {hint ? <Notice>{hint}</Notice> : null}
-    </div>
-  );
-}
-
-function CodeForm({
-  onCode,
-  busy,
-  inputRef,
-}: {
-  onCode: (code: string) => void;
-  busy: boolean;
-  inputRef: RefObject<HTMLInputElement | null>;
-}) {
-  const id = useId();
-  const [error, setError] = useState<string | null>(null);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const value = String(new FormData(event.currentTarget).get("code") ?? "");
-    if (!value.trim()) return setError("Saisissez le code affiché sous le QR code du client.");
-    const code = parseRedemptionCode(value);
-    if (!code) return setError(BAD_FORMAT);
-    setError(null);
-    onCode(code);
-  };
-  return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-3">
-      <label htmlFor={id} className="text-sm font-medium text-stone-800 dark:text-stone-200">
-        Code de la récompense (6 caractères)
-      </label>
-      <input
-        ref={inputRef}
-        id={id}
-        name="code"
-        autoComplete="off"
-        autoCapitalize="characters"
-        autoCorrect="off"
-        spellCheck={false}
-        maxLength={24}
-        placeholder="ABC234"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className={`min-h-14 rounded-xl border bg-white px-4 text-center font-mono text-2xl font-bold uppercase tracking-[0.3em] text-stone-900 placeholder:text-stone-400 dark:bg-stone-950 dark:text-stone-100 ${
-          error ? "border-red-600" : "border-stone-300 dark:border-stone-700"
-        }`}
-      />
-      {error ? (
-        <p id={`${id}-error`} className="text-sm font-medium text-red-700 dark:text-red-400" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <Button type="submit" variant="secondary" full isLoading={busy}>
-        Rechercher le code
-      </Button>
-    </form>
-  );
-}
+import { formatMoment } from "../../../../domain/format.ts";
+import { CameraScan, CodeForm } from "../components/redemption-code-input.tsx";
 
 const STATUS_TONES: Record<CounterRedemption["status"], string> = {
   pending: "bg-amber-100 text-amber-950 dark:bg-amber-950 dark:text-amber-100",
@@ -343,7 +138,7 @@ function RedemptionPanel({
             {isPending ? (
               <TimeLeft expiresAt={redemption.expiresAt} />
             ) : redemption.decidedAt ? (
-              formatMomentFr(redemption.decidedAt)
+              formatMoment(redemption.decidedAt)
             ) : (
               "—"
             )}
@@ -355,7 +150,7 @@ function RedemptionPanel({
         {!isPending ? (
           <Notice>
             {redemption.status === "validated"
-              ? `Déjà validée${redemption.decidedByName ? ` par ${redemption.decidedByName}` : ""}${redemption.decidedAt ? ` ${formatMomentFr(redemption.decidedAt)}` : ""} : ne la remettez pas une seconde fois.`
+              ? `Déjà validée${redemption.decidedByName ? ` par ${redemption.decidedByName}` : ""}${redemption.decidedAt ? ` ${formatMoment(redemption.decidedAt)}` : ""} : ne la remettez pas une seconde fois.`
               : redemption.status === "refused"
                 ? `Refusée${redemption.refuseReason ? ` : ${redemption.refuseReason}` : ""}. Les points ont été rendus au client.`
                 : redemption.status === "expired"

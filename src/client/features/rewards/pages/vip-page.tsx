@@ -10,7 +10,8 @@ import { type VipCard, type VipGift, useVip } from "../api/get-vip.ts";
 import { BALANCE_KEYS, rewardsKeys } from "../api/keys.ts";
 import { GiftIcon } from "../components/gift-icon.tsx";
 import { ProgressBar } from "../components/progress-bar.tsx";
-import { randomKey } from "../components/random-key.ts";
+import { randomKey } from "../../../lib/random-key.ts";
+import { formatList } from "../../../../domain/format.ts";
 
 const perkFr = (mode: VipCard["mode"], multiplier: number) =>
   multiplier > 1 ? `${mode === "stamps" ? "tampons" : "points"} ×${multiplier}` : "Pas de bonus";
@@ -234,6 +235,6 @@ export default function VipPage() {
 /** "Boulangerie du Marché vous offre un cadeau" / "X et Y vous offrent un cadeau". */
 function birthdayShops(cards: { shop: { name: string }; birthdayGift: { title: string } | null }[]): string {
   const names = cards.filter((c) => c.birthdayGift).map((c) => c.shop.name);
-  const list = new Intl.ListFormat("fr-FR", { type: "conjunction" }).format(names);
+  const list = formatList(names);
   return `${list} ${names.length > 1 ? "vous offrent" : "vous offre"} un cadeau`;
 }

@@ -1,10 +1,10 @@
 import { Link } from "react-router";
-import { formatDistanceFr } from "../../../components/loyalty/format.ts";
 import { Glyph } from "../../../components/loyalty/glyph.tsx";
 import { readableOn } from "../../../components/loyalty/loyalty-card.tsx";
 import { StampIcon } from "../../../components/loyalty/stamp-icon.tsx";
 import type { ShopSummary } from "../api/search-shops.ts";
 import { OpenBadge } from "./open-badge.tsx";
+import { formatDistance } from "../../../../domain/format.ts";
 
 /** One shop of a list: its logo (or its card's colours and stamp), name, category, city, open state, distance. */
 export function ShopRow({ shop }: { shop: ShopSummary }) {
@@ -31,7 +31,7 @@ export function ShopRow({ shop }: { shop: ShopSummary }) {
             {shop.categoryLabel} · {shop.city}
           </span>
           <span className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-0.5">
-            {shop.distanceKm !== null ? <span className="text-xs font-bold text-brand-800 dark:text-brand-200">{formatDistanceFr(shop.distanceKm)}</span> : null}
+            {shop.distanceKm !== null ? <span className="text-xs font-bold text-brand-800 dark:text-brand-200">{formatDistance(shop.distanceKm)}</span> : null}
             <OpenBadge open={shop.open} />
             <span className="text-xs font-medium text-stone-600 dark:text-stone-400">{shop.mode === "stamps" ? "Carte à tampons" : "Carte à points"}</span>
           </span>

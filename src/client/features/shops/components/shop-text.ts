@@ -1,8 +1,8 @@
 import { WEEKDAYS_FR } from "../../../../domain/loyalty/hours.ts";
 import { formatMinutesFr, parseTime } from "../../../../domain/loyalty/time.ts";
+import { formatLocalDayMonth } from "../../../../domain/format.ts";
 
-const dayMonth = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "long", timeZone: "UTC" });
-const localDate = (date: string) => dayMonth.format(new Date(`${date}T00:00:00Z`));
+const localDate = formatLocalDayMonth;
 
 /** "du 12 au 15 août", "le 14 juillet". */
 export function dateRangeFr(start: string, end: string): string {

@@ -1,7 +1,6 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Link, useLocation, useParams } from "react-router";
-import { formatDateFr, formatMomentFr } from "../../../components/loyalty/format.ts";
 import { Glyph, type GlyphName } from "../../../components/loyalty/glyph.tsx";
 import { LoyaltyCard, readableOn } from "../../../components/loyalty/loyalty-card.tsx";
 import { StampIcon } from "../../../components/loyalty/stamp-icon.tsx";
@@ -13,6 +12,7 @@ import { reviewsQueryOptions } from "../api/get-reviews.ts";
 import { OpenBadge } from "../components/open-badge.tsx";
 import { dateRangeFr, dayHoursFr, periodWhenFr, rulesListFr, telHref } from "../components/shop-text.ts";
 import { Stars } from "../components/stars.tsx";
+import { formatAmount, formatDate, formatMoment, formatRating } from "../../../../domain/format.ts";
 
 export const loader = shopLoader;
 
@@ -21,7 +21,6 @@ const isAlwaysOpen = (weekly: ShopPageData["hours"]["weekly"]) =>
   weekly.every((d) => d.ranges.length === 1 && d.ranges[0]?.open === "00:00" && d.ranges[0]?.close === "24:00");
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const ratingFr = new Intl.NumberFormat("fr-FR", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
 function Section({ title, id, children }: { title: string; id?: string; children: ReactNode }) {
   return (
@@ -92,7 +91,7 @@ function Hero({ data }: { data: ShopPageData }) {
           {rating.count > 0 && rating.average !== null ? (
             <a href="#avis" className="inline-flex items-center gap-1.5 text-sm font-medium text-stone-800 dark:text-stone-200">
               <Stars value={rating.average} />
-              {ratingFr.format(rating.average)} ({rating.count} avis)
+              {formatRating(rating.average)} ({rating.count} avis)
             </a>
           ) : null}
         </div>
@@ -125,8 +124,8 @@ function MyCard({ data, isSignedIn }: { data: ShopPageData; isSignedIn: boolean 
         myCard ? (
           <p>
             {myCard.visits} passage{myCard.visits > 1 ? "s" : ""}
-            {myCard.lastScanAt ? ` · dernier ${formatMomentFr(myCard.lastScanAt)}` : ""}
-            {!myCard.canScanNow && myCard.nextScanAt ? ` · prochain crédit ${formatMomentFr(myCard.nextScanAt)}` : ""}
+            {myCard.lastScanAt ? ` · dernier ${formatMoment(myCard.lastScanAt)}` : ""}
+            {!myCard.canScanNow && myCard.nextScanAt ? ` · prochain crédit ${formatMoment(myCard.nextScanAt)}` : ""}
           </p>
         ) : undefined
       }
@@ -181,7 +180,7 @@ type CardModeOf = ShopPageData["rules"]["mode"];
 
 /** "Encore 3 tampons" / "Encore 40 points", in the card's unit. */
 const missingFr = (mode: CardModeOf, n: number) =>
-  `Encore ${new Intl.NumberFormat("fr-FR").format(n)} ${mode === "stamps" ? (n > 1 ? "tampons" : "tampon") : n > 1 ? "points" : "point"}`;
+  `Encore ${formatAmount(mode, n)}`;
 
 function RewardRow({ reward, mode, isSignedIn }: { reward: ShopReward; mode: CardModeOf; isSignedIn: boolean }) {
   const showProgress = isSignedIn && !reward.reachable && reward.missing > 0;
@@ -253,7 +252,7 @@ function Reviews({ data, isSignedIn }: { data: ShopPageData; isSignedIn: boolean
     <Section title={rating.count > 0 ? `Avis (${rating.count})` : "Avis"} id="avis">
       {rating.average !== null ? (
         <div className="flex items-center gap-3">
-          <span className="text-4xl font-black tabular-nums">{ratingFr.format(rating.average)}</span>
+          <span className="text-4xl font-black tabular-nums">{formatRating(rating.average)}</span>
           <div>
             <Stars value={rating.average} className="size-5" />
             <p className="text-sm text-stone-600 dark:text-stone-400">
@@ -277,7 +276,7 @@ function Reviews({ data, isSignedIn }: { data: ShopPageData; isSignedIn: boolean
                 <p className="font-semibold">{review.author}</p>
                 <Stars value={review.rating} />
               </div>
-              <p className="text-xs text-stone-600 dark:text-stone-400">{capitalize(formatDateFr(review.updatedAt))}</p>
+              <p className="text-xs text-stone-600 dark:text-stone-400">{capitalize(formatDate(review.updatedAt))}</p>
               {review.comment ? <p className="mt-1 whitespace-pre-line text-stone-800 dark:text-stone-200">{review.comment}</p> : null}
             </li>
           ))}

@@ -1,0 +1,13 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api, unwrap } from "../../lib/api-client.ts";
+import { backofficeKeys } from "./shop-keys.ts";
+
+export const getCardSettings = (shopId: string) =>
+  unwrap(api.backoffice.shops[":shopId"].card.$get({ param: { shopId } })).then((r) => r.card);
+
+export const cardSettingsQueryOptions = (shopId: string) =>
+  queryOptions({ queryKey: backofficeKeys.part(shopId, "card"), queryFn: () => getCardSettings(shopId) });
+
+export const useCardSettings = (shopId: string) => useQuery(cardSettingsQueryOptions(shopId));
+
+export type CardSettings = Awaited<ReturnType<typeof getCardSettings>>;

@@ -1,0 +1,167 @@
+import type { ReadyRoute } from "../../../domain/routes.ts";
+
+/*
+ * The shop's back-office menu, as a shop owner thinks of the day: what happens today at the counter, the loyalty
+ * programme, the customers, talking to them, games, the shop itself, the team. One entry per page, and only pages
+ * that exist: an entry's route is a `ReadyRoute` (a route named pending in src/domain/routes.ts is a type error
+ * here). The admin bar's drawer and the dashboard's tiles both read it.
+ */
+
+/** Who runs the back-office: the owner (and the shop's managers) see everything, staff the counter tools. */
+export type MenuRole = "owner" | "staff";
+
+export type MenuEntry = {
+  to: ReadyRoute;
+  /** Where staff go for the same page, when owners have a back-office address of their own for it. */
+  staffTo?: ReadyRoute;
+  label: string;
+  /** One line under the label on the dashboard's tiles. */
+  text: string;
+  /** An SVG path on a 24 px grid (stroke). */
+  icon: string;
+  roles: readonly MenuRole[];
+};
+
+export type MenuGroup = { title: string; entries: readonly MenuEntry[] };
+
+const EVERYONE = ["owner", "staff"] as const;
+const OWNER = ["owner"] as const;
+
+export const BACK_OFFICE_MENU: readonly MenuGroup[] = [
+  {
+    title: "Aujourd'hui",
+    entries: [
+      {
+        to: "/admin",
+        label: "Tableau de bord",
+        text: "Passages, clients et récompenses",
+        icon: "M3 10.5 12 3l9 7.5V20a1 1 0 0 1-1 1h-5v-6H9v6H4a1 1 0 0 1-1-1z",
+        roles: OWNER,
+      },
+      {
+        to: "/manager",
+        label: "Comptoir",
+        text: "Créditer ou corriger un passage",
+        icon: "M3 21h18M5 21V10l7-6 7 6v11M9 21v-6h6v6",
+        roles: EVERYONE,
+      },
+      {
+        to: "/admin/validate-reward",
+        staffTo: "/validate-reward",
+        label: "Valider une récompense",
+        text: "Scanner le code d'un client",
+        icon: "M4 4h6v6H4zM14 4h6v6h-6zM4 14h6v6H4zM14 14h2v2h-2zM18 14h2M14 18h2v2M18 18h2v2h-2",
+        roles: EVERYONE,
+      },
+      {
+        to: "/reader",
+        label: "Code du comptoir",
+        text: "Le QR code que vos clients scannent",
+        icon: "M7 3H3v4M17 3h4v4M7 21H3v-4M17 21h4v-4M7 12h10",
+        roles: EVERYONE,
+      },
+    ],
+  },
+  {
+    title: "Fidélité",
+    entries: [
+      {
+        to: "/admin/creativcard",
+        label: "Carte et règles",
+        text: "Design, tampons ou points, affiche",
+        icon: "M3 6h18v12H3zM3 10h18M7 15h4",
+        roles: OWNER,
+      },
+      {
+        to: "/admin/recompenses",
+        label: "Récompenses",
+        text: "Catalogue, niveaux VIP",
+        icon: "M3 8h18v4H3zM5 12v9h14v-9M12 8v13M12 8S10.5 3 8 3a2.5 2.5 0 0 0 0 5M12 8s1.5-5 4-5a2.5 2.5 0 0 1 0 5",
+        roles: OWNER,
+      },
+      {
+        to: "/admin/points-double",
+        label: "Points doublés",
+        text: "Happy hours et opérations",
+        icon: "M13 2 4 14h7l-1 8 9-12h-7z",
+        roles: OWNER,
+      },
+    ],
+  },
+  {
+    title: "Clients",
+    entries: [
+      {
+        to: "/admin/liste-clients",
+        label: "Clients",
+        text: "Soldes, passages, export CSV",
+        icon: "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21a8 8 0 0 1 16 0",
+        roles: OWNER,
+      },
+      {
+        to: "/admin/liste-scans",
+        label: "Passages",
+        text: "Historique et alertes",
+        icon: "M4 6h16M4 12h16M4 18h10",
+        roles: OWNER,
+      },
+    ],
+  },
+  // Messages, newsletter and push notifications: their pages are pending (src/domain/routes.ts).
+  { title: "Communication", entries: [] },
+  // Contests and their prizes: pending too.
+  { title: "Jeux", entries: [] },
+  {
+    title: "Ma boutique",
+    entries: [
+      {
+        to: "/admin/ma-boutique",
+        label: "Page de la boutique",
+        text: "Présentation, logo, photo",
+        icon: "M4 9h16l-1-5H5zM4 9v11h16V9M9 20v-6h6v6",
+        roles: OWNER,
+      },
+      {
+        to: "/admin/horaires",
+        label: "Horaires",
+        text: "Semaine, pauses, fermetures",
+        icon: "M12 7v5l3 2M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z",
+        roles: OWNER,
+      },
+      {
+        to: "/admin/edit-societe",
+        label: "Société",
+        text: "Identité légale",
+        icon: "M4 21V5l8-3 8 3v16M9 9h1M14 9h1M9 13h1M14 13h1M10 21v-4h4v4",
+        roles: OWNER,
+      },
+    ],
+  },
+  {
+    title: "Équipe",
+    entries: [
+      {
+        to: "/admin/invitation",
+        label: "Équipe",
+        text: "Inviter le personnel",
+        icon: "M16 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM8 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM2 21a6 6 0 0 1 12 0M14 15a5 5 0 0 1 8 6",
+        roles: OWNER,
+      },
+    ],
+  },
+];
+
+export type MenuLink = Omit<MenuEntry, "staffTo" | "roles">;
+
+/** The menu one role sees: its entries, at its own address, groups left empty dropped. */
+export function menuFor(role: MenuRole): { title: string; links: MenuLink[] }[] {
+  return BACK_OFFICE_MENU.map((group) => ({
+    title: group.title,
+    links: group.entries
+      .filter((entry) => entry.roles.includes(role))
+      .map(({ staffTo, roles: _roles, ...link }) => ({
+        ...link,
+        to: role === "staff" ? (staffTo ?? link.to) : link.to,
+      })),
+  })).filter((group) => group.links.length > 0);
+}

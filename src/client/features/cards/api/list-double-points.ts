@@ -1,0 +1,13 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { api, unwrap } from "../../../lib/api-client.ts";
+import { backofficeKeys } from "../../../components/back-office/shop-keys.ts";
+
+export const listDoublePoints = (shopId: string) =>
+  unwrap(api.backoffice.shops[":shopId"]["double-points"].$get({ param: { shopId } })).then((r) => r.periods);
+
+export const doublePointsQueryOptions = (shopId: string) =>
+  queryOptions({ queryKey: backofficeKeys.part(shopId, "double-points"), queryFn: () => listDoublePoints(shopId) });
+
+export const useDoublePoints = (shopId: string) => useQuery(doublePointsQueryOptions(shopId));
+
+export type DoublePointsPeriod = Awaited<ReturnType<typeof listDoublePoints>>[number];

@@ -1,0 +1,395 @@
+import { useState } from "react";
+import { Link } from "react-router";
+import { cardProgress } from "../../../../domain/loyalty/ledger.ts";
+import {
+  type CardDesign,
+  cardSettingsSchema,
+  STAMP_ICONS,
+  type StampIcon as StampIconName,
+} from "../../../../domain/schemas/shops.ts";
+import { LoyaltyCard } from "../../../components/loyalty/loyalty-card.tsx";
+import { StampIcon } from "../../../components/loyalty/stamp-icon.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { Checkbox, Field } from "../../../components/ui/field.tsx";
+import { Notice } from "../../../components/ui/notice.tsx";
+import { SelectField } from "../../../components/ui/select-field.tsx";
+import { useForm } from "../../../lib/use-form.ts";
+import { type CardSettings, useCardSettings } from "../../../components/back-office/card-settings.ts";
+import { useSaveCardSettings } from "../api/save-card-settings.ts";
+import {
+  BackofficeError,
+  BackofficePage,
+  PageSkeleton,
+  Section,
+} from "../../../components/back-office/back-office-page.tsx";
+import { contrastRatio } from "../components/colour.ts";
+import { PosterSection } from "../components/poster-section.tsx";
+import { ColourInput } from "../components/colour-input.tsx";
+
+const STAMP_ICON_LABELS_FR: Record<StampIconName, string> = {
+  star: "Étoile",
+  heart: "Cœur",
+  coffee: "Tasse",
+  croissant: "Croissant",
+  scissors: "Ciseaux",
+  flower: "Fleur",
+  check: "Coche",
+  gift: "Cadeau",
+};
+
+const PALETTES: { name: string; background: string; foreground: string; accent: string }[] = [
+  { name: "Lagon", background: "#0f766e", foreground: "#ffffff", accent: "#f59e0b" },
+  { name: "Nuit", background: "#1e293b", foreground: "#ffffff", accent: "#fbbf24" },
+  { name: "Framboise", background: "#9f1239", foreground: "#ffffff", accent: "#fda4af" },
+  { name: "Forêt", background: "#14532d", foreground: "#ffffff", accent: "#bef264" },
+  { name: "Crème", background: "#fef3c7", foreground: "#422006", accent: "#b45309" },
+  { name: "Lavande", background: "#5b21b6", foreground: "#ffffff", accent: "#f0abfc" },
+  { name: "Café", background: "#44403c", foreground: "#fafaf9", accent: "#d6a35c" },
+];
+
+const COOLDOWNS = [
+  { value: 0, label: "Aucun délai" },
+  { value: 30, label: "30 minutes" },
+  { value: 60, label: "1 heure" },
+  { value: 120, label: "2 heures" },
+  { value: 240, label: "4 heures (conseillé)" },
+  { value: 480, label: "8 heures" },
+  { value: 720, label: "12 heures" },
+  { value: 1440, label: "24 heures" },
+  { value: 2880, label: "48 heures" },
+  { value: 10080, label: "7 jours" },
+];
+
+type Draft = {
+  mode: "stamps" | "points";
+  stampsGoal: string;
+  pointsPerVisit: string;
+  cooldownMinutes: string;
+  dailyCap: string;
+  allowStaticPoster: boolean;
+  design: CardDesign;
+};
+
+const toDraft = (c: CardSettings): Draft => ({
+  mode: c.mode,
+  stampsGoal: String(c.stampsGoal),
+  pointsPerVisit: String(c.pointsPerVisit),
+  cooldownMinutes: String(c.cooldownMinutes),
+  dailyCap: String(c.dailyCap),
+  allowStaticPoster: c.allowStaticPoster,
+  design: { ...c.design },
+});
+
+const clampInt = (text: string, min: number, max: number, fallback: number) => {
+  const n = Number.parseInt(text, 10);
+  return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : fallback;
+};
+
+function CardDesignForm({ shopId, settings }: { shopId: string; settings: CardSettings }) {
+  const save = useSaveCardSettings(shopId);
+  const [draft, setDraft] = useState<Draft>(() => toDraft(settings));
+  const [previewVisits, setPreviewVisits] = useState(3);
+  const [saved, setSaved] = useState<string | null>(null);
+  const form = useForm(
+    cardSettingsSchema,
+    async (values) => {
+      setSaved(null);
+      const card = await save(values);
+      setDraft(toDraft(card));
+      setSaved(card.summary);
+    },
+    () => draft,
+  );
+  const e = form.fieldErrors;
+  const update = (patch: Partial<Draft>) => {
+    setSaved(null);
+    setDraft((d) => ({ ...d, ...patch }));
+  };
+  const setDesign = (patch: Partial<CardDesign>) => update({ design: { ...draft.design, ...patch } });
+
+  const goal = clampInt(draft.stampsGoal, 3, 50, settings.stampsGoal);
+  const perVisit = clampInt(draft.pointsPerVisit, 1, 1000, settings.pointsPerVisit);
+  const visits = Math.min(previewVisits, draft.mode === "stamps" ? goal : 50);
+  const contrast = contrastRatio(draft.design.foreground, draft.design.background);
+  const cooldowns = COOLDOWNS.some((c) => String(c.value) === draft.cooldownMinutes)
+    ? COOLDOWNS
+    : [...COOLDOWNS, { value: Number(draft.cooldownMinutes), label: `${draft.cooldownMinutes} minutes` }];
+
+  return (
+    <form
+      onSubmit={form.handleSubmit}
+      className="grid grid-cols-1 gap-5 md:grid-cols-[minmax(0,1fr)_20rem] md:items-start"
+      noValidate
+    >
+      <div className="flex min-w-0 flex-col gap-3 md:sticky md:top-20 md:order-2">
+        <p className="text-sm font-semibold text-stone-700 dark:text-stone-300" id="preview-title">
+          Aperçu : la carte telle que vos clients la verront
+        </p>
+        {/* The very component of the shopper's cards (/cartes-de-fidelite, after a scan). */}
+        <div data-testid="card-preview" aria-labelledby="preview-title" role="region">
+          <LoyaltyCard
+            shopName={settings.shop.name}
+            subtitle={draft.mode === "stamps" ? "Carte de fidélité" : `+${perVisit} points par passage`}
+            logoUrl={settings.shop.logoUrl}
+            design={draft.design}
+            progress={cardProgress(draft.mode, goal, draft.mode === "stamps" ? visits : visits * perVisit)}
+          />
+        </div>
+        <p className="text-sm text-stone-600 dark:text-stone-400">
+          {settings.shop.logoUrl
+            ? "Le logo est celui de votre page. "
+            : "Pas encore de logo : la carte affiche votre initiale. "}
+          <Link to="/admin/ma-boutique" className="font-semibold text-brand-800 underline dark:text-brand-200">
+            {settings.shop.logoUrl ? "Changer le logo" : "Ajouter un logo"}
+          </Link>
+        </p>
+        <label className="flex flex-col gap-1 text-sm text-stone-700 dark:text-stone-300">
+          Passages sur l'aperçu : {visits}
+          <input
+            type="range"
+            min={0}
+            max={draft.mode === "stamps" ? goal : 20}
+            value={visits}
+            onChange={(ev) => setPreviewVisits(Number(ev.target.value))}
+            className="accent-brand-700"
+          />
+        </label>
+        {contrast < 4.5 ? (
+          <Notice tone="error">
+            Le texte risque d'être difficile à lire sur ce fond : choisissez des couleurs plus contrastées.
+          </Notice>
+        ) : null}
+      </div>
+
+      <div className="flex min-w-0 flex-col gap-5 md:order-1">
+        {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
+        <Section title="Couleurs">
+          <p className="mb-2 text-sm text-stone-600 dark:text-stone-400">Palettes prêtes à l'emploi :</p>
+          <ul className="mb-4 flex flex-wrap gap-2">
+            {PALETTES.map((p) => {
+              const isCurrent =
+                p.background === draft.design.background &&
+                p.foreground === draft.design.foreground &&
+                p.accent === draft.design.accent;
+              return (
+                <li key={p.name}>
+                  <button
+                    type="button"
+                    onClick={() => setDesign({ background: p.background, foreground: p.foreground, accent: p.accent })}
+                    aria-pressed={isCurrent}
+                    className={`flex min-h-11 items-center gap-2 rounded-full border px-3 text-sm font-medium ${
+                      isCurrent ? "border-brand-700 ring-2 ring-brand-600" : "border-stone-300 dark:border-stone-700"
+                    }`}
+                  >
+                    <span className="flex" aria-hidden="true">
+                      <span
+                        className="size-4 rounded-full ring-1 ring-black/10"
+                        style={{ backgroundColor: p.background }}
+                      />
+                      <span
+                        className="-ml-1 size-4 rounded-full ring-1 ring-black/10"
+                        style={{ backgroundColor: p.accent }}
+                      />
+                    </span>
+                    {p.name}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+          <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+            <ColourInput
+              label="Fond"
+              value={draft.design.background}
+              onChange={(v) => setDesign({ background: v })}
+              error={e["design.background"]}
+            />
+            <ColourInput
+              label="Texte"
+              value={draft.design.foreground}
+              onChange={(v) => setDesign({ foreground: v })}
+              error={e["design.foreground"]}
+            />
+            <ColourInput
+              label="Tampons"
+              value={draft.design.accent}
+              onChange={(v) => setDesign({ accent: v })}
+              error={e["design.accent"]}
+            />
+          </div>
+        </Section>
+
+        <Section title="Icône du tampon">
+          <fieldset>
+            <legend className="sr-only">Icône du tampon</legend>
+            <div className="grid grid-cols-4 gap-2">
+              {STAMP_ICONS.map((icon) => (
+                <label
+                  key={icon}
+                  className={`flex cursor-pointer flex-col items-center gap-1 rounded-xl border p-2 text-xs font-medium has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 ${
+                    draft.design.stampIcon === icon
+                      ? "border-brand-700 bg-brand-50 text-brand-900 dark:bg-stone-800 dark:text-brand-100"
+                      : "border-stone-200 text-stone-700 dark:border-stone-700 dark:text-stone-300"
+                  }`}
+                >
+                  <input
+                    type="radio"
+                    name="stampIcon"
+                    value={icon}
+                    checked={draft.design.stampIcon === icon}
+                    onChange={() => setDesign({ stampIcon: icon })}
+                    className="sr-only"
+                  />
+                  <StampIcon name={icon} className="size-7" />
+                  {STAMP_ICON_LABELS_FR[icon]}
+                </label>
+              ))}
+            </div>
+            {e["design.stampIcon"] ? (
+              <p className="mt-2 text-sm font-medium text-red-700">{e["design.stampIcon"]}</p>
+            ) : null}
+          </fieldset>
+        </Section>
+
+        <Section
+          title="Règles de la carte"
+          lead="Les nouvelles règles comptent pour les prochains passages : ce que vos clients ont déjà gagné ne change jamais."
+        >
+          <div className="flex flex-col gap-4">
+            <fieldset className="grid grid-cols-2 gap-2">
+              <legend className="mb-2 text-sm font-medium text-stone-800 dark:text-stone-200">Type de carte</legend>
+              {(
+                [
+                  {
+                    value: "stamps",
+                    title: "Tampons",
+                    text: "Un tampon par passage ; la carte pleine donne la récompense.",
+                  },
+                  {
+                    value: "points",
+                    title: "Points",
+                    text: "Des points à chaque passage, à échanger contre des récompenses.",
+                  },
+                ] as const
+              ).map((m) => (
+                <label
+                  key={m.value}
+                  className={`flex cursor-pointer flex-col gap-1 rounded-xl border p-3 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 ${
+                    draft.mode === m.value
+                      ? "border-brand-700 bg-brand-50 dark:bg-stone-800"
+                      : "border-stone-200 dark:border-stone-700"
+                  }`}
+                >
+                  <span className="flex items-center gap-2 font-semibold">
+                    <input
+                      type="radio"
+                      name="mode"
+                      value={m.value}
+                      checked={draft.mode === m.value}
+                      onChange={() => update({ mode: m.value })}
+                      className="size-4 accent-brand-700"
+                    />
+                    {m.title}
+                  </span>
+                  <span className="text-xs text-stone-600 dark:text-stone-400">{m.text}</span>
+                </label>
+              ))}
+            </fieldset>
+            {draft.mode === "stamps" ? (
+              <Field
+                label="Tampons pour remplir la carte"
+                type="number"
+                inputMode="numeric"
+                min={3}
+                max={50}
+                value={draft.stampsGoal}
+                onChange={(ev) => update({ stampsGoal: ev.target.value })}
+                error={e.stampsGoal}
+              />
+            ) : (
+              <Field
+                label="Points par passage"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={1000}
+                value={draft.pointsPerVisit}
+                onChange={(ev) => update({ pointsPerVisit: ev.target.value })}
+                error={e.pointsPerVisit}
+              />
+            )}
+            <SelectField
+              label="Délai minimum entre deux passages d'un client"
+              value={draft.cooldownMinutes}
+              onChange={(ev) => update({ cooldownMinutes: ev.target.value })}
+              hint="Un second scan dans ce délai est refusé, avec l'heure du prochain passage possible."
+              error={e.cooldownMinutes}
+            >
+              {cooldowns.map((c) => (
+                <option key={c.value} value={String(c.value)}>
+                  {c.label}
+                </option>
+              ))}
+            </SelectField>
+            <Field
+              label="Passages crédités par jour et par client, au plus"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={20}
+              value={draft.dailyCap}
+              onChange={(ev) => update({ dailyCap: ev.target.value })}
+              error={e.dailyCap}
+            />
+            <div className="rounded-xl border border-stone-200 p-3 dark:border-stone-700">
+              <Checkbox
+                label="Autoriser l'affiche imprimée (code fixe)"
+                checked={draft.allowStaticPoster}
+                onChange={(ev) => update({ allowStaticPoster: ev.target.checked })}
+              />
+              <p className="mt-1 pl-8 text-sm text-stone-600 dark:text-stone-400">
+                Pratique sans tablette au comptoir. Un code fixe peut être photographié : le délai et la limite par jour
+                s'appliquent toujours, et vous pouvez le renouveler à tout moment.
+              </p>
+            </div>
+          </div>
+        </Section>
+
+        {saved ? (
+          <Notice tone="success">
+            Carte enregistrée. <span className="block">{saved}.</span>
+          </Notice>
+        ) : null}
+        <div className="sticky bottom-0 -mx-4 border-t border-stone-200 bg-stone-50/95 px-4 py-3 backdrop-blur sm:static sm:mx-0 sm:border-0 sm:bg-transparent sm:p-0 dark:border-stone-800 dark:bg-stone-950/95">
+          <Button type="submit" full isLoading={form.isSubmitting}>
+            Enregistrer la carte
+          </Button>
+        </div>
+      </div>
+    </form>
+  );
+}
+
+function CardDesignBody({ shopId }: { shopId: string }) {
+  const settings = useCardSettings(shopId);
+  if (settings.isPending) return <PageSkeleton />;
+  if (settings.isError) return <BackofficeError error={settings.error} onRetry={() => settings.refetch()} />;
+  return (
+    <>
+      <CardDesignForm key={shopId} shopId={shopId} settings={settings.data} />
+      <PosterSection shopId={shopId} allowed={settings.data.allowStaticPoster} />
+    </>
+  );
+}
+
+/** /admin/creativcard: the card's design and rules, with a live preview, and the printable poster. */
+export default function CardDesignPage() {
+  return (
+    <BackofficePage
+      title="Carte et règles"
+      lead="Le design de votre carte de fidélité et la façon dont les passages sont crédités."
+    >
+      {(shop) => <CardDesignBody shopId={shop.id} />}
+    </BackofficePage>
+  );
+}

@@ -1,0 +1,136 @@
+import { type FormEvent, type RefObject, useId, useState } from "react";
+import { parseRedemptionCode } from "../../../../domain/loyalty/rewards.ts";
+import { Glyph } from "../../../components/loyalty/glyph.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { Notice } from "../../../components/ui/notice.tsx";
+import { type CameraProblem, type QrReading, useQrCamera } from "../../../components/qr/use-qr-camera.ts";
+
+/** How staff enter a reward's code at the counter: the camera (QR code) or typing the six characters. */
+
+const BAD_FORMAT = "Ce code n'a pas le bon format : 6 lettres et chiffres.";
+
+const PROBLEMS: Record<CameraProblem, string> = {
+  unsupported: "Ce navigateur ne donne pas accès à la caméra sur cette page : tapez le code ci-dessous.",
+  denied:
+    "Accès à la caméra refusé. Autorisez la caméra pour ce site (icône à gauche de l'adresse), ou tapez le code ci-dessous.",
+  "no-camera": "Aucune caméra sur cet appareil : tapez le code ci-dessous.",
+  busy: "La caméra est utilisée par une autre application. Fermez-la, ou tapez le code ci-dessous.",
+  reader: "Le lecteur de QR code n'a pas pu se charger. Vérifiez la connexion, ou tapez le code ci-dessous.",
+  failed: "La caméra n'a pas pu démarrer. Réessayez, ou tapez le code ci-dessous.",
+};
+
+/** A decoded value: a "FIDELE-R:…" code is the reward to validate, any other QR code gets a hint. */
+const readRewardCode = (value: string): QrReading<string> => {
+  const code = value.toUpperCase().startsWith("FIDELE-R:") ? parseRedemptionCode(value) : null;
+  return code
+    ? { code }
+    : { hint: "Ce QR code n'est pas une récompense Fidèle : visez le code affiché sur le téléphone du client." };
+};
+
+/** The camera and its QR reader (the wasm reader loads only here, when staff turn the camera on). */
+export function CameraScan({ onCode }: { onCode: (code: string) => void }) {
+  const { videoRef, camera, hint, start, stop } = useQrCamera({ read: readRewardCode, onCode });
+
+  const isOn = camera.kind === "scanning" || camera.kind === "starting";
+  return (
+    <div className="flex flex-col gap-3">
+      <div
+        className={`relative w-full overflow-hidden rounded-3xl bg-stone-900 ring-1 ring-white/10 ${isOn ? "aspect-square" : "h-0"}`}
+      >
+        <video
+          ref={videoRef}
+          className={`absolute inset-0 size-full object-cover ${camera.kind === "scanning" ? "" : "invisible"}`}
+          muted
+          playsInline
+          aria-label="Image de la caméra"
+        />
+        {camera.kind === "scanning" ? (
+          <div className="pointer-events-none absolute inset-0 flex items-center justify-center" aria-hidden="true">
+            <div className="size-[65%] rounded-3xl border-4 border-accent-400/90" />
+          </div>
+        ) : null}
+        {camera.kind === "starting" ? (
+          <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 text-white">
+            <span
+              className="size-10 animate-spin rounded-full border-4 border-white border-t-transparent"
+              aria-hidden="true"
+            />
+            <p className="font-semibold" role="status">
+              Démarrage de la caméra…
+            </p>
+          </div>
+        ) : null}
+      </div>
+      {camera.kind === "scanning" ? (
+        <>
+          <p className="text-center text-sm text-stone-700 dark:text-stone-300" role="status">
+            Visez le QR code affiché sur le téléphone du client…
+          </p>
+          <Button variant="secondary" full onClick={stop}>
+            Arrêter la caméra
+          </Button>
+        </>
+      ) : camera.kind === "starting" ? null : (
+        <Button full onClick={() => void start()}>
+          <Glyph name="camera" className="size-5" />
+          Scanner le QR code du client
+        </Button>
+      )}
+      {camera.kind === "blocked" ? <Notice tone="error">{PROBLEMS[camera.problem]}</Notice> : null}
+      {hint ? <Notice>{hint}</Notice> : null}
+    </div>
+  );
+}
+
+export function CodeForm({
+  onCode,
+  busy,
+  inputRef,
+}: {
+  onCode: (code: string) => void;
+  busy: boolean;
+  inputRef: RefObject<HTMLInputElement | null>;
+}) {
+  const id = useId();
+  const [error, setError] = useState<string | null>(null);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const value = String(new FormData(event.currentTarget).get("code") ?? "");
+    if (!value.trim()) return setError("Saisissez le code affiché sous le QR code du client.");
+    const code = parseRedemptionCode(value);
+    if (!code) return setError(BAD_FORMAT);
+    setError(null);
+    onCode(code);
+  };
+  return (
+    <form onSubmit={submit} noValidate className="flex flex-col gap-3">
+      <label htmlFor={id} className="text-sm font-medium text-stone-800 dark:text-stone-200">
+        Code de la récompense (6 caractères)
+      </label>
+      <input
+        ref={inputRef}
+        id={id}
+        name="code"
+        autoComplete="off"
+        autoCapitalize="characters"
+        autoCorrect="off"
+        spellCheck={false}
+        maxLength={24}
+        placeholder="ABC234"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={`min-h-14 rounded-xl border bg-white px-4 text-center font-mono text-2xl font-bold uppercase tracking-[0.3em] text-stone-900 placeholder:text-stone-400 dark:bg-stone-950 dark:text-stone-100 ${
+          error ? "border-red-600" : "border-stone-300 dark:border-stone-700"
+        }`}
+      />
+      {error ? (
+        <p id={`${id}-error`} className="text-sm font-medium text-red-700 dark:text-red-400" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <Button type="submit" variant="secondary" full isLoading={busy}>
+        Rechercher le code
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,140 @@
+import { useState } from "react";
+import { Link, useNavigate, useParams } from "react-router";
+import { ErrorView } from "../../../components/errors/error-view.tsx";
+import { Button, ButtonLink } from "../../../components/ui/button.tsx";
+import { Notice } from "../../../components/ui/notice.tsx";
+import { ApiError } from "../../../lib/api-client.ts";
+import { useMe } from "../../../lib/me.ts";
+import { useAnswerInvitation } from "../api/answer-invitation.ts";
+import { useInvitation } from "../api/get-invitation.ts";
+import { PageSkeleton } from "../../../components/back-office/back-office-page.tsx";
+import { formatDate } from "../../../../domain/format.ts";
+
+const STATUS_TEXT: Record<string, string> = {
+  accepted: "Cette invitation a déjà été acceptée.",
+  rejected: "Cette invitation a été refusée.",
+  canceled: "Cette invitation a été annulée par la boutique.",
+  expired: "Cette invitation a expiré : demandez au responsable de la boutique de vous en envoyer une nouvelle.",
+};
+
+function SignedOut({ token }: { token: string }) {
+  const back = encodeURIComponent(`/accept-invitation/${token}`);
+  return (
+    <div className="mx-auto flex w-full max-w-md flex-col gap-5 px-5 pb-10 pt-8">
+      <h1 className="text-2xl font-bold tracking-tight">Rejoindre l'équipe d'une boutique</h1>
+      <p className="text-stone-700 dark:text-stone-300">
+        Vous avez reçu une invitation pour travailler avec une boutique sur Fidèle. Connectez-vous avec l'adresse e-mail
+        qui a reçu l'invitation, ou créez votre compte : vous reviendrez ici pour l'accepter.
+      </p>
+      <ButtonLink to={`/login?redirect=${back}`} full>
+        Se connecter
+      </ButtonLink>
+      <ButtonLink to={`/signup?redirect=${back}`} variant="secondary" full>
+        Créer mon compte
+      </ButtonLink>
+    </div>
+  );
+}
+
+function SignedIn({ token, email }: { token: string; email: string }) {
+  const navigate = useNavigate();
+  const invitation = useInvitation(token, true);
+  const answer = useAnswerInvitation(token);
+  const [busy, setBusy] = useState<"accept" | "reject" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [rejected, setRejected] = useState(false);
+
+  if (invitation.isPending) {
+    return (
+      <div className="mx-auto max-w-md px-5 pt-8">
+        <PageSkeleton label="Chargement de l'invitation…" />
+      </div>
+    );
+  }
+  if (invitation.isError) {
+    const status = invitation.error instanceof ApiError ? invitation.error.status : 500;
+    return (
+      <ErrorView
+        status={status === 404 ? 404 : status}
+        title="Invitation introuvable"
+        message={invitation.error instanceof ApiError ? invitation.error.message : "Réessayez dans un instant."}
+      />
+    );
+  }
+  const inv = invitation.data;
+  const act = async (kind: "accept" | "reject") => {
+    setBusy(kind);
+    setError(null);
+    try {
+      if (kind === "accept") {
+        await answer.accept();
+        navigate("/manager", { replace: true });
+      } else {
+        await answer.reject();
+        setRejected(true);
+      }
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : "Une erreur inattendue est survenue. Réessayez.");
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="mx-auto flex w-full max-w-md flex-col gap-5 px-5 pb-10 pt-8">
+      <div className="rounded-3xl bg-brand-900 p-6 text-white shadow-lg">
+        <p className="text-sm uppercase tracking-widest text-brand-100">Invitation</p>
+        <h1 className="mt-1 text-2xl font-bold">Rejoindre {inv.shop.name}</h1>
+        <p className="mt-2 text-brand-50">
+          {inv.inviterName} vous invite à rejoindre l'équipe de {inv.shop.name} en tant que{" "}
+          <strong>{inv.roleLabel.toLowerCase()}</strong>.
+        </p>
+        {inv.status === "pending" ? (
+          <p className="mt-2 text-sm text-brand-100">Valable jusqu'au {formatDate(inv.expiresAt)}.</p>
+        ) : null}
+      </div>
+      {rejected ? (
+        <Notice tone="info">Invitation refusée. Vous pouvez fermer cette page.</Notice>
+      ) : inv.status !== "pending" ? (
+        <Notice tone="info">{STATUS_TEXT[inv.status] ?? "Cette invitation n'est plus valable."}</Notice>
+      ) : !inv.isForMe ? (
+        <Notice tone="error">
+          Cette invitation a été envoyée à une autre adresse que la vôtre ({email}). Déconnectez-vous et connectez-vous
+          avec l'adresse qui l'a reçue.
+        </Notice>
+      ) : (
+        <>
+          <p className="text-stone-700 dark:text-stone-300">
+            Vous pourrez afficher le code du comptoir et créditer les passages des clients. Vos cartes de fidélité
+            personnelles ne changent pas.
+          </p>
+          {error ? <Notice tone="error">{error}</Notice> : null}
+          <Button full onClick={() => act("accept")} isLoading={busy === "accept"} disabled={busy !== null}>
+            Accepter l'invitation
+          </Button>
+          <Button
+            full
+            variant="secondary"
+            onClick={() => act("reject")}
+            isLoading={busy === "reject"}
+            disabled={busy !== null}
+          >
+            Refuser
+          </Button>
+        </>
+      )}
+      <Link to="/" className="self-center text-sm font-semibold text-brand-800 underline dark:text-brand-200">
+        Retour à l'accueil
+      </Link>
+    </div>
+  );
+}
+
+/** /accept-invitation/{id}: signed out, sign in (and come back); signed in, accept and land on /manager. */
+export default function AcceptInvitationPage() {
+  const { token = "" } = useParams();
+  const me = useMe();
+  if (me.isPending) return null;
+  if (!me.data) return <SignedOut token={token} />;
+  return <SignedIn token={token} email={me.data.user.email} />;
+}

@@ -1,0 +1,96 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link, useLocation, useSearchParams } from "react-router";
+import { myShopsQueryOptions } from "../../../components/shop/current-shop.ts";
+import { ButtonLink } from "../../../components/ui/button.tsx";
+import { cardSettingsQueryOptions } from "../../../components/back-office/card-settings.ts";
+
+type NextStep = { to: string; title: string; text: string };
+
+const NEXT_STEPS: NextStep[] = [
+  {
+    to: "/admin/creativcard",
+    title: "Dessinez votre carte",
+    text: "Vos couleurs, votre logo, tampons ou points, et les règles de passage.",
+  },
+  {
+    to: "/admin/horaires",
+    title: "Indiquez vos horaires",
+    text: "Vos clients voient « ouvert maintenant », et les passages hors horaires vous sont signalés.",
+  },
+  {
+    to: "/admin/creativcard#affiche",
+    title: "Imprimez l'affiche",
+    text: "Une affiche A4 avec votre code, à coller en vitrine ou près de la caisse (si vous l'autorisez).",
+  },
+  {
+    to: "/reader",
+    title: "Ouvrez le code du comptoir",
+    text: "Sur une tablette ou un téléphone posé à la caisse : le code change toutes les 30 secondes.",
+  },
+];
+
+/** /result-boutique: the shop exists; what to do next. */
+export default function ShopCreatedPage() {
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const fromState = (location.state as { shop?: { id: string; name: string } } | null)?.shop;
+  const shopId = params.get("boutique") ?? fromState?.id ?? null;
+  const shops = useQuery(myShopsQueryOptions());
+  const shop = shops.data?.find((s) => s.id === shopId) ?? (fromState && fromState.id === shopId ? fromState : null);
+  const name = shop?.name ?? null;
+  const card = useQuery({ ...cardSettingsQueryOptions(shopId ?? ""), enabled: Boolean(shopId) });
+  return (
+    <div className="mx-auto w-full max-w-xl px-5 pb-12 pt-8">
+      <div className="flex flex-col items-center text-center">
+        <span className="flex size-16 items-center justify-center rounded-full bg-emerald-100 text-emerald-700 dark:bg-emerald-950 dark:text-emerald-300">
+          <svg
+            viewBox="0 0 24 24"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2.5"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+            className="size-8"
+            aria-hidden="true"
+          >
+            <path d="M4.5 12.5l5 5 10-11" />
+          </svg>
+        </span>
+        <h1 className="mt-4 text-2xl font-bold tracking-tight">
+          {name ? `${name} est sur Fidèle !` : "Votre boutique est créée !"}
+        </h1>
+        <p className="mt-2 text-stone-600 dark:text-stone-400">
+          Votre carte de fidélité est déjà prête, avec des réglages simples que vous pouvez changer à tout moment
+          {card.data ? ` : ${card.data.summary}.` : "."}
+        </p>
+      </div>
+      <h2 className="mt-8 text-lg font-semibold">Prochaines étapes</h2>
+      <ol className="mt-3 flex flex-col gap-3">
+        {NEXT_STEPS.map((step, i) => (
+          <li key={step.to}>
+            <Link
+              to={step.to}
+              className="flex items-start gap-4 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm transition hover:border-brand-500 dark:border-stone-800 dark:bg-stone-900"
+            >
+              <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-50 font-bold text-brand-800 dark:bg-stone-800 dark:text-brand-200">
+                {i + 1}
+              </span>
+              <span className="min-w-0">
+                <span className="block font-semibold text-stone-900 dark:text-stone-100">{step.title}</span>
+                <span className="mt-0.5 block text-sm text-stone-600 dark:text-stone-400">{step.text}</span>
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ol>
+      <div className="mt-8 flex flex-col gap-3">
+        <ButtonLink to="/admin" full>
+          Aller au tableau de bord
+        </ButtonLink>
+        <ButtonLink to="/admin/ma-boutique" variant="secondary" full>
+          Compléter ma page publique
+        </ButtonLink>
+      </div>
+    </div>
+  );
+}

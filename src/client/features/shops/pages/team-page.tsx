@@ -1,0 +1,215 @@
+import { useRef, useState } from "react";
+import { invitationSchema } from "../../../../domain/schemas/shops.ts";
+import { Button } from "../../../components/ui/button.tsx";
+import { Field } from "../../../components/ui/field.tsx";
+import { Notice } from "../../../components/ui/notice.tsx";
+import { SelectField } from "../../../components/ui/select-field.tsx";
+import { ApiError } from "../../../lib/api-client.ts";
+import { useForm } from "../../../lib/use-form.ts";
+import { useCancelInvitation } from "../api/cancel-invitation.ts";
+import { useTeam } from "../api/get-team.ts";
+import { useInviteStaff } from "../api/invite-staff.ts";
+import { useRemoveMember } from "../api/remove-member.ts";
+import {
+  BackofficeError,
+  BackofficePage,
+  PageSkeleton,
+  Section,
+} from "../../../components/back-office/back-office-page.tsx";
+import { formatDate, personName } from "../../../../domain/format.ts";
+
+function InviteForm({ shopId }: { shopId: string }) {
+  const invite = useInviteStaff(shopId);
+  const [sent, setSent] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const form = useForm(invitationSchema, async (values) => {
+    setSent(null);
+    const invitation = await invite(values);
+    setSent(invitation.email);
+    formRef.current?.reset();
+  });
+  return (
+    <form ref={formRef} onSubmit={form.handleSubmit} className="flex flex-col gap-4" noValidate>
+      {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
+      <Field
+        label="Adresse e-mail"
+        name="email"
+        type="email"
+        autoComplete="off"
+        inputMode="email"
+        placeholder="prenom@exemple.fr"
+        error={form.fieldErrors.email}
+      />
+      <SelectField
+        label="Rôle"
+        name="role"
+        defaultValue="member"
+        hint="Équipe : le comptoir (code, crédit d'un passage). Gérant : aussi le tableau de bord, les clients et les réglages."
+        error={form.fieldErrors.role}
+      >
+        <option value="member">Équipe (comptoir)</option>
+        <option value="admin">Gérant</option>
+      </SelectField>
+      {sent ? (
+        <Notice tone="success">
+          Invitation envoyée à <strong className="break-all">{sent}</strong>. Le lien reçu par e-mail est valable
+          quelques jours.
+        </Notice>
+      ) : null}
+      <Button type="submit" isLoading={form.isSubmitting}>
+        Envoyer l'invitation
+      </Button>
+    </form>
+  );
+}
+
+function ConfirmingAction({
+  label,
+  confirmLabel,
+  question,
+  onConfirm,
+}: {
+  label: string;
+  confirmLabel: string;
+  question: string;
+  onConfirm: () => Promise<void>;
+}) {
+  const [state, setState] = useState<"idle" | "confirm" | "busy">("idle");
+  const [error, setError] = useState<string | null>(null);
+  if (state === "idle") {
+    return (
+      <div className="flex flex-col items-end">
+        <button
+          type="button"
+          onClick={() => setState("confirm")}
+          className="min-h-10 px-2 text-sm font-semibold text-red-700 underline dark:text-red-400"
+        >
+          {label}
+        </button>
+        {error ? (
+          <p role="alert" className="text-sm text-red-700">
+            {error}
+          </p>
+        ) : null}
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-col items-end gap-2 text-sm">
+      <p>{question}</p>
+      <div className="flex gap-2">
+        <Button
+          variant="danger"
+          className="!min-h-10 !px-3 text-sm"
+          isLoading={state === "busy"}
+          onClick={async () => {
+            setState("busy");
+            setError(null);
+            try {
+              await onConfirm();
+            } catch (err) {
+              setError(err instanceof ApiError ? err.message : "L'action a échoué.");
+              setState("idle");
+            }
+          }}
+        >
+          {confirmLabel}
+        </Button>
+        <Button variant="secondary" className="!min-h-10 !px-3 text-sm" onClick={() => setState("idle")}>
+          Annuler
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function TeamBody({ shopId }: { shopId: string }) {
+  const team = useTeam(shopId);
+  const cancel = useCancelInvitation(shopId);
+  const remove = useRemoveMember(shopId);
+  return (
+    <>
+      <Section
+        title="Inviter une personne"
+        lead="Elle reçoit un e-mail avec un lien ; elle crée son compte ou se connecte, puis rejoint votre équipe."
+      >
+        <InviteForm shopId={shopId} />
+      </Section>
+      {team.isPending ? (
+        <PageSkeleton />
+      ) : team.isError ? (
+        <BackofficeError error={team.error} onRetry={() => team.refetch()} />
+      ) : (
+        <>
+          <Section title="Invitations en attente">
+            {team.data.invitations.length === 0 ? (
+              <p className="text-sm text-stone-600 dark:text-stone-400">Aucune invitation en attente.</p>
+            ) : (
+              <ul
+                className="flex flex-col divide-y divide-stone-200 dark:divide-stone-800"
+                aria-label="Invitations en attente"
+              >
+                {team.data.invitations.map((i) => (
+                  <li
+                    key={i.id}
+                    className="flex flex-wrap items-center justify-between gap-2 py-3 first:pt-0 last:pb-0"
+                  >
+                    <div className="min-w-0">
+                      <p className="break-all font-semibold">{i.email}</p>
+                      <p className="text-sm text-stone-600 dark:text-stone-400">
+                        {i.roleLabel} · expire le {formatDate(i.expiresAt)}
+                      </p>
+                    </div>
+                    <ConfirmingAction
+                      label="Révoquer"
+                      confirmLabel="Révoquer"
+                      question={`Révoquer l'invitation de ${i.email} ?`}
+                      onConfirm={() => cancel(i.id)}
+                    />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Section>
+          <Section title="Équipe">
+            <ul
+              className="flex flex-col divide-y divide-stone-200 dark:divide-stone-800"
+              aria-label="Membres de l'équipe"
+            >
+              {team.data.members.map((m) => (
+                <li key={m.id} className="flex flex-wrap items-center justify-between gap-2 py-3 first:pt-0 last:pb-0">
+                  <div className="min-w-0">
+                    <p className="font-semibold">
+                      {personName(m)}
+                      {m.isMe ? <span className="font-normal text-stone-600 dark:text-stone-400"> (vous)</span> : null}
+                    </p>
+                    <p className="break-all text-sm text-stone-600 dark:text-stone-400">
+                      {m.roleLabel} · {m.email} · depuis le {formatDate(m.createdAt)}
+                    </p>
+                  </div>
+                  {m.role !== "owner" && !m.isMe ? (
+                    <ConfirmingAction
+                      label="Retirer"
+                      confirmLabel="Retirer"
+                      question={`Retirer ${personName(m)} de l'équipe ?`}
+                      onConfirm={() => remove(m.id)}
+                    />
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          </Section>
+        </>
+      )}
+    </>
+  );
+}
+
+/** /admin/invitation: invite staff by e-mail, see pending invitations (revoke them) and the team. */
+export default function TeamPage() {
+  return (
+    <BackofficePage title="Équipe" lead="Donnez accès au comptoir à votre personnel, sans partager votre mot de passe.">
+      {(shop) => <TeamBody shopId={shop.id} />}
+    </BackofficePage>
+  );
+}
