@@ -145,7 +145,7 @@ describe.skipIf(!url)("jobs across two server processes on one PostgreSQL (run o
   it("a job whose process is killed mid-run is run again by the other process and completes", async () => {
     const label = `killed-${randomUUID()}`;
     const id = await boss!.send("test.probe", { label, holdMs: 3000 });
-    const first = await until("a process to start the job", () =>
+    const first = await until<ProbeLine>("a process to start the job", () =>
       probeLines().find((l) => l.event === "started" && l.label === label),
     );
     const victim = servers[first.server]!;
