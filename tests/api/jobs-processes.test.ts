@@ -39,7 +39,7 @@ function probeLines(): ProbeLine[] {
 
 async function until<T>(
   what: string,
-  probe: () => Promise<T | null | undefined | false> | T,
+  probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
   timeoutMs = 30_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
