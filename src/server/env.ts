@@ -14,7 +14,11 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   DATA_DIR: z.string().default("./data"),
-  DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   APP_URL: z.string().url().optional(),
   SECRET: z.string().min(32, "SECRET must be at least 32 characters").optional(),
   SMTP_URL: z.string().optional(),
@@ -30,6 +34,10 @@ const EnvSchema = z.object({
   LEGAL_HOST: z.string().default("Hébergeur à renseigner par l'exploitant"),
   LEGAL_CONTACT: z.string().default("contact@fidele.local"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /** How often the job engine looks for jobs whose process died (pg-boss supervise/monitor), in seconds. */
+  JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** Tests only: registers the `test.probe` queue (no route reaches it; a test sends to it through pg-boss). */
+  JOBS_TEST_PROBE: boolish,
 });
 
 export type Env = z.infer<typeof EnvSchema> & { SECRET: string; APP_URL: string };

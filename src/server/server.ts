@@ -8,14 +8,17 @@ import { migrateDatabase } from "./db/migrate.ts";
 import { DEMO_ACCOUNTS, seedDemo } from "./db/seed.ts";
 import type { Env } from "./env.ts";
 import type { Deps } from "./lib/context.ts";
+import { createJobs } from "./jobs/jobs.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./modules/mail/mail.service.ts";
-import { startRedemptionSweeper } from "./modules/rewards/redemptions.service.ts";
 
 export const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/client");
 
-/** Everything the app needs, built from the environment. */
-export async function createDeps(env: Env, options: { database?: Database; logger?: Logger; mailer?: Mailer } = {}): Promise<Deps> {
+/** Everything the app needs, built from the environment. The job engine is built, not started (startServer starts it). */
+export async function createDeps(
+  env: Env,
+  options: { database?: Database; logger?: Logger; mailer?: Mailer } = {},
+): Promise<Deps> {
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
   const database =
     options.database ?? (await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR }));
@@ -23,12 +26,16 @@ export async function createDeps(env: Env, options: { database?: Database; logge
   const db = database.db;
   const mailer = options.mailer ?? createMailer({ db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger });
   const auth = createAuth({ db, mailer, secret: env.SECRET, appUrl: env.APP_URL });
-  return { database, db, env, logger, mailer, auth };
+  const jobs = createJobs({ database, env, logger });
+  return { database, db, env, logger, mailer, auth, jobs };
 }
 
 export type RunningServer = { deps: Deps; server: ServerType; port: number; close: () => Promise<void> };
 
-export async function startServer(env: Env, options: { clientDir?: string; database?: Database; logger?: Logger } = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Env,
+  options: { clientDir?: string; database?: Database; logger?: Logger } = {},
+): Promise<RunningServer> {
   const deps = await createDeps(env, options);
   if (env.SEED_DEMO && (await seedDemo(deps, deps.logger))) {
     deps.logger.info(
@@ -36,19 +43,27 @@ export async function startServer(env: Env, options: { clientDir?: string; datab
     );
   }
   const app = createApp({ deps, clientDir: options.clientDir ?? DEFAULT_CLIENT_DIR });
-  // Pending redemptions past their time give their points back, also those that expired while the server was down.
-  const stopSweeper = startRedemptionSweeper(deps.database, deps.logger);
   const { server, port } = await new Promise<{ server: ServerType; port: number }>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => resolve({ server: s, port: info.port }));
+    const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) =>
+      resolve({ server: s, port: info.port }),
+    );
     s.once("error", reject);
+  });
+  // The job engine starts once the server answers (its start, ~1-3 s of schema checks, does not delay
+  // the first page); its start-up jobs include the expiry sweep catching up on the time the server was down.
+  const jobsStarted = deps.jobs.start(deps).catch((error: unknown) => {
+    deps.logger.error("jobs: the engine did not start", {
+      error: error instanceof Error ? error.message : String(error),
+    });
   });
   return {
     deps,
     server,
     port,
     close: async () => {
-      stopSweeper();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await jobsStarted;
+      await deps.jobs.stop();
       await deps.database.close();
     },
   };

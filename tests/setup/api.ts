@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
 import { createApp } from "../../src/server/app.ts";
+import type { Database } from "../../src/server/db/client.ts";
 import { createShop, createUser, type CreateUserInput } from "../../src/server/db/factories.ts";
 import { parseEnv } from "../../src/server/env.ts";
 import type { Deps } from "../../src/server/lib/context.ts";
@@ -37,9 +38,12 @@ export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
  * The real app (createApp + the deps the server builds) on this file's test
  * database, called in-process. Mail is captured (and also kept in the outbox, as
  * without SMTP). `request` carries an Origin header and a cookie jar; `client()`
- * gives another browser with its own jar and address.
+ * gives another browser with its own jar and address. The job engine is started only with
+ * `jobs: true` (its start costs ~1-3 s a file, STACK.md); otherwise `deps.jobs.send` throws.
  */
-export async function createTestApp(options: { env?: Record<string, string> } = {}) {
+export async function createTestApp(
+  options: { env?: Record<string, string>; jobs?: boolean; database?: Database } = {},
+) {
   const env = parseEnv({
     NODE_ENV: "test",
     APP_URL: TEST_APP_URL,
@@ -49,7 +53,7 @@ export async function createTestApp(options: { env?: Record<string, string> } = 
     LOG_LEVEL: "warn",
     ...options.env,
   });
-  const database = await openTestDatabase();
+  const database = options.database ?? (await openTestDatabase());
   const logger = createLogger("warn");
   const mails: SentMail[] = [];
   const outbox = createMailer({ db: database.db, from: env.MAIL_FROM, logger });
@@ -66,6 +70,7 @@ export async function createTestApp(options: { env?: Record<string, string> } = 
     },
   };
   const deps: Deps = await createDeps(env, { database, logger, mailer });
+  if (options.jobs) await deps.jobs.start(deps);
   const app = createApp({ deps });
 
   function client(options: { ip?: string } = {}) {
@@ -131,7 +136,10 @@ export async function createTestApp(options: { env?: Record<string, string> } = 
         throw new Error(`no ${kind ?? ""} mail to ${to}; sent: ${mails.map((m) => `${m.kind}→${m.to}`).join(", ")}`);
       return found;
     },
-    close: () => deps.database.close(),
+    close: async () => {
+      await deps.jobs.stop();
+      await deps.database.close();
+    },
   };
 }
 

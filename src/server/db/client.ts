@@ -17,13 +17,12 @@ export type Database = {
   /** Runs raw SQL (used by migrations, benchmarks and LISTEN). */
   pglite?: PGlite;
   pool?: pg.Pool;
+  /** The server's address (PostgreSQL only): the job engine opens its own small pool on it. */
+  url?: string;
   close: () => Promise<void>;
 };
 
-export type DatabaseOptions =
-  | { url: string; poolSize?: number }
-  | { dataDir: string }
-  | { memory: true; from?: Blob };
+export type DatabaseOptions = { url: string; poolSize?: number } | { dataDir: string } | { memory: true; from?: Blob };
 
 export class DataDirLockedError extends Error {
   constructor(dir: string, pid: number) {
@@ -83,7 +82,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if ("url" in options) {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     const db = drizzlePg(pool, { schema, casing: "snake_case" });
-    return { db, kind: "postgresql", pool, close: () => pool.end() };
+    return { db, kind: "postgresql", pool, url: options.url, close: () => pool.end() };
   }
   let release: (() => void) | undefined;
   let pglite: PGlite;

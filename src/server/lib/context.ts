@@ -3,10 +3,11 @@ import { AppError } from "../../domain/errors.ts";
 import type { Auth, Session, SessionUser } from "../auth.ts";
 import type { Database, Db } from "../db/client.ts";
 import type { Env } from "../env.ts";
+import type { Jobs } from "../jobs/jobs.ts";
 import type { Mailer } from "../modules/mail/mail.service.ts";
 import type { Logger } from "./logger.ts";
 
-export type Deps = { database: Database; db: Db; env: Env; logger: Logger; mailer: Mailer; auth: Auth };
+export type Deps = { database: Database; db: Db; env: Env; logger: Logger; mailer: Mailer; auth: Auth; jobs: Jobs };
 
 export type AppEnv = {
   Variables: {

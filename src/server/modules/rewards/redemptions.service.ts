@@ -14,7 +14,6 @@ import {
 import type { CardMode } from "../../../domain/loyalty/scan-rules.ts";
 import type { Database, Db } from "../../db/client.ts";
 import { cards, redemptions, rewards, shops } from "../../db/schema/index.ts";
-import type { Logger } from "../../lib/logger.ts";
 import { imageUrl } from "../../lib/shop-dto.ts";
 import { rewardPhotoUrl } from "./rewards.service.ts";
 
@@ -133,29 +132,6 @@ export async function expireDueRedemptions(
     total += ids.length;
     if (ids.length < EXPIRE_BATCH) return total;
   }
-}
-
-/** Runs the sweeper now and every `everyMs`; returns a stop function. */
-export function startRedemptionSweeper(database: Database, logger: Logger, everyMs = 5000): () => void {
-  let running = false;
-  const run = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const n = await expireDueRedemptions(database);
-      if (n > 0) logger.info(`redemptions: ${n} expired, points given back`);
-    } catch (error) {
-      logger.error("redemptions: expiry sweep failed", {
-        error: error instanceof Error ? error.message : String(error),
-      });
-    } finally {
-      running = false;
-    }
-  };
-  void run();
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
 }
 
 function refusalError(answer: Exclude<RedeemAnswer, { outcome: "accepted" }>) {

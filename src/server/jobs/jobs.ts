@@ -1,0 +1,167 @@
+import { fromPglite, PgBoss, type Queue, type SendOptions } from "pg-boss";
+import type { Database } from "../db/client.ts";
+import type { Env } from "../env.ts";
+import type { Deps } from "../lib/context.ts";
+import type { Logger } from "../lib/logger.ts";
+import type { JobDefinition } from "./define.ts";
+import { redemptionsExpire } from "./redemptions-expire.ts";
+import { scanClaimsCleanup } from "./scan-claims-cleanup.ts";
+import { testProbe } from "./test-probe.ts";
+
+/**
+ * The job engine (docs/decisions/0015): pg-boss keeps every job in the database — PGlite through
+ * `fromPglite` on the embedded default, its own small pool on a PostgreSQL server — so jobs survive
+ * restarts, several processes share the queues (SKIP LOCKED) and a cron tick sends one job however
+ * many processes run. Adding work: a file exporting `defineJob({...})` beside this one, listed here.
+ */
+const JOBS = [redemptionsExpire, scanClaimsCleanup] as const;
+/** Only when JOBS_TEST_PROBE is set. */
+const TEST_JOBS = [testProbe] as const;
+
+type AnyJob = (typeof JOBS)[number] | (typeof TEST_JOBS)[number];
+export type JobName = AnyJob["name"];
+export type JobData<N extends JobName> = Parameters<Extract<AnyJob, { name: N }>["run"]>[0];
+
+/** Where a job goes after its last retry failed: kept 30 days for a person to look at and redrive. */
+export const DEAD_LETTER_QUEUE = "dead-letter";
+
+/** Every queue's defaults: retried 5 times with exponential back-off (10 s, 20 s, … at most 10 min). */
+const QUEUE_DEFAULTS = {
+  retryLimit: 5,
+  retryDelay: 10,
+  retryBackoff: true,
+  retryDelayMax: 600,
+  expireInSeconds: 15 * 60,
+  deleteAfterSeconds: 7 * 24 * 3600,
+} satisfies Omit<Queue, "name">;
+
+export type Jobs = {
+  /** Queues a job; resolves with its id (null when a singleton/stately queue already holds one). */
+  send<N extends JobName>(name: N, data: JobData<N>, options?: SendOptions): Promise<string | null>;
+  /** Starts the engine and its workers and schedules. */
+  start(deps: Deps): Promise<void>;
+  /** Stops taking jobs, waits for running ones (up to `timeoutMs`), then lets go of the database. */
+  stop(timeoutMs?: number): Promise<void>;
+  readonly started: boolean;
+  /** The pg-boss instance, once started (tests look at job states through it). */
+  readonly boss: PgBoss | null;
+};
+
+export type JobsOptions = { database: Database; env: Env; logger: Logger };
+
+export function createJobs({ database, env, logger }: JobsOptions): Jobs {
+  const definitions: JobDefinition<string, never>[] = [...JOBS, ...(env.JOBS_TEST_PROBE ? TEST_JOBS : [])] as never;
+  let boss: PgBoss | null = null;
+  let starting: Promise<void> | null = null;
+  let stopping: Promise<void> | null = null;
+
+  function newBoss(): PgBoss {
+    const common = {
+      superviseIntervalSeconds: env.JOBS_SUPERVISE_SECONDS,
+      monitorIntervalSeconds: env.JOBS_SUPERVISE_SECONDS,
+      instanceName: `fidele-${process.pid}`,
+    };
+    if (database.kind === "pglite") {
+      // PGlite is one connection shared with the app: pg-boss queues behind the app's statements. Never
+      // call the engine from inside an open db.transaction on PGlite (it would wait for itself).
+      return new PgBoss({ ...common, backend: "pglite", db: fromPglite(database.pglite!) });
+    }
+    if (!database.url) throw new Error("job engine: the PostgreSQL database has no URL");
+    return new PgBoss({ ...common, connectionString: database.url, max: 4 });
+  }
+
+  async function ensureQueue(b: PgBoss, name: string, options: Omit<Queue, "name">) {
+    const existing = await b.getQueue(name);
+    if (!existing) {
+      await b.createQueue(name, options);
+      return;
+    }
+    // Options may change between releases; policy and dead letter are fixed once a queue exists.
+    const { policy: _p, partition: _pa, deadLetter: _d, retryDelayMax: _r, heartbeatSeconds: _h, ...mutable } = options;
+    await b.updateQueue(name, mutable);
+  }
+
+  async function start(deps: Deps) {
+    const startedAt = Date.now();
+    const b = newBoss();
+    b.on("error", (error) => logger.error("jobs: engine error", { error: error.message }));
+    await b.start();
+    await ensureQueue(b, DEAD_LETTER_QUEUE, { retentionSeconds: 30 * 24 * 3600, deleteAfterSeconds: 30 * 24 * 3600 });
+    for (const definition of definitions) {
+      await ensureQueue(b, definition.name, { ...QUEUE_DEFAULTS, ...definition.queue, deadLetter: DEAD_LETTER_QUEUE });
+      await b.work(
+        definition.name,
+        {
+          includeMetadata: true,
+          batchSize: 1,
+          pollingIntervalSeconds: definition.worker?.pollingIntervalSeconds ?? 2,
+          localConcurrency: definition.worker?.localConcurrency ?? 1,
+        },
+        async ([job]) => {
+          if (!job) return;
+          const context = { deps, logger, job: { id: job.id, name: job.name, retryCount: job.retryCount } };
+          try {
+            return await definition.run(job.data as never, context);
+          } catch (error) {
+            const last = job.retryCount >= job.retryLimit;
+            logger[last ? "error" : "warn"](
+              last
+                ? `jobs: ${job.name} failed for good, moved to ${DEAD_LETTER_QUEUE}`
+                : `jobs: ${job.name} failed, will retry`,
+              {
+                id: job.id,
+                attempt: job.retryCount + 1,
+                error: error instanceof Error ? error.message : String(error),
+              },
+            );
+            throw error;
+          }
+        },
+      );
+      if (definition.schedule) {
+        await b.schedule(definition.name, definition.schedule.cron, definition.schedule.data ?? null, {
+          tz: definition.schedule.tz ?? "Europe/Paris",
+        });
+      } else {
+        // A schedule that a release removed must not keep sending jobs.
+        await b.unschedule(definition.name).catch(() => {});
+      }
+      if (definition.runAtStart) await b.send(definition.name, {}, definition.send);
+    }
+    boss = b;
+    logger.info(`jobs: engine started in ${Date.now() - startedAt} ms (${definitions.map((d) => d.name).join(", ")})`);
+  }
+
+  return {
+    get started() {
+      return boss !== null;
+    },
+    get boss() {
+      return boss;
+    },
+    async send(name, data, options) {
+      if (!boss) {
+        if (!starting) throw new Error(`job engine not started: cannot send ${name}`);
+        await starting;
+      }
+      const definition = definitions.find((d) => d.name === name);
+      if (!definition) throw new Error(`unknown job ${name}`);
+      return boss!.send(name, data as object, { ...definition.send, ...options });
+    },
+    start(deps) {
+      starting ??= start(deps);
+      return starting;
+    },
+    stop(timeoutMs = 10_000) {
+      stopping ??= (async () => {
+        // A start still under way finishes first, so nothing is left holding the database.
+        await starting?.catch(() => {});
+        const b = boss;
+        boss = null;
+        // close: true ends pg-boss's own pool; the PGlite instance is the app's and is closed by it.
+        await b?.stop({ graceful: true, timeout: timeoutMs, close: true });
+      })();
+      return stopping;
+    },
+  };
+}
