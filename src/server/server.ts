@@ -22,7 +22,7 @@ export async function createDeps(env: Env, options: { database?: Database; logge
   await migrateDatabase(database);
   const db = database.db;
   const mailer = options.mailer ?? createMailer({ db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger });
-  const auth = createAuth({ db, mailer, secret: env.SECRET, appUrl: env.APP_URL });
+  const auth = createAuth({ db, mailer, secret: env.SECRET, appUrl: env.APP_URL, logger });
   return { database, db, env, logger, mailer, auth };
 }
 
