@@ -11,6 +11,7 @@ export type ErrorCode =
   | "CONFLICT"
   | "RATE_LIMITED"
   | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
   | "INTERNAL";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -20,6 +21,7 @@ const STATUS: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,
 };
@@ -31,6 +33,7 @@ const DEFAULT_USER_MESSAGE: Record<ErrorCode, string> = {
   NOT_FOUND: "Introuvable.",
   CONFLICT: "Cette action n'est plus possible.",
   PAYLOAD_TOO_LARGE: "La requête est trop volumineuse.",
+  UNSUPPORTED_MEDIA_TYPE: "Format de requête non pris en charge.",
   RATE_LIMITED: "Trop de tentatives. Réessayez dans quelques instants.",
   INTERNAL: "Une erreur interne est survenue. Réessayez plus tard.",
 };

@@ -8,7 +8,10 @@ import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import { AppError } from "../domain/errors.ts";
 import { matchRoute } from "../domain/routes.ts";
+import { apiBodyLimit, closeAfterRefusedBody } from "./lib/body-size.ts";
 import type { AppEnv, Deps } from "./lib/context.ts";
+import { inputHygiene } from "./lib/input-hygiene.ts";
+import { sameSiteOnly } from "./lib/same-site.ts";
 import { resolveSession } from "./lib/sessions.ts";
 import { createSpaIndex } from "./lib/spa-index.ts";
 import { accountsRoutes } from "./modules/accounts/accounts.routes.ts";
@@ -117,6 +120,12 @@ export function createApp({ deps, clientDir }: AppOptions) {
     c.res.headers.set("Cache-Control", "no-store");
     if (!/accept-encoding/i.test(c.res.headers.get("Vary") ?? "")) c.res.headers.append("Vary", "Accept-Encoding");
   });
+
+  // The edge, before any work (issue 8): cross-site writes refused, one body limit, every string checked once.
+  app.use("/api/*", closeAfterRefusedBody);
+  app.use("/api/*", sameSiteOnly(deps.env.APP_URL));
+  app.use("/api/*", apiBodyLimit());
+  app.use("/api/*", inputHygiene);
 
   // The session: a signed-cookie check and one query, cached a few seconds (lib/sessions.ts, ADR 0014).
   app.use("/api/*", async (c, next) => {

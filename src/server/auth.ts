@@ -4,6 +4,7 @@ import { admin, emailOTP, organization, twoFactor } from "better-auth/plugins";
 import { sql } from "drizzle-orm";
 import type { Db } from "./db/client.ts";
 import * as schema from "./db/schema/index.ts";
+import type { Logger } from "./lib/logger.ts";
 import { forgetSession, forgetUser } from "./lib/sessions.ts";
 import { consumeThrottle } from "./lib/throttle.ts";
 import { CLIENT_IP_HEADER, OWN_LIMITED_PATHS } from "./modules/accounts/auth-proxy.ts";
@@ -13,9 +14,22 @@ import { mailTemplates } from "./modules/mail/templates.ts";
 /** SPEC §9: session cookie max age 400 days. */
 export const SESSION_MAX_AGE_S = 400 * 24 * 60 * 60;
 
-export type AuthDeps = { db: Db; mailer: Mailer; secret: string; appUrl: string };
+export type AuthDeps = { db: Db; mailer: Mailer; secret: string; appUrl: string; logger?: Logger };
 
-export function createAuth({ db, mailer, secret, appUrl }: AuthDeps) {
+export function createAuth({ db, mailer: directMailer, secret, appUrl, logger }: AuthDeps) {
+  // Mail leaves after the answer (issue 8, row 6): how long a send takes must not tell a known address from
+  // an unknown one. The message is queued at once (the outbox write starts before the answer); failures are logged.
+  const mailer: Mailer = {
+    send: (message) => {
+      directMailer.send(message).catch((error: unknown) => {
+        logger?.error("mail: send failed", {
+          kind: message.kind,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      });
+      return Promise.resolve();
+    },
+  };
   return betterAuth({
     appName: "Fidèle",
     baseURL: appUrl,

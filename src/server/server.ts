@@ -25,7 +25,7 @@ export async function createDeps(
   await migrateDatabase(database);
   const db = database.db;
   const mailer = options.mailer ?? createMailer({ db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger });
-  const auth = createAuth({ db, mailer, secret: env.SECRET, appUrl: env.APP_URL });
+  const auth = createAuth({ db, mailer, secret: env.SECRET, appUrl: env.APP_URL, logger });
   const jobs = createJobs({ database, env, logger });
   return { database, db, env, logger, mailer, auth, jobs };
 }

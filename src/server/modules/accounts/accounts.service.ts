@@ -16,25 +16,47 @@ import { mailTemplates } from "../mail/templates.ts";
 /**
  * Sign-up that answers alike whether the address is known or not: a known
  * address gets an e-mail telling its owner, an unknown one a confirmation link.
+ * Both paths hash the password (the same work, the same time: issue 8, row 6) and
+ * send their mail after the answer. Simultaneous sign-ups with one new address make
+ * one account; the others are answered as for a known address (row 4).
  */
 export async function signUp(
   deps: Deps,
   input: SignUpInput & { redirect?: string },
 ): Promise<{ status: "check-email" }> {
-  const [existing] = await deps.db.select({ id: user.id }).from(user).where(eq(user.email, input.email)).limit(1);
-  if (existing) {
-    const url = `${deps.env.APP_URL}/mot-de-passe-perdu?email=${encodeURIComponent(input.email)}`;
-    await deps.mailer.send({
-      to: input.email,
-      kind: "existing-account",
-      ...mailTemplates["existing-account"]({ url }),
-    });
-  } else {
+  if (await accountExists(deps.db, input.email)) {
+    await (await deps.auth.$context).password.hash(input.password);
+    tellExistingAccount(deps, input.email);
+    return { status: "check-email" };
+  }
+  try {
     await deps.auth.api.signUpEmail({
       body: { email: input.email, password: input.password, name: "", callbackURL: confirmCallback(input.redirect) },
     });
+  } catch (error) {
+    // Another sign-up with this address created the account in between (the unique e-mail refused this one).
+    if (!(await accountExists(deps.db, input.email))) throw error;
+    tellExistingAccount(deps, input.email);
   }
   return { status: "check-email" };
+}
+
+async function accountExists(db: Db, email: string): Promise<boolean> {
+  const [existing] = await db.select({ id: user.id }).from(user).where(eq(user.email, email)).limit(1);
+  return Boolean(existing);
+}
+
+/** The "you already have an account" mail, sent after the answer (a failure is logged). */
+function tellExistingAccount(deps: Deps, email: string): void {
+  const url = `${deps.env.APP_URL}/mot-de-passe-perdu?email=${encodeURIComponent(email)}`;
+  deps.mailer
+    .send({ to: email, kind: "existing-account", ...mailTemplates["existing-account"]({ url }) })
+    .catch((error: unknown) => {
+      deps.logger.error("mail: send failed", {
+        kind: "existing-account",
+        error: error instanceof Error ? error.message : String(error),
+      });
+    });
 }
 
 /** Where the confirmation link lands: /confirm, carrying a safe `redirect` for after the profile step. */

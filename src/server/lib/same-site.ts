@@ -1,0 +1,57 @@
+import type { MiddlewareHandler } from "hono";
+import { AppError } from "../../domain/errors.ts";
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** Sec-Fetch-Site values a browser sends for this site's own pages (or a typed URL / bookmark). */
+const SAME_SITE_FETCH = new Set(["same-origin", "none"]);
+
+function hasBody(headers: Headers): boolean {
+  if (headers.has("transfer-encoding")) return true;
+  const length = headers.get("content-length");
+  return length !== null && length.trim() !== "0";
+}
+
+/** `application/json`, or a `+json` type, with any parameters (charset). */
+export function isJsonType(contentType: string | undefined | null): boolean {
+  if (!contentType) return false;
+  const type = contentType.split(";")[0]?.trim().toLowerCase() ?? "";
+  return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+/**
+ * Cross-site requests refused on every state-changing /api route (issue 8, row 7):
+ * the Origin (or, without it, Sec-Fetch-Site) must be this site's, and a body must be
+ * JSON — a cross-site form or `text/plain` fetch can neither pass as this site nor send
+ * JSON without a CORS preflight, which this API never grants. A request with neither
+ * header (a script, curl) is refused only when it carries a cookie: without one, it
+ * acts as nobody.
+ */
+export function sameSiteOnly(appUrl: string): MiddlewareHandler {
+  const ownOrigin = new URL(appUrl).origin;
+  return async (c, next) => {
+    if (!STATE_CHANGING.has(c.req.method)) return next();
+    const headers = c.req.raw.headers;
+    const origin = headers.get("origin");
+    const fetchSite = headers.get("sec-fetch-site");
+    const crossSite =
+      origin !== null
+        ? origin !== ownOrigin
+        : fetchSite !== null
+          ? !SAME_SITE_FETCH.has(fetchSite.toLowerCase())
+          : headers.has("cookie");
+    if (crossSite) {
+      throw new AppError("FORBIDDEN", {
+        message: `cross-site ${c.req.method} refused (origin ${origin ?? "none"}, sec-fetch-site ${fetchSite ?? "none"})`,
+        userMessage: "Cette demande ne vient pas de Fidèle : elle a été refusée.",
+      });
+    }
+    const contentType = headers.get("content-type");
+    if ((contentType !== null || hasBody(headers)) && !isJsonType(contentType)) {
+      throw new AppError("UNSUPPORTED_MEDIA_TYPE", {
+        message: `content-type ${contentType ?? "none"} refused`,
+        userMessage: "Format de requête non pris en charge : les données doivent être envoyées en JSON.",
+      });
+    }
+    return next();
+  };
+}
