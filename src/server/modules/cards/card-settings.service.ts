@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import { formatAmountFr } from "../../../domain/loyalty/scan-rules.ts";
+import type { DoublePointsPeriod } from "../../../domain/loyalty/double-points.ts";
 import { randomSecret } from "../../../domain/loyalty/scan-code.ts";
 import type { cardSettingsSchema, doublePointsSchema } from "../../../domain/schemas/shops.ts";
 import type { Db } from "../../db/client.ts";
@@ -81,7 +82,8 @@ export async function renewCodeSecret(db: Db, access: ShopAccess) {
   return { ok: true as const };
 }
 
-function periodDto(p: typeof doublePointsPeriods.$inferSelect) {
+/** A double-points operation as a shopper sees it (the shop page). */
+export function periodDto(p: DoublePointsPeriod) {
   return {
     id: p.id,
     label: p.label,
@@ -92,9 +94,14 @@ function periodDto(p: typeof doublePointsPeriods.$inferSelect) {
     endTime: p.endTime,
     multiplier: p.multiplier,
     isActive: p.isActive,
-    createdAt: p.createdAt.toISOString(),
   };
 }
+
+/** …and as its owner sees it. */
+const ownerPeriodDto = (p: typeof doublePointsPeriods.$inferSelect) => ({
+  ...periodDto(p),
+  createdAt: p.createdAt.toISOString(),
+});
 
 export async function listDoublePoints(db: Db, access: ShopAccess) {
   const rows = await db
@@ -102,7 +109,7 @@ export async function listDoublePoints(db: Db, access: ShopAccess) {
     .from(doublePointsPeriods)
     .where(eq(doublePointsPeriods.shopId, shopScope(access)))
     .orderBy(asc(doublePointsPeriods.createdAt));
-  return rows.map(periodDto);
+  return rows.map(ownerPeriodDto);
 }
 
 const MAX_PERIODS = 50;
@@ -122,7 +129,7 @@ export async function createDoublePoints(db: Db, access: ShopAccess, input: z.ou
     throw new AppError("CONFLICT", { userMessage: `${MAX_PERIODS} opérations au plus : supprimez-en d'anciennes.` });
   }
   const [row] = await db.select().from(doublePointsPeriods).where(eq(doublePointsPeriods.id, id));
-  return periodDto(row!);
+  return ownerPeriodDto(row!);
 }
 
 export async function updateDoublePoints(
@@ -147,7 +154,7 @@ export async function updateDoublePoints(
     .where(and(eq(doublePointsPeriods.id, periodId), eq(doublePointsPeriods.shopId, shopScope(access))))
     .returning();
   if (!row) throw new AppError("NOT_FOUND", { userMessage: "Opération introuvable." });
-  return periodDto(row);
+  return ownerPeriodDto(row);
 }
 
 export async function deleteDoublePoints(db: Db, access: ShopAccess, periodId: string) {

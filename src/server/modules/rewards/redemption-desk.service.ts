@@ -17,30 +17,25 @@ import {
   expireIfDue,
   expiresInMs,
   redemptionNotFound,
+  redemptionRowColumns,
 } from "./redemptions.service.ts";
 
 /** The shop's side of redemptions: the code checked and decided at the counter, the list, what is owed. */
 
+/** The name of the staff member who decided. */
+const decidedByName = sql<string | null>`(select u.name from "user" u where u.id = ${redemptions.decidedBy})`;
+
 async function staffRow(database: Database, access: ShopAccess, where: SQL | undefined) {
   const [row] = await database.db
     .select({
-      id: redemptions.id,
-      code: redemptions.code,
-      status: redemptions.status,
-      source: redemptions.source,
-      title: redemptions.title,
-      cost: redemptions.cost,
-      expiresAt: redemptions.expiresAt,
-      createdAt: redemptions.createdAt,
-      decidedAt: redemptions.decidedAt,
+      ...redemptionRowColumns,
       decidedBy: redemptions.decidedBy,
-      refuseReason: redemptions.refuseReason,
       mode: shops.cardMode,
       firstName: profiles.firstName,
       rewardSlug: rewards.slug,
       rewardHasPhoto: sql<boolean>`${rewards.photo} is not null`,
       rewardUpdatedAt: rewards.updatedAt,
-      decidedByName: sql<string | null>`(select u.name from "user" u where u.id = ${redemptions.decidedBy})`,
+      decidedByName,
     })
     .from(redemptions)
     .innerJoin(shops, eq(shops.id, redemptions.shopId))
@@ -135,20 +130,11 @@ export async function listShopRedemptions(
   await expireDueRedemptions(database, { shopId: access.shopId });
   const rows = await database.db
     .select({
-      id: redemptions.id,
-      code: redemptions.code,
-      status: redemptions.status,
-      source: redemptions.source,
-      title: redemptions.title,
-      cost: redemptions.cost,
-      createdAt: redemptions.createdAt,
-      decidedAt: redemptions.decidedAt,
-      expiresAt: redemptions.expiresAt,
-      refuseReason: redemptions.refuseReason,
+      ...redemptionRowColumns,
       mode: shops.cardMode,
       firstName: profiles.firstName,
       lastName: profiles.lastName,
-      decidedByName: sql<string | null>`(select u.name from "user" u where u.id = ${redemptions.decidedBy})`,
+      decidedByName,
     })
     .from(redemptions)
     .innerJoin(shops, eq(shops.id, redemptions.shopId))
