@@ -6,8 +6,8 @@ import type { DoublePointsPeriod } from "../../../domain/loyalty/double-points.t
 import { randomSecret } from "../../../domain/loyalty/scan-code.ts";
 import type { cardSettingsSchema, doublePointsSchema } from "../../../domain/schemas/shops.ts";
 import type { Db } from "../../db/client.ts";
-import { doublePointsPeriods, shops } from "../../db/schema/index.ts";
-import { type ShopAccess, scopedShop, shopNotFound, shopScope } from "../../lib/shop-access.ts";
+import { doublePointsPeriods } from "../../db/schema/index.ts";
+import { type ShopAccess, scopedShop, shopScope, updateScopedShop } from "../../lib/shop-access.ts";
 import { designOf, imageUrl } from "../../lib/shop-dto.ts";
 import { forgetScanProfile } from "./scan.service.ts";
 
@@ -52,33 +52,22 @@ export async function getCardSettings(db: Db, access: ShopAccess) {
 
 /** New rules apply to visits from now on; points already in the ledger never change. */
 export async function updateCardSettings(db: Db, access: ShopAccess, input: z.output<typeof cardSettingsSchema>) {
-  const updated = await db
-    .update(shops)
-    .set({
-      cardMode: input.mode,
-      stampsGoal: input.stampsGoal,
-      pointsPerVisit: input.pointsPerVisit,
-      cooldownMinutes: input.cooldownMinutes,
-      dailyCap: input.dailyCap,
-      allowStaticPoster: input.allowStaticPoster,
-      cardDesign: input.design,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(shops.id, shopScope(access)))
-    .returning({ id: shops.id });
-  if (updated.length === 0) throw shopNotFound();
+  await updateScopedShop(db, access, {
+    cardMode: input.mode,
+    stampsGoal: input.stampsGoal,
+    pointsPerVisit: input.pointsPerVisit,
+    cooldownMinutes: input.cooldownMinutes,
+    dailyCap: input.dailyCap,
+    allowStaticPoster: input.allowStaticPoster,
+    cardDesign: input.design,
+  });
   return getCardSettings(db, access);
 }
 
 /** A new code key: the counter code changes at once and every printed poster stops working. */
 export async function renewCodeSecret(db: Db, access: ShopAccess) {
-  const updated = await db
-    .update(shops)
-    .set({ codeSecret: randomSecret(32), updatedAt: sql`now()` })
-    .where(eq(shops.id, shopScope(access)))
-    .returning({ scanUid: shops.scanUid });
-  if (!updated[0]) throw shopNotFound();
-  forgetScanProfile(db, updated[0].scanUid);
+  const { scanUid } = await updateScopedShop(db, access, { codeSecret: randomSecret(32) });
+  forgetScanProfile(db, scanUid);
   return { ok: true as const };
 }
 

@@ -3,6 +3,7 @@ import { AppError } from "../../../domain/errors.ts";
 import {
   parseRedemptionCode,
   REDEMPTION_STATUS_LABELS_FR,
+  type RedemptionSource,
   type RedemptionStatus,
   unitLabelFr,
 } from "../../../domain/loyalty/rewards.ts";
@@ -47,7 +48,16 @@ async function staffRow(database: Database, access: ShopAccess, where: SQL | und
   return row ?? null;
 }
 
-function staffRedemptionDto(r: NonNullable<Awaited<ReturnType<typeof staffRow>>>) {
+/** What the counter and the list both show of a redemption. */
+function redemptionHead(r: {
+  id: string;
+  code: string;
+  status: RedemptionStatus;
+  source: RedemptionSource;
+  title: string;
+  cost: number;
+  mode: CardMode;
+}) {
   return {
     id: r.id,
     code: r.code,
@@ -56,6 +66,12 @@ function staffRedemptionDto(r: NonNullable<Awaited<ReturnType<typeof staffRow>>>
     source: r.source,
     title: r.title,
     costLabel: r.cost > 0 ? unitLabelFr(r.mode, r.cost) : "Offert",
+  };
+}
+
+function staffRedemptionDto(r: NonNullable<Awaited<ReturnType<typeof staffRow>>>) {
+  return {
+    ...redemptionHead(r),
     customerFirstName: r.firstName?.trim() || "Client",
     expiresAt: r.expiresAt.toISOString(),
     expiresInMs: expiresInMs(r.expiresAt),
@@ -146,13 +162,7 @@ export async function listShopRedemptions(
     .limit(q.limit);
   return {
     redemptions: rows.map((r) => ({
-      id: r.id,
-      code: r.code,
-      status: r.status,
-      statusLabel: REDEMPTION_STATUS_LABELS_FR[r.status],
-      source: r.source,
-      title: r.title,
-      costLabel: r.cost > 0 ? unitLabelFr(r.mode, r.cost) : "Offert",
+      ...redemptionHead(r),
       customer: [r.firstName, r.lastName ? `${r.lastName.slice(0, 1)}.` : null].filter(Boolean).join(" ") || "Client",
       createdAt: r.createdAt.toISOString(),
       decidedAt: r.decidedAt?.toISOString() ?? null,
