@@ -2,8 +2,9 @@ import type { CardMode } from "./scan-rules.ts";
 
 /**
  * Rewards, their redemption, VIP levels and the birthday gift: the rules, free of
- * any database. The server applies the same rules under row locks (migration 0003,
- * `fidele_redeem`); the web app uses them to say what is reachable and why not.
+ * any database. The server applies the same rules under row locks (`fidele_redeem`,
+ * src/server/db/functions/redeem.sql; tests/api/rules-parity.test.ts holds both to one table of
+ * cases); the web app uses them to say what is reachable and why not.
  */
 
 export const REWARD_KINDS = ["repeatable", "ladder"] as const;
