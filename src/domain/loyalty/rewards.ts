@@ -204,11 +204,6 @@ export function tierFor<T extends VipTier>(tiers: readonly T[], lifetime: number
   return { current, next, missing, percent };
 }
 
-/** The multiplier of a visit: the better of the double-points period and the VIP level (they do not stack). */
-export function visitMultiplier(periodMultiplier: number, tierMultiplier: number): number {
-  return Math.max(1, periodMultiplier, tierMultiplier);
-}
-
 /** A multiplier a visit may get, with the ledger's words for it, for a lifetime total in [min, max). */
 export type MultiplierCandidate = { multiplier: number; label: string; minLifetime: number; maxLifetime: number | null };
 
