@@ -8,7 +8,8 @@ import {
   redeemRefusalFr,
   tierFor,
   unitLabelFr,
-  visitMultiplier,
+  pickVisitMultiplier,
+  visitMultipliers,
 } from "./rewards.ts";
 
 const tiers = [
@@ -48,10 +49,17 @@ describe("VIP levels", () => {
   });
 
   it("a visit takes the better of the double-points period and the level, never both", () => {
-    expect(visitMultiplier(1, 1)).toBe(1);
-    expect(visitMultiplier(3, 2)).toBe(3);
-    expect(visitMultiplier(1, 2)).toBe(2);
-    expect(visitMultiplier(0, 0)).toBe(1);
+    const levels = [
+      { name: "Argent", threshold: 100, multiplier: 2 },
+      { name: "Or", threshold: 500, multiplier: 3 },
+    ];
+    const visit = (period: { multiplier: number; label: string } | null, lifetime: number) =>
+      pickVisitMultiplier(visitMultipliers(period, levels), lifetime);
+    expect(visit(null, 50)).toEqual({ multiplier: 1, label: null });
+    expect(visit(null, 150)).toEqual({ multiplier: 2, label: "Niveau Argent" });
+    expect(visit({ multiplier: 3, label: "Samedi" }, 150)).toEqual({ multiplier: 3, label: "Points ×3 : Samedi" });
+    expect(visit({ multiplier: 2, label: "Samedi" }, 150)).toEqual({ multiplier: 2, label: "Points ×2 : Samedi" });
+    expect(visit({ multiplier: 2, label: "Samedi" }, 600)).toEqual({ multiplier: 3, label: "Niveau Or" });
   });
 });
 

@@ -3,8 +3,9 @@ import { formatLocalDate, formatNumber } from "../format.ts";
 
 /**
  * Rewards, their redemption, VIP levels and the birthday gift: the rules, free of
- * any database. The server applies the same rules under row locks (migration 0003,
- * `fidele_redeem`); the web app uses them to say what is reachable and why not.
+ * any database. The server applies the same rules under row locks (`fidele_redeem`,
+ * src/server/db/functions/redeem.sql; tests/api/rules-parity.test.ts holds both to one table of
+ * cases); the web app uses them to say what is reachable and why not.
  */
 
 export const REWARD_KINDS = ["repeatable", "ladder"] as const;
@@ -199,11 +200,6 @@ export function tierFor<T extends VipTier>(tiers: readonly T[], lifetime: number
     ? Math.max(0, Math.min(100, Math.round(((lifetime - from) / Math.max(1, next.threshold - from)) * 100)))
     : 100;
   return { current, next, missing, percent };
-}
-
-/** The multiplier of a visit: the better of the double-points period and the VIP level (they do not stack). */
-export function visitMultiplier(periodMultiplier: number, tierMultiplier: number): number {
-  return Math.max(1, periodMultiplier, tierMultiplier);
 }
 
 /** A multiplier a visit may get, with the ledger's words for it, for a lifetime total in [min, max). */

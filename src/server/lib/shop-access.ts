@@ -104,6 +104,17 @@ export async function scopedShop(db: Db, access: ShopAccess) {
   return shop;
 }
 
+/** Updates the shop the access reaches (its `updatedAt` too) and returns its scan uid, else "not found". */
+export async function updateScopedShop(db: Db, access: ShopAccess, values: Partial<typeof shops.$inferInsert>) {
+  const [row] = await db
+    .update(shops)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(shops.id, shopScope(access)))
+    .returning({ scanUid: shops.scanUid });
+  if (!row) throw shopNotFound();
+  return row;
+}
+
 /**
  * The shop id as a subquery that yields it only while the user still holds the
  * role: `where x.shop_id = ${shopScope(access)}` matches nothing otherwise.

@@ -7,7 +7,7 @@ import { shops } from "./shops.ts";
 
 /**
  * A shopper's card at one shop. `balance` and `lifetime` are caches of the ledger,
- * kept by a trigger on ledger_entries (migration 0002) and rebuildable from it;
+ * kept by a trigger on ledger_entries (fidele_ledger_apply, src/server/db/functions/ledger.sql) and rebuildable from it;
  * the visit fields are what the cooldown and the daily cap read under a row lock.
  * Deleting an account keeps the card (and its ledger) without its owner.
  */

@@ -31,7 +31,7 @@ export type ShopLegal = {
  * A shop: 1:1 with a better-auth organization (its members are the owner and staff).
  * `scanUid` is the public part of its codes (SPEC §3 scan_uid), `codeSecret` the
  * HMAC key that signs them; neither is ever listed publicly. `configVersion` is
- * bumped by a trigger whenever what the scan path caches changes (migration 0002).
+ * bumped by a trigger whenever what the scan path caches changes (migrations 0002, 0006).
  */
 export const shops = pgTable(
   "shops",

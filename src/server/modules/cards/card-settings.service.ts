@@ -2,11 +2,12 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import { formatAmountFr } from "../../../domain/loyalty/scan-rules.ts";
+import type { DoublePointsPeriod } from "../../../domain/loyalty/double-points.ts";
 import { randomSecret } from "../../../domain/loyalty/scan-code.ts";
 import type { cardSettingsSchema, doublePointsSchema } from "../../../domain/schemas/shops.ts";
 import type { Db } from "../../db/client.ts";
-import { doublePointsPeriods, shops } from "../../db/schema/index.ts";
-import { type ShopAccess, scopedShop, shopNotFound, shopScope } from "../../lib/shop-access.ts";
+import { doublePointsPeriods } from "../../db/schema/index.ts";
+import { type ShopAccess, scopedShop, shopScope, updateScopedShop } from "../../lib/shop-access.ts";
 import { designOf, imageUrl } from "../../lib/shop-dto.ts";
 import { forgetScanProfile } from "./scan.service.ts";
 
@@ -51,37 +52,27 @@ export async function getCardSettings(db: Db, access: ShopAccess) {
 
 /** New rules apply to visits from now on; points already in the ledger never change. */
 export async function updateCardSettings(db: Db, access: ShopAccess, input: z.output<typeof cardSettingsSchema>) {
-  const updated = await db
-    .update(shops)
-    .set({
-      cardMode: input.mode,
-      stampsGoal: input.stampsGoal,
-      pointsPerVisit: input.pointsPerVisit,
-      cooldownMinutes: input.cooldownMinutes,
-      dailyCap: input.dailyCap,
-      allowStaticPoster: input.allowStaticPoster,
-      cardDesign: input.design,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(shops.id, shopScope(access)))
-    .returning({ id: shops.id });
-  if (updated.length === 0) throw shopNotFound();
+  await updateScopedShop(db, access, {
+    cardMode: input.mode,
+    stampsGoal: input.stampsGoal,
+    pointsPerVisit: input.pointsPerVisit,
+    cooldownMinutes: input.cooldownMinutes,
+    dailyCap: input.dailyCap,
+    allowStaticPoster: input.allowStaticPoster,
+    cardDesign: input.design,
+  });
   return getCardSettings(db, access);
 }
 
 /** A new code key: the counter code changes at once and every printed poster stops working. */
 export async function renewCodeSecret(db: Db, access: ShopAccess) {
-  const updated = await db
-    .update(shops)
-    .set({ codeSecret: randomSecret(32), updatedAt: sql`now()` })
-    .where(eq(shops.id, shopScope(access)))
-    .returning({ scanUid: shops.scanUid });
-  if (!updated[0]) throw shopNotFound();
-  forgetScanProfile(db, updated[0].scanUid);
+  const { scanUid } = await updateScopedShop(db, access, { codeSecret: randomSecret(32) });
+  forgetScanProfile(db, scanUid);
   return { ok: true as const };
 }
 
-function periodDto(p: typeof doublePointsPeriods.$inferSelect) {
+/** A double-points operation as a shopper sees it (the shop page). */
+export function periodDto(p: DoublePointsPeriod) {
   return {
     id: p.id,
     label: p.label,
@@ -92,9 +83,14 @@ function periodDto(p: typeof doublePointsPeriods.$inferSelect) {
     endTime: p.endTime,
     multiplier: p.multiplier,
     isActive: p.isActive,
-    createdAt: p.createdAt.toISOString(),
   };
 }
+
+/** …and as its owner sees it. */
+const ownerPeriodDto = (p: typeof doublePointsPeriods.$inferSelect) => ({
+  ...periodDto(p),
+  createdAt: p.createdAt.toISOString(),
+});
 
 export async function listDoublePoints(db: Db, access: ShopAccess) {
   const rows = await db
@@ -102,7 +98,7 @@ export async function listDoublePoints(db: Db, access: ShopAccess) {
     .from(doublePointsPeriods)
     .where(eq(doublePointsPeriods.shopId, shopScope(access)))
     .orderBy(asc(doublePointsPeriods.createdAt));
-  return rows.map(periodDto);
+  return rows.map(ownerPeriodDto);
 }
 
 const MAX_PERIODS = 50;
@@ -122,7 +118,7 @@ export async function createDoublePoints(db: Db, access: ShopAccess, input: z.ou
     throw new AppError("CONFLICT", { userMessage: `${MAX_PERIODS} opérations au plus : supprimez-en d'anciennes.` });
   }
   const [row] = await db.select().from(doublePointsPeriods).where(eq(doublePointsPeriods.id, id));
-  return periodDto(row!);
+  return ownerPeriodDto(row!);
 }
 
 export async function updateDoublePoints(
@@ -147,7 +143,7 @@ export async function updateDoublePoints(
     .where(and(eq(doublePointsPeriods.id, periodId), eq(doublePointsPeriods.shopId, shopScope(access))))
     .returning();
   if (!row) throw new AppError("NOT_FOUND", { userMessage: "Opération introuvable." });
-  return periodDto(row);
+  return ownerPeriodDto(row);
 }
 
 export async function deleteDoublePoints(db: Db, access: ShopAccess, periodId: string) {

@@ -76,23 +76,28 @@ async function queryCustomers(db: Db, access: ShopAccess, q: CustomersQuery, pag
 
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
+/** A customer as the owner's list and customer page show them. */
+function customerDto(r: Omit<CustomerRow, "total">) {
+  return {
+    cardId: r.card_id,
+    firstName: r.first_name,
+    lastName: r.last_name,
+    email: r.email,
+    isDeleted: r.user_id === null,
+    balance: r.balance,
+    lifetime: r.lifetime,
+    visits: r.visits,
+    lastVisitAt: iso(r.last_scan_at),
+    since: iso(r.created_at)!,
+  };
+}
+
 /** /admin/liste-clients: search, sort, points, visits, last visit. */
 export async function listCustomers(db: Db, access: ShopAccess, q: CustomersQuery) {
   await shopTimezone(db, access);
   const rows = await queryCustomers(db, access, q, q);
   return {
-    customers: rows.map((r) => ({
-      cardId: r.card_id,
-      firstName: r.first_name,
-      lastName: r.last_name,
-      email: r.email,
-      isDeleted: r.user_id === null,
-      balance: r.balance,
-      lifetime: r.lifetime,
-      visits: r.visits,
-      lastVisitAt: iso(r.last_scan_at),
-      since: iso(r.created_at)!,
-    })),
+    customers: rows.map(customerDto),
     total: rows[0]?.total ?? 0,
   };
 }
@@ -142,19 +147,12 @@ export async function getCustomer(db: Db, access: ShopAccess, cardId: string) {
     .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
     .limit(100);
   return {
-    customer: {
-      cardId: r.card_id,
-      firstName: r.first_name,
-      lastName: r.last_name,
-      email: r.email,
-      isDeleted: r.user_id === null,
-      balance: r.balance,
-      lifetime: r.lifetime,
-      visits: r.visits,
-      lastVisitAt: iso(r.last_scan_at),
-      since: iso(r.created_at)!,
-    },
-    entries: entries.map((e) => ({ ...e, kindLabel: LEDGER_KIND_LABELS_FR[e.kind], createdAt: e.createdAt.toISOString() })),
+    customer: customerDto(r),
+    entries: entries.map((e) => ({
+      ...e,
+      kindLabel: LEDGER_KIND_LABELS_FR[e.kind],
+      createdAt: e.createdAt.toISOString(),
+    })),
   };
 }
 
@@ -178,7 +176,13 @@ type ScanRow = {
 
 type ScansQuery = z.output<typeof scansQuerySchema>;
 
-async function queryScans(db: Db, access: ShopAccess, tz: string, q: ScansQuery, page: { limit: number; offset: number }) {
+async function queryScans(
+  db: Db,
+  access: ShopAccess,
+  tz: string,
+  q: ScansQuery,
+  page: { limit: number; offset: number },
+) {
   const from = q.from ? zonedToUtc(q.from, 0, tz) : null;
   const to = q.to ? zonedToUtc(addDays(q.to, 1), 0, tz) : null;
   const result = await db.execute<ScanRow>(sql`
@@ -259,7 +263,14 @@ export async function listTodayScans(db: Db, access: ShopAccess) {
   return { date: today, scans: rows.rows.map(scanDto) };
 }
 
-type DayRow = { day: string | Date; new_customers: number; scans: number; refused: number; points: number; redemptions: number };
+type DayRow = {
+  day: string | Date;
+  new_customers: number;
+  scans: number;
+  refused: number;
+  points: number;
+  redemptions: number;
+};
 
 /** /admin: the last `days` days, day by day in the shop's time zone, and the totals. */
 export async function getDashboard(db: Db, access: ShopAccess, days: number) {

@@ -1,13 +1,12 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
-import { unitLabelFr } from "../../../domain/loyalty/rewards.ts";
 import { slugify } from "../../../domain/loyalty/shop-text.ts";
 import type { RewardValues, rewardSettingsSchema } from "../../../domain/schemas/rewards.ts";
 import type { Db } from "../../db/client.ts";
 import { rewards, shops, vipTiers } from "../../db/schema/index.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 import type { z } from "zod";
-import { rewardColumns, rewardConditionsFr, rewardNotFound, rewardPhotoUrl } from "./rewards.service.ts";
+import { rewardColumns, rewardConditionsFr, rewardNotFound, rewardSummary } from "./rewards.service.ts";
 
 /** The owner's catalogue: rewards, their order, the redemption settings. */
 
@@ -35,13 +34,7 @@ async function ownerRewardRows(db: Db, access: ShopAccess, rewardId?: string) {
 
 function ownerRewardDto(r: Awaited<ReturnType<typeof ownerRewardRows>>[number]) {
   return {
-    id: r.id,
-    slug: r.slug,
-    title: r.title,
-    description: r.description,
-    photoUrl: rewardPhotoUrl(r.slug, Boolean(r.hasPhoto), r.updatedAt),
-    cost: r.cost,
-    costLabel: unitLabelFr(r.cardMode, r.cost),
+    ...rewardSummary(r, r.cardMode),
     stock: r.stock,
     perCustomerLimit: r.perCustomerLimit,
     validFrom: r.validFrom,

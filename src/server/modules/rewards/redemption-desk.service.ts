@@ -3,6 +3,7 @@ import { AppError } from "../../../domain/errors.ts";
 import {
   parseRedemptionCode,
   REDEMPTION_STATUS_LABELS_FR,
+  type RedemptionSource,
   type RedemptionStatus,
   unitLabelFr,
 } from "../../../domain/loyalty/rewards.ts";
@@ -17,30 +18,25 @@ import {
   expireIfDue,
   expiresInMs,
   redemptionNotFound,
+  redemptionRowColumns,
 } from "./redemptions.service.ts";
 
 /** The shop's side of redemptions: the code checked and decided at the counter, the list, what is owed. */
 
+/** The name of the staff member who decided. */
+const decidedByName = sql<string | null>`(select u.name from "user" u where u.id = ${redemptions.decidedBy})`;
+
 async function staffRow(database: Database, access: ShopAccess, where: SQL | undefined) {
   const [row] = await database.db
     .select({
-      id: redemptions.id,
-      code: redemptions.code,
-      status: redemptions.status,
-      source: redemptions.source,
-      title: redemptions.title,
-      cost: redemptions.cost,
-      expiresAt: redemptions.expiresAt,
-      createdAt: redemptions.createdAt,
-      decidedAt: redemptions.decidedAt,
+      ...redemptionRowColumns,
       decidedBy: redemptions.decidedBy,
-      refuseReason: redemptions.refuseReason,
       mode: shops.cardMode,
       firstName: profiles.firstName,
       rewardSlug: rewards.slug,
       rewardHasPhoto: sql<boolean>`${rewards.photo} is not null`,
       rewardUpdatedAt: rewards.updatedAt,
-      decidedByName: sql<string | null>`(select u.name from "user" u where u.id = ${redemptions.decidedBy})`,
+      decidedByName,
     })
     .from(redemptions)
     .innerJoin(shops, eq(shops.id, redemptions.shopId))
@@ -52,7 +48,16 @@ async function staffRow(database: Database, access: ShopAccess, where: SQL | und
   return row ?? null;
 }
 
-function staffRedemptionDto(r: NonNullable<Awaited<ReturnType<typeof staffRow>>>) {
+/** What the counter and the list both show of a redemption. */
+function redemptionHead(r: {
+  id: string;
+  code: string;
+  status: RedemptionStatus;
+  source: RedemptionSource;
+  title: string;
+  cost: number;
+  mode: CardMode;
+}) {
   return {
     id: r.id,
     code: r.code,
@@ -61,6 +66,12 @@ function staffRedemptionDto(r: NonNullable<Awaited<ReturnType<typeof staffRow>>>
     source: r.source,
     title: r.title,
     costLabel: r.cost > 0 ? unitLabelFr(r.mode, r.cost) : "Offert",
+  };
+}
+
+function staffRedemptionDto(r: NonNullable<Awaited<ReturnType<typeof staffRow>>>) {
+  return {
+    ...redemptionHead(r),
     customerFirstName: r.firstName?.trim() || "Client",
     expiresAt: r.expiresAt.toISOString(),
     expiresInMs: expiresInMs(r.expiresAt),
@@ -135,20 +146,11 @@ export async function listShopRedemptions(
   await expireDueRedemptions(database, { shopId: access.shopId });
   const rows = await database.db
     .select({
-      id: redemptions.id,
-      code: redemptions.code,
-      status: redemptions.status,
-      source: redemptions.source,
-      title: redemptions.title,
-      cost: redemptions.cost,
-      createdAt: redemptions.createdAt,
-      decidedAt: redemptions.decidedAt,
-      expiresAt: redemptions.expiresAt,
-      refuseReason: redemptions.refuseReason,
+      ...redemptionRowColumns,
       mode: shops.cardMode,
       firstName: profiles.firstName,
       lastName: profiles.lastName,
-      decidedByName: sql<string | null>`(select u.name from "user" u where u.id = ${redemptions.decidedBy})`,
+      decidedByName,
     })
     .from(redemptions)
     .innerJoin(shops, eq(shops.id, redemptions.shopId))
@@ -160,13 +162,7 @@ export async function listShopRedemptions(
     .limit(q.limit);
   return {
     redemptions: rows.map((r) => ({
-      id: r.id,
-      code: r.code,
-      status: r.status,
-      statusLabel: REDEMPTION_STATUS_LABELS_FR[r.status],
-      source: r.source,
-      title: r.title,
-      costLabel: r.cost > 0 ? unitLabelFr(r.mode, r.cost) : "Offert",
+      ...redemptionHead(r),
       customer: [r.firstName, r.lastName ? `${r.lastName.slice(0, 1)}.` : null].filter(Boolean).join(" ") || "Client",
       createdAt: r.createdAt.toISOString(),
       decidedAt: r.decidedAt?.toISOString() ?? null,

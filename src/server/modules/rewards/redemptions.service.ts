@@ -169,7 +169,8 @@ export async function redeem(
   return { redemption, replayed: answer.replayed };
 }
 
-const redemptionColumns = {
+/** What every view of a redemption reads from its own row (the shopper's, the counter's, the list). */
+export const redemptionRowColumns = {
   id: redemptions.id,
   code: redemptions.code,
   status: redemptions.status,
@@ -180,6 +181,10 @@ const redemptionColumns = {
   createdAt: redemptions.createdAt,
   decidedAt: redemptions.decidedAt,
   refuseReason: redemptions.refuseReason,
+};
+
+const redemptionColumns = {
+  ...redemptionRowColumns,
   cardId: redemptions.cardId,
   userId: redemptions.userId,
   balance: cards.balance,

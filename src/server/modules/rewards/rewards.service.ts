@@ -76,17 +76,27 @@ export function rewardConditionsFr(r: RewardRow, mode: CardMode): string[] {
   return out;
 }
 
-type Viewer = { balance: number; hasCard: boolean; usedByReward: Map<string, number> } | null;
-
-function shopperRewardDto(r: RewardRow, shop: { mode: CardMode; status: string; today: string }, viewer: Viewer) {
-  const base = {
+/** What both the shopper and the owner see of a reward. */
+export function rewardSummary(
+  r: Pick<RewardRow, "id" | "slug" | "title" | "description" | "hasPhoto" | "updatedAt" | "cost">,
+  mode: CardMode,
+) {
+  return {
     id: r.id,
     slug: r.slug,
     title: r.title,
     description: r.description,
     photoUrl: rewardPhotoUrl(r.slug, Boolean(r.hasPhoto), r.updatedAt),
     cost: r.cost,
-    costLabel: unitLabelFr(shop.mode, r.cost),
+    costLabel: unitLabelFr(mode, r.cost),
+  };
+}
+
+type Viewer = { balance: number; hasCard: boolean; usedByReward: Map<string, number> } | null;
+
+function shopperRewardDto(r: RewardRow, shop: { mode: CardMode; status: string; today: string }, viewer: Viewer) {
+  const base = {
+    ...rewardSummary(r, shop.mode),
     kind: r.kind,
     stockLeft: r.stock,
     conditions: rewardConditionsFr(r, shop.mode),

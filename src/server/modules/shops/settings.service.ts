@@ -1,15 +1,11 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { z } from "zod";
-import type {
-  shopHoursSchema,
-  shopLegalSchema,
-  shopPageSchema,
-} from "../../../domain/schemas/shops.ts";
+import type { shopHoursSchema, shopLegalSchema, shopPageSchema } from "../../../domain/schemas/shops.ts";
 import type { Db } from "../../db/client.ts";
-import { organization, type ShopLegal, shops } from "../../db/schema/index.ts";
+import { organization, type ShopLegal } from "../../db/schema/index.ts";
 import { forgetScanProfile } from "../cards/scan.service.ts";
 import { designOf, imageUrl } from "../../lib/shop-dto.ts";
-import { type ShopAccess, scopedShop, shopNotFound, shopScope } from "../../lib/shop-access.ts";
+import { type ShopAccess, scopedShop, updateScopedShop } from "../../lib/shop-access.ts";
 
 /** The owner's settings pages: each read and write is scoped by `shopScope`. */
 
@@ -51,26 +47,20 @@ export async function getShopPageContent(db: Db, access: ShopAccess) {
 
 export async function updateShopPageContent(db: Db, access: ShopAccess, input: z.output<typeof shopPageSchema>) {
   await db.transaction(async (tx) => {
-    const updated = await tx
-      .update(shops)
-      .set({
-        name: input.name,
-        category: input.category,
-        description: input.description,
-        address: input.address,
-        city: input.city,
-        postalCode: input.postalCode,
-        phone: input.phone,
-        lat: input.lat ?? null,
-        lng: input.lng ?? null,
-        logo: input.logo,
-        cover: input.cover,
-        links: input.links,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(shops.id, shopScope(access)))
-      .returning({ id: shops.id });
-    if (updated.length === 0) throw shopNotFound();
+    await updateScopedShop(tx as unknown as Db, access, {
+      name: input.name,
+      category: input.category,
+      description: input.description,
+      address: input.address,
+      city: input.city,
+      postalCode: input.postalCode,
+      phone: input.phone,
+      lat: input.lat ?? null,
+      lng: input.lng ?? null,
+      logo: input.logo,
+      cover: input.cover,
+      links: input.links,
+    });
     // The organization (better-auth, invitation e-mails) carries the same name and logo flag.
     await tx.update(organization).set({ name: input.name }).where(eq(organization.id, access.shopId));
   });
@@ -95,12 +85,7 @@ export async function getShopLegal(db: Db, access: ShopAccess) {
 
 export async function updateShopLegal(db: Db, access: ShopAccess, input: z.output<typeof shopLegalSchema>) {
   const { siret, ...legal } = input;
-  const updated = await db
-    .update(shops)
-    .set({ siret, legal, updatedAt: sql`now()` })
-    .where(eq(shops.id, shopScope(access)))
-    .returning({ id: shops.id });
-  if (updated.length === 0) throw shopNotFound();
+  await updateScopedShop(db, access, { siret, legal });
   return getShopLegal(db, access);
 }
 
@@ -111,13 +96,7 @@ export async function getShopHours(db: Db, access: ShopAccess) {
 
 export async function updateShopHours(db: Db, access: ShopAccess, input: z.output<typeof shopHoursSchema>) {
   const closures = [...input.closures].sort((a, b) => a.startDate.localeCompare(b.startDate));
-  const updated = await db
-    .update(shops)
-    .set({ weeklyHours: input.weekly, closures, updatedAt: sql`now()` })
-    .where(eq(shops.id, shopScope(access)))
-    .returning({ scanUid: shops.scanUid });
-  if (!updated[0]) throw shopNotFound();
-  forgetScanProfile(db, updated[0].scanUid);
+  const { scanUid } = await updateScopedShop(db, access, { weeklyHours: input.weekly, closures });
+  forgetScanProfile(db, scanUid);
   return getShopHours(db, access);
 }
-

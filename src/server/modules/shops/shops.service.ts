@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, avg, count, eq, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
-import { type DoublePointsPeriod, isPeriodOver, multiplierAt } from "../../../domain/loyalty/double-points.ts";
+import { isPeriodOver, multiplierAt } from "../../../domain/loyalty/double-points.ts";
 import { closureOn, dayHoursLabelFr, type Closure, WEEKDAYS_FR, type WeeklyHours } from "../../../domain/loyalty/hours.ts";
 import { cardProgress } from "../../../domain/loyalty/ledger.ts";
 import { checkVisit, DEFAULT_CARD_RULES, } from "../../../domain/loyalty/scan-rules.ts";
@@ -12,7 +12,7 @@ import type { ShopRegistration, shopSearchSchema } from "../../../domain/schemas
 import { DEFAULT_CARD_DESIGN } from "../../../domain/schemas/shops.ts";
 import type { z } from "zod";
 import { listShopRewardsFor } from "../rewards/rewards.service.ts";
-import { rulesSummaryFr } from "../cards/card-settings.service.ts";
+import { periodDto, rulesSummaryFr } from "../cards/card-settings.service.ts";
 import { loadPeriods } from "../cards/scan.service.ts";
 import type { Db } from "../../db/client.ts";
 import { cards, member, organization, shopReviews, shops } from "../../db/schema/index.ts";
@@ -180,20 +180,6 @@ export async function searchShops(db: Db, input: SearchInput, options: { default
     })),
     hasMore: result.rows.length > input.limit,
     sortedBy: lat !== null ? ("distance" as const) : ("name" as const),
-  };
-}
-
-function periodDto(p: DoublePointsPeriod) {
-  return {
-    id: p.id,
-    label: p.label,
-    startDate: p.startDate,
-    endDate: p.endDate,
-    weekdays: p.weekdays,
-    startTime: p.startTime,
-    endTime: p.endTime,
-    multiplier: p.multiplier,
-    isActive: p.isActive,
   };
 }
 
