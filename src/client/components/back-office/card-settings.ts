@@ -6,7 +6,7 @@ export const getCardSettings = (shopId: string) =>
   unwrap(api.backoffice.shops[":shopId"].card.$get({ param: { shopId } })).then((r) => r.card);
 
 export const cardSettingsQueryOptions = (shopId: string) =>
-  queryOptions({ queryKey: backofficeKeys.part(shopId, "card"), queryFn: () => getCardSettings(shopId) });
+  queryOptions({ queryKey: backofficeKeys.card(shopId), queryFn: () => getCardSettings(shopId) });
 
 export const useCardSettings = (shopId: string) => useQuery(cardSettingsQueryOptions(shopId));
 

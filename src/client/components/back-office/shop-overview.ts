@@ -6,7 +6,7 @@ export const getShopOverview = (shopId: string) =>
   unwrap(api.backoffice.shops[":shopId"].$get({ param: { shopId } })).then((r) => r.shop);
 
 export const shopOverviewQueryOptions = (shopId: string) =>
-  queryOptions({ queryKey: backofficeKeys.part(shopId, "overview"), queryFn: () => getShopOverview(shopId) });
+  queryOptions({ queryKey: backofficeKeys.overview(shopId), queryFn: () => getShopOverview(shopId) });
 
 export const useShopOverview = (shopId: string | null) =>
   useQuery({ ...shopOverviewQueryOptions(shopId ?? ""), enabled: Boolean(shopId) });

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { authFetch } from "../../../lib/api-client.ts";
 import { authClient } from "../../../lib/auth-client.ts";
+import { accountsKeys } from "./keys.ts";
 
 export type DeviceSession = {
   id: string;
@@ -27,6 +28,6 @@ export async function getSessions(): Promise<DeviceSession[]> {
     .sort((a, b) => Number(b.isCurrent) - Number(a.isCurrent) || b.updatedAt.localeCompare(a.updatedAt));
 }
 
-export const sessionsQueryOptions = () => queryOptions({ queryKey: ["accounts", "sessions"], queryFn: getSessions });
+export const sessionsQueryOptions = () => queryOptions({ queryKey: accountsKeys.sessions(), queryFn: getSessions });
 
 export const useSessions = () => useQuery(sessionsQueryOptions());

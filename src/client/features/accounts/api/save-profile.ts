@@ -1,4 +1,4 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ProfileInput } from "../../../../domain/schemas/accounts.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { meQueryOptions } from "../../../lib/me.ts";
@@ -11,11 +11,13 @@ export const saveProfile = (input: ProfileInput) =>
     }),
   );
 
-/** Saves the profile, then refreshes the signed-in user everywhere. */
 export function useSaveProfile() {
   const queryClient = useQueryClient();
+  const { mutateAsync } = useMutation({
+    mutationFn: saveProfile,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey }),
+  });
   return async (input: ProfileInput) => {
-    await saveProfile(input);
-    await queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
+    await mutateAsync(input);
   };
 }

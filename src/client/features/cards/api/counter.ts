@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { AdjustmentInput, CreditVisitInput } from "../../../../domain/schemas/cards.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
+import { cardsKeys } from "./keys.ts";
 
 /** The counter's calls (staff of the shop): /api/backoffice/shops/:shopId/… */
 const shop = api.backoffice.shops[":shopId"];
@@ -14,7 +15,11 @@ export const getTodayScans = (shopId: string) => unwrap(shop.today.$get({ param:
 export type TodayScan = Awaited<ReturnType<typeof getTodayScans>>["scans"][number];
 
 export const todayScansQueryOptions = (shopId: string) =>
-  queryOptions({ queryKey: ["counter", shopId, "today"], queryFn: () => getTodayScans(shopId), refetchInterval: 30_000 });
+  queryOptions({
+    queryKey: cardsKeys.counterToday(shopId),
+    queryFn: () => getTodayScans(shopId),
+    refetchInterval: 30_000,
+  });
 
 /** GET …/lookup?email=: the card of a customer of this shop, by e-mail. */
 export const lookupCustomer = (shopId: string, email: string) =>

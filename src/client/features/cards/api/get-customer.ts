@@ -1,13 +1,13 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
-import { backofficeKeys } from "../../../components/back-office/shop-keys.ts";
+import { cardsKeys } from "./keys.ts";
 
 export const getCustomer = (shopId: string, cardId: string) =>
   unwrap(api.backoffice.shops[":shopId"].customers[":cardId"].$get({ param: { shopId, cardId } }));
 
 export const customerQueryOptions = (shopId: string, cardId: string) =>
   queryOptions({
-    queryKey: backofficeKeys.part(shopId, "customer", cardId),
+    queryKey: cardsKeys.customer(shopId, cardId),
     queryFn: () => getCustomer(shopId, cardId),
   });
 

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import type { CUSTOMER_SORTS } from "../../../../domain/schemas/cards.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
-import { backofficeKeys } from "../../../components/back-office/shop-keys.ts";
+import { cardsKeys } from "./keys.ts";
 
 export type CustomersFilter = {
   q: string;
@@ -24,7 +24,7 @@ export const listCustomers = (shopId: string, f: CustomersFilter) =>
 
 export const customersQueryOptions = (shopId: string, f: CustomersFilter) =>
   queryOptions({
-    queryKey: backofficeKeys.part(shopId, "customers", f),
+    queryKey: cardsKeys.customers(shopId, f),
     queryFn: () => listCustomers(shopId, f),
     placeholderData: keepPreviousData,
   });

@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
-import { backofficeKeys } from "../../../components/back-office/shop-keys.ts";
+import { cardsKeys } from "./keys.ts";
 
 export const listDoublePoints = (shopId: string) =>
   unwrap(api.backoffice.shops[":shopId"]["double-points"].$get({ param: { shopId } })).then((r) => r.periods);
 
 export const doublePointsQueryOptions = (shopId: string) =>
-  queryOptions({ queryKey: backofficeKeys.part(shopId, "double-points"), queryFn: () => listDoublePoints(shopId) });
+  queryOptions({ queryKey: cardsKeys.doublePoints(shopId), queryFn: () => listDoublePoints(shopId) });
 
 export const useDoublePoints = (shopId: string) => useQuery(doublePointsQueryOptions(shopId));
 

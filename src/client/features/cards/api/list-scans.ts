@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import type { ScanOutcome } from "../../../../domain/loyalty/scan-rules.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
-import { backofficeKeys } from "../../../components/back-office/shop-keys.ts";
+import { cardsKeys } from "./keys.ts";
 
 export type ScansFilter = { outcome: ScanOutcome | ""; from: string; to: string; flagged: boolean; limit: number };
 
@@ -20,7 +20,7 @@ export const listScans = (shopId: string, f: ScansFilter) =>
 
 export const scansQueryOptions = (shopId: string, f: ScansFilter) =>
   queryOptions({
-    queryKey: backofficeKeys.part(shopId, "scans", f),
+    queryKey: cardsKeys.scans(shopId, f),
     queryFn: () => listScans(shopId, f),
     placeholderData: keepPreviousData,
   });

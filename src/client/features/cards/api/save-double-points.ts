@@ -1,8 +1,8 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { doublePointsSchema } from "../../../../domain/schemas/shops.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
-import { doublePointsQueryOptions } from "./list-double-points.ts";
+import { cardsKeys } from "./keys.ts";
 
 type Input = z.output<typeof doublePointsSchema>;
 
@@ -19,11 +19,10 @@ export const updateDoublePoints = (shopId: string, periodId: string, input: Inpu
 /** Creates (no id) or updates a period, then reloads the list. */
 export function useSaveDoublePoints(shopId: string) {
   const queryClient = useQueryClient();
-  return async (periodId: string | null, input: Input) => {
-    const period = periodId
-      ? await updateDoublePoints(shopId, periodId, input)
-      : await createDoublePoints(shopId, input);
-    await queryClient.invalidateQueries({ queryKey: doublePointsQueryOptions(shopId).queryKey });
-    return period;
-  };
+  const { mutateAsync } = useMutation({
+    mutationFn: ({ periodId, input }: { periodId: string | null; input: Input }) =>
+      periodId ? updateDoublePoints(shopId, periodId, input) : createDoublePoints(shopId, input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: cardsKeys.doublePoints(shopId) }),
+  });
+  return (periodId: string | null, input: Input) => mutateAsync({ periodId, input });
 }

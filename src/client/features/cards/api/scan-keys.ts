@@ -1,7 +1,6 @@
 import type { ScanCode } from "../../../../domain/loyalty/scan-code.ts";
 import { randomKey } from "../../../lib/random-key.ts";
 
-
 const DEVICE_KEY = "fidele:device-id";
 
 /** The id this phone keeps for good (localStorage), so the shop can notice many accounts on one device. */

@@ -22,6 +22,7 @@ import {
 } from "../api/counter.ts";
 import { CounterShopPicker, useCounterShop } from "../components/counter-shop.tsx";
 import { formatClock, formatMoment, formatSigned } from "../../../../domain/format.ts";
+import { cardsKeys } from "../api/keys.ts";
 
 const emailFormSchema = z.object({ email: emailSchema });
 const correctionSchema = adjustmentSchema.pick({ delta: true, reason: true });
@@ -197,7 +198,7 @@ export default function ManagerPage() {
   const queryClient = useQueryClient();
   const today = useQuery({ ...todayScansQueryOptions(shopId ?? ""), enabled: Boolean(shopId) });
   const [preset, setPreset] = useState<{ email: string; nonce: number } | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ["counter", shopId, "today"] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: cardsKeys.counterToday(shopId) });
 
   if (!shopId) {
     return (

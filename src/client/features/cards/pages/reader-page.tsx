@@ -8,6 +8,7 @@ import { QrImage } from "../../../components/qr/qr-image.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { getReaderCode } from "../api/counter.ts";
 import { CounterShopPicker, useCounterShop } from "../components/counter-shop.tsx";
+import { cardsKeys } from "../api/keys.ts";
 
 /** The code of this step, with the difference between the server's clock and this screen's. */
 async function fetchCode(shopId: string) {
@@ -86,7 +87,7 @@ export default function ReaderPage() {
   const { shopId } = counter;
   useWakeLock();
   const code = useQuery({
-    queryKey: ["counter", shopId, "reader"],
+    queryKey: cardsKeys.counterReader(shopId),
     queryFn: () => fetchCode(shopId ?? ""),
     enabled: Boolean(shopId),
     staleTime: Number.POSITIVE_INFINITY,

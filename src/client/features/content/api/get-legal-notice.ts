@@ -1,10 +1,11 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
+import { contentKeys } from "./keys.ts";
 
 /** The operator's identity (company, address, publication director, host, contact), from its configuration. */
 export const getLegalNotice = () => unwrap(api.content.legal.$get()).then((r) => r.legal);
 
 export const legalNoticeQueryOptions = () =>
-  queryOptions({ queryKey: ["content", "legal"], queryFn: getLegalNotice, staleTime: 60 * 60_000 });
+  queryOptions({ queryKey: contentKeys.legalNotice(), queryFn: getLegalNotice, staleTime: 60 * 60_000 });
 
 export const useLegalNotice = () => useQuery(legalNoticeQueryOptions());

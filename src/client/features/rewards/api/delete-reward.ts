@@ -1,4 +1,4 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { rewardsKeys } from "./keys.ts";
 
@@ -8,11 +8,12 @@ export const deleteReward = (shopId: string, rewardId: string) =>
 
 export function useDeleteReward(shopId: string) {
   const queryClient = useQueryClient();
-  return async (rewardId: string) => {
-    const result = await deleteReward(shopId, rewardId);
-    // The settings (birthday gift) and VIP levels may have pointed at it.
-    await queryClient.invalidateQueries({ queryKey: rewardsKeys.shop(shopId) });
-    void queryClient.invalidateQueries({ queryKey: ["shops", "page"] });
-    return result;
-  };
+  return useMutation({
+    mutationFn: (rewardId: string) => deleteReward(shopId, rewardId),
+    onSuccess: () => {
+      // The settings (birthday gift) and VIP levels may have pointed at it.
+      void queryClient.invalidateQueries({ queryKey: rewardsKeys.shopPages() });
+      return queryClient.invalidateQueries({ queryKey: rewardsKeys.shop(shopId) });
+    },
+  }).mutateAsync;
 }

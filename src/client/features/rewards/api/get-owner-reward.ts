@@ -10,7 +10,7 @@ export const getOwnerReward = (shopId: string, rewardId: string) =>
 
 export const ownerRewardQueryOptions = (shopId: string, rewardId: string) =>
   queryOptions({
-    queryKey: rewardsKeys.part(shopId, "reward", rewardId),
+    queryKey: rewardsKeys.reward(shopId, rewardId),
     queryFn: () => getOwnerReward(shopId, rewardId),
     staleTime: 0,
   });

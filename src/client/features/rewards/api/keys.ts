@@ -1,3 +1,5 @@
+import { backofficeKeys } from "../../../components/back-office/shop-keys.ts";
+
 /**
  * Query keys of rewards. The shopper's side lives under ["rewards"] and ["redemptions"]; the back-office's under
  * ["backoffice", shopId, …] like every back-office page, so switching shop or validating a reward refreshes it.
@@ -6,8 +8,15 @@ export const rewardsKeys = {
   page: (slug: string) => ["rewards", "page", slug] as const,
   vip: () => ["rewards", "vip"] as const,
   redemption: (id: string) => ["redemptions", id] as const,
-  shop: (shopId: string) => ["backoffice", shopId] as const,
-  part: (shopId: string, part: string, ...rest: unknown[]) => ["backoffice", shopId, part, ...rest] as const,
+  shop: backofficeKeys.shop,
+  rewards: (shopId: string) => backofficeKeys.part(shopId, "rewards"),
+  reward: (shopId: string, rewardId: string) => backofficeKeys.part(shopId, "reward", rewardId),
+  redemptions: (shopId: string, status: unknown, limit: number) =>
+    backofficeKeys.part(shopId, "redemptions", status, limit),
+  vipTiers: (shopId: string) => backofficeKeys.part(shopId, "vip-tiers"),
+  settings: (shopId: string) => backofficeKeys.part(shopId, "reward-settings"),
+  /** The shops' public pages (their rewards section), named by prefix: another feature's key. */
+  shopPages: () => ["shops", "page"] as const,
 };
 
 /**

@@ -7,7 +7,7 @@ export const listOwnerRewards = (shopId: string) =>
   unwrap(api.backoffice.shops[":shopId"].rewards.$get({ param: { shopId } }));
 
 export const ownerRewardsQueryOptions = (shopId: string) =>
-  queryOptions({ queryKey: rewardsKeys.part(shopId, "rewards"), queryFn: () => listOwnerRewards(shopId) });
+  queryOptions({ queryKey: rewardsKeys.rewards(shopId), queryFn: () => listOwnerRewards(shopId) });
 
 export const useOwnerRewards = (shopId: string) => useQuery(ownerRewardsQueryOptions(shopId));
 

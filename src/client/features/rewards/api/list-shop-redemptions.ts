@@ -12,7 +12,7 @@ export const listShopRedemptions = (shopId: string, status: Status, limit = 20) 
 
 export const shopRedemptionsQueryOptions = (shopId: string, status: Status, limit = 20) =>
   queryOptions({
-    queryKey: rewardsKeys.part(shopId, "redemptions", status, limit),
+    queryKey: rewardsKeys.redemptions(shopId, status, limit),
     queryFn: () => listShopRedemptions(shopId, status, limit),
     refetchInterval: 30_000,
   });

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { rewardSettingsSchema } from "../../../../domain/schemas/rewards.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
@@ -9,7 +9,7 @@ export const getRewardSettings = (shopId: string) =>
   unwrap(api.backoffice.shops[":shopId"]["reward-settings"].$get({ param: { shopId } })).then((r) => r.settings);
 
 export const rewardSettingsQueryOptions = (shopId: string) =>
-  queryOptions({ queryKey: rewardsKeys.part(shopId, "reward-settings"), queryFn: () => getRewardSettings(shopId) });
+  queryOptions({ queryKey: rewardsKeys.settings(shopId), queryFn: () => getRewardSettings(shopId) });
 
 export const useRewardSettings = (shopId: string) => useQuery(rewardSettingsQueryOptions(shopId));
 
@@ -22,9 +22,8 @@ export const saveRewardSettings = (shopId: string, input: z.output<typeof reward
 
 export function useSaveRewardSettings(shopId: string) {
   const queryClient = useQueryClient();
-  return async (input: z.output<typeof rewardSettingsSchema>) => {
-    const settings = await saveRewardSettings(shopId, input);
-    queryClient.setQueryData(rewardSettingsQueryOptions(shopId).queryKey, settings);
-    return settings;
-  };
+  return useMutation({
+    mutationFn: (input: z.output<typeof rewardSettingsSchema>) => saveRewardSettings(shopId, input),
+    onSuccess: (settings) => queryClient.setQueryData(rewardsKeys.settings(shopId), settings),
+  }).mutateAsync;
 }

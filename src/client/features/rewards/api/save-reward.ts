@@ -1,4 +1,4 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { RewardValues } from "../../../../domain/schemas/rewards.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { rewardsKeys } from "./keys.ts";
@@ -14,10 +14,13 @@ export const updateReward = (shopId: string, rewardId: string, input: RewardValu
 /** Creates (no id) or updates a reward, then refreshes the catalogue and the shop's public page. */
 export function useSaveReward(shopId: string) {
   const queryClient = useQueryClient();
-  return async (rewardId: string | null, input: RewardValues) => {
-    const reward = rewardId ? await updateReward(shopId, rewardId, input) : await createReward(shopId, input);
-    await queryClient.invalidateQueries({ queryKey: rewardsKeys.shop(shopId) });
-    void queryClient.invalidateQueries({ queryKey: ["shops", "page"] });
-    return reward;
-  };
+  const { mutateAsync } = useMutation({
+    mutationFn: ({ rewardId, input }: { rewardId: string | null; input: RewardValues }) =>
+      rewardId ? updateReward(shopId, rewardId, input) : createReward(shopId, input),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: rewardsKeys.shopPages() });
+      return queryClient.invalidateQueries({ queryKey: rewardsKeys.shop(shopId) });
+    },
+  });
+  return (rewardId: string | null, input: RewardValues) => mutateAsync({ rewardId, input });
 }

@@ -1,6 +1,6 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
-import { ownerRewardsQueryOptions } from "./list-owner-rewards.ts";
+import { rewardsKeys } from "./keys.ts";
 
 export const setRewardActive = (shopId: string, rewardId: string, isActive: boolean) =>
   unwrap(
@@ -10,13 +10,15 @@ export const setRewardActive = (shopId: string, rewardId: string, isActive: bool
     }),
   ).then((r) => r.reward);
 
-/** Switches a reward on or off for shoppers (PATCH …/active), then reloads the list. */
 export function useSetRewardActive(shopId: string) {
   const queryClient = useQueryClient();
-  return async (rewardId: string, isActive: boolean) => {
-    const reward = await setRewardActive(shopId, rewardId, isActive);
-    await queryClient.invalidateQueries({ queryKey: ownerRewardsQueryOptions(shopId).queryKey });
-    void queryClient.invalidateQueries({ queryKey: ["shops", "page"] });
-    return reward;
-  };
+  const { mutateAsync } = useMutation({
+    mutationFn: ({ rewardId, isActive }: { rewardId: string; isActive: boolean }) =>
+      setRewardActive(shopId, rewardId, isActive),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: rewardsKeys.shopPages() });
+      return queryClient.invalidateQueries({ queryKey: rewardsKeys.rewards(shopId) });
+    },
+  });
+  return (rewardId: string, isActive: boolean) => mutateAsync({ rewardId, isActive });
 }

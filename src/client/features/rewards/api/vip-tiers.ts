@@ -1,4 +1,4 @@
-import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { vipTiersSchema } from "../../../../domain/schemas/rewards.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
@@ -9,7 +9,7 @@ export const getVipTiers = (shopId: string) =>
   unwrap(api.backoffice.shops[":shopId"]["vip-tiers"].$get({ param: { shopId } })).then((r) => r.tiers);
 
 export const vipTiersQueryOptions = (shopId: string) =>
-  queryOptions({ queryKey: rewardsKeys.part(shopId, "vip-tiers"), queryFn: () => getVipTiers(shopId) });
+  queryOptions({ queryKey: rewardsKeys.vipTiers(shopId), queryFn: () => getVipTiers(shopId) });
 
 export const useVipTiers = (shopId: string) => useQuery(vipTiersQueryOptions(shopId));
 
@@ -18,12 +18,10 @@ export type VipTier = Awaited<ReturnType<typeof getVipTiers>>[number];
 export const saveVipTiers = (shopId: string, input: z.output<typeof vipTiersSchema>) =>
   unwrap(api.backoffice.shops[":shopId"]["vip-tiers"].$put({ param: { shopId }, json: input })).then((r) => r.tiers);
 
-/** PUT the whole ladder at once (customers' levels follow at once: they are computed, never stored). */
 export function useSaveVipTiers(shopId: string) {
   const queryClient = useQueryClient();
-  return async (input: z.output<typeof vipTiersSchema>) => {
-    const tiers = await saveVipTiers(shopId, input);
-    queryClient.setQueryData(vipTiersQueryOptions(shopId).queryKey, tiers);
-    return tiers;
-  };
+  return useMutation({
+    mutationFn: (input: z.output<typeof vipTiersSchema>) => saveVipTiers(shopId, input),
+    onSuccess: (tiers) => queryClient.setQueryData(rewardsKeys.vipTiers(shopId), tiers),
+  }).mutateAsync;
 }

@@ -1,14 +1,16 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
-import { teamQueryOptions } from "./get-team.ts";
+import { shopsKeys } from "./keys.ts";
 
 export const cancelInvitation = (shopId: string, invitationId: string) =>
   unwrap(api.backoffice.shops[":shopId"].invitations[":invitationId"].$delete({ param: { shopId, invitationId } }));
 
 export function useCancelInvitation(shopId: string) {
   const queryClient = useQueryClient();
-  return async (invitationId: string) => {
-    await cancelInvitation(shopId, invitationId);
-    await queryClient.invalidateQueries({ queryKey: teamQueryOptions(shopId).queryKey });
-  };
+  return useMutation({
+    mutationFn: async (invitationId: string) => {
+      await cancelInvitation(shopId, invitationId);
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: shopsKeys.team(shopId) }),
+  }).mutateAsync;
 }

@@ -1,5 +1,6 @@
 import { infiniteQueryOptions } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
+import { shopsKeys } from "./keys.ts";
 
 const PAGE = 10;
 
@@ -11,7 +12,7 @@ export type Review = Awaited<ReturnType<typeof getReviews>>["reviews"][number];
 
 export const reviewsQueryOptions = (slug: string) =>
   infiniteQueryOptions({
-    queryKey: ["shops", "reviews", slug],
+    queryKey: shopsKeys.reviews(slug),
     queryFn: ({ pageParam }) => getReviews(slug, pageParam),
     initialPageParam: 0,
     getNextPageParam: (last, pages) => (last.hasMore ? pages.length * PAGE : undefined),

@@ -2,11 +2,13 @@ import { queryOptions, useSuspenseQuery } from "@tanstack/react-query";
 import { data, type LoaderFunctionArgs } from "react-router";
 import { ApiError, api, unwrap } from "../../../lib/api-client.ts";
 import { queryClient } from "../../../lib/query-client.ts";
+import { shopsKeys } from "./keys.ts";
 
 /** GET /api/shops/:slug: the shop page, with my card and review when signed in. */
 export const getShop = (slug: string) => unwrap(api.shops[":slug"].$get({ param: { slug } }));
 
-export const shopQueryOptions = (slug: string) => queryOptions({ queryKey: ["shops", "page", slug], queryFn: () => getShop(slug) });
+export const shopQueryOptions = (slug: string) =>
+  queryOptions({ queryKey: shopsKeys.page(slug), queryFn: () => getShop(slug) });
 
 export type ShopPageData = Awaited<ReturnType<typeof getShop>>;
 

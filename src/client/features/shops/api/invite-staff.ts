@@ -1,8 +1,8 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { invitationSchema } from "../../../../domain/schemas/shops.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
-import { teamQueryOptions } from "./get-team.ts";
+import { shopsKeys } from "./keys.ts";
 
 export const inviteStaff = (shopId: string, input: z.output<typeof invitationSchema>) =>
   unwrap(api.backoffice.shops[":shopId"].invitations.$post({ param: { shopId }, json: input })).then(
@@ -11,9 +11,8 @@ export const inviteStaff = (shopId: string, input: z.output<typeof invitationSch
 
 export function useInviteStaff(shopId: string) {
   const queryClient = useQueryClient();
-  return async (input: z.output<typeof invitationSchema>) => {
-    const invitation = await inviteStaff(shopId, input);
-    await queryClient.invalidateQueries({ queryKey: teamQueryOptions(shopId).queryKey });
-    return invitation;
-  };
+  return useMutation({
+    mutationFn: (input: z.output<typeof invitationSchema>) => inviteStaff(shopId, input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: shopsKeys.team(shopId) }),
+  }).mutateAsync;
 }

@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { ReviewInput } from "../../../../domain/schemas/shops.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
+import { shopsKeys } from "./keys.ts";
 
 type HcReviewBody = Parameters<(typeof api.shops)[":slug"]["review"]["$put"]>[0]["json"];
 
@@ -17,7 +18,7 @@ export function useRefreshShop() {
   const queryClient = useQueryClient();
   return (slug: string) =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: ["shops", "page", slug] }),
-      queryClient.invalidateQueries({ queryKey: ["shops", "reviews", slug] }),
+      queryClient.invalidateQueries({ queryKey: shopsKeys.page(slug) }),
+      queryClient.invalidateQueries({ queryKey: shopsKeys.reviews(slug) }),
     ]);
 }

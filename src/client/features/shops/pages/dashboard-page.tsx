@@ -3,11 +3,11 @@ import { lazy, Suspense, useState } from "react";
 import { Link } from "react-router";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { useDashboard } from "../api/get-dashboard.ts";
-import { backofficeKeys } from "../../../components/back-office/shop-keys.ts";
 import type { ShopOverview } from "../../../components/back-office/shop-overview.ts";
 import { BackOfficeTiles } from "../../../components/back-office/back-office-menu.tsx";
 import { BackofficeError, BackofficePage } from "../../../components/back-office/back-office-page.tsx";
 import { formatLocalDate, formatNumber, plural } from "../../../../domain/format.ts";
+import { shopsKeys } from "../api/keys.ts";
 
 // recharts stays out of every other page: this dynamic import is its only way in.
 const DashboardCharts = lazy(() => import("../components/dashboard-charts.tsx"));
@@ -44,7 +44,7 @@ function Kpi({
 const getOwed = (shopId: string) => unwrap(api.backoffice.shops[":shopId"].owed.$get({ param: { shopId } }));
 const owedQueryOptions = (shopId: string) =>
   queryOptions({
-    queryKey: backofficeKeys.part(shopId, "owed"),
+    queryKey: shopsKeys.owed(shopId),
     queryFn: () => getOwed(shopId),
     refetchInterval: 60_000,
   });
