@@ -9,6 +9,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { AppError } from "../domain/errors.ts";
 import { matchRoute } from "../domain/routes.ts";
 import type { AppEnv, Deps } from "./lib/context.ts";
+import { createOpenApiDocument, DOCS_ASSETS, DOCS_HTML, DOCS_INIT_JS, readDocsAsset } from "./lib/openapi.ts";
 import { resolveSession } from "./lib/sessions.ts";
 import { createSpaIndex } from "./lib/spa-index.ts";
 import { accountsRoutes } from "./modules/accounts/accounts.routes.ts";
@@ -128,6 +129,19 @@ export function createApp({ deps, clientDir }: AppOptions) {
     return response;
   });
   app.route("/api", api);
+
+  // The API described by itself, from this app's routes and the zod schemas they validate (lib/openapi.ts).
+  const openApiDocument = createOpenApiDocument(app, deps.auth);
+  app.get("/api/openapi.json", async (c) => c.json(await openApiDocument()));
+  app.get("/api/docs", (c) => c.html(DOCS_HTML));
+  app.get("/api/docs/:file", (c) => {
+    const file = c.req.param("file");
+    if (file === "init.js") return c.body(DOCS_INIT_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" });
+    const asset = DOCS_ASSETS[file];
+    if (!asset) throw new AppError("NOT_FOUND");
+    return c.body(new Uint8Array(readDocsAsset(file)), 200, { "Content-Type": asset.type });
+  });
+
   app.all("/api/*", () => {
     throw new AppError("NOT_FOUND", { message: "unknown API route" });
   });
