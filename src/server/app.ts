@@ -10,6 +10,7 @@ import { AppError } from "../domain/errors.ts";
 import { matchRoute } from "../domain/routes.ts";
 import { apiBodyLimit, closeAfterRefusedBody } from "./lib/body-size.ts";
 import type { AppEnv, Deps } from "./lib/context.ts";
+import { createOpenApiDocument, DOCS_ASSETS, DOCS_HTML, DOCS_INIT_JS, readDocsAsset } from "./lib/openapi.ts";
 import { inputHygiene } from "./lib/input-hygiene.ts";
 import { sameSiteOnly } from "./lib/same-site.ts";
 import { resolveSession } from "./lib/sessions.ts";
@@ -131,7 +132,10 @@ export function createApp({ deps, clientDir }: AppOptions) {
   // The session: a signed-cookie check and one query, cached a few seconds (lib/sessions.ts, ADR 0014).
   app.use("/api/*", async (c, next) => {
     if (c.req.path.startsWith("/api/auth/")) return next();
-    const { signedIn, setCookies } = await resolveSession(deps, c.req.raw.headers).catch(() => ({ signedIn: null, setCookies: [] }));
+    const { signedIn, setCookies } = await resolveSession(deps, c.req.raw.headers).catch(() => ({
+      signedIn: null,
+      setCookies: [],
+    }));
     if (signedIn) {
       c.set("user", signedIn.user);
       c.set("session", signedIn.session);
@@ -144,10 +148,24 @@ export function createApp({ deps, clientDir }: AppOptions) {
   app.on(["GET", "POST"], "/api/auth/*", async (c) => {
     const response = await handleAuth(c);
     // better-auth answers an unknown path with an empty 404: keep the one error shape.
-    if (response.status === 404 && !response.headers.get("content-type")?.includes("json")) throw new AppError("NOT_FOUND");
+    if (response.status === 404 && !response.headers.get("content-type")?.includes("json"))
+      throw new AppError("NOT_FOUND");
     return response;
   });
   app.route("/api", api);
+
+  // The API described by itself, from this app's routes and the zod schemas they validate (lib/openapi.ts).
+  const openApiDocument = createOpenApiDocument(app, deps.auth);
+  app.get("/api/openapi.json", async (c) => c.json(await openApiDocument()));
+  app.get("/api/docs", (c) => c.html(DOCS_HTML));
+  app.get("/api/docs/:file", (c) => {
+    const file = c.req.param("file");
+    if (file === "init.js") return c.body(DOCS_INIT_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" });
+    const asset = DOCS_ASSETS[file];
+    if (!asset) throw new AppError("NOT_FOUND");
+    return c.body(new Uint8Array(readDocsAsset(file)), 200, { "Content-Type": asset.type });
+  });
+
   app.all("/api/*", () => {
     throw new AppError("NOT_FOUND", { message: "unknown API route" });
   });
@@ -167,7 +185,8 @@ export function createApp({ deps, clientDir }: AppOptions) {
     app.get("*", async (c) => {
       c.header("Cache-Control", "no-cache");
       // An article page of a slug with no article is a 404 too (the app shows the same page).
-      const known = Boolean(matchRoute(c.req.path)) && (await articlePathExists(c.req.path).catch(() => null)) !== false;
+      const known =
+        Boolean(matchRoute(c.req.path)) && (await articlePathExists(c.req.path).catch(() => null)) !== false;
       return c.html(indexHtml(c.req.path), known ? 200 : 404);
     });
   }
@@ -181,12 +200,22 @@ export function createApp({ deps, clientDir }: AppOptions) {
     }
     if (error instanceof HTTPException) {
       const status = error.status;
-      const code = status === 413 ? "PAYLOAD_TOO_LARGE" : status === 401 ? "UNAUTHENTICATED" : status === 404 ? "NOT_FOUND" : "VALIDATION";
+      const code =
+        status === 413
+          ? "PAYLOAD_TOO_LARGE"
+          : status === 401
+            ? "UNAUTHENTICATED"
+            : status === 404
+              ? "NOT_FOUND"
+              : "VALIDATION";
       const userMessage = status === 400 ? "La requête est mal formée (JSON invalide)." : undefined;
       return c.json(new AppError(code, { userMessage }).toJSON(), status);
     }
     const cause = error instanceof Error && error.cause instanceof Error ? ` (cause: ${error.cause.message})` : "";
-    deps.logger.error("unhandled error", { path: c.req.path, error: `${error instanceof Error ? error.stack : String(error)}${cause}` });
+    deps.logger.error("unhandled error", {
+      path: c.req.path,
+      error: `${error instanceof Error ? error.stack : String(error)}${cause}`,
+    });
     return c.json(new AppError("INTERNAL").toJSON(), 500);
   });
 

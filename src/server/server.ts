@@ -15,10 +15,7 @@ import { createMailer, type Mailer } from "./modules/mail/mail.service.ts";
 export const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/client");
 
 /** Everything the app needs, built from the environment. The job engine is built, not started (startServer starts it). */
-export async function createDeps(
-  env: Env,
-  options: { database?: Database; logger?: Logger; mailer?: Mailer } = {},
-): Promise<Deps> {
+export async function createDeps(env: Env, options: { database?: Database; logger?: Logger; mailer?: Mailer } = {}): Promise<Deps> {
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
   const database =
     options.database ?? (await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR }));
@@ -30,12 +27,12 @@ export async function createDeps(
   return { database, db, env, logger, mailer, auth, jobs };
 }
 
+/** How long after listening the job engine starts (see startServer). */
+const JOBS_START_DELAY_MS = 2000;
+
 export type RunningServer = { deps: Deps; server: ServerType; port: number; close: () => Promise<void> };
 
-export async function startServer(
-  env: Env,
-  options: { clientDir?: string; database?: Database; logger?: Logger } = {},
-): Promise<RunningServer> {
+export async function startServer(env: Env, options: { clientDir?: string; database?: Database; logger?: Logger } = {}): Promise<RunningServer> {
   const deps = await createDeps(env, options);
   if (env.SEED_DEMO && (await seedDemo(deps, deps.logger))) {
     deps.logger.info(
@@ -44,23 +41,26 @@ export async function startServer(
   }
   const app = createApp({ deps, clientDir: options.clientDir ?? DEFAULT_CLIENT_DIR });
   const { server, port } = await new Promise<{ server: ServerType; port: number }>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) =>
-      resolve({ server: s, port: info.port }),
-    );
+    const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => resolve({ server: s, port: info.port }));
     s.once("error", reject);
   });
-  // The job engine starts once the server answers (its start, ~1-3 s of schema checks, does not delay
-  // the first page); its start-up jobs include the expiry sweep catching up on the time the server was down.
-  const jobsStarted = deps.jobs.start(deps).catch((error: unknown) => {
-    deps.logger.error("jobs: the engine did not start", {
-      error: error instanceof Error ? error.message : String(error),
+  // The job engine starts a couple of seconds after the server answers: its start (1-3 s of schema checks,
+  // run on the main thread by PGlite) must not hold up the first pages. Its start-up jobs include the
+  // expiry sweep catching up on the time the server was down (ADR 0015).
+  let jobsStarted: Promise<void> = Promise.resolve();
+  const startJobs = setTimeout(() => {
+    jobsStarted = deps.jobs.start(deps).catch((error: unknown) => {
+      deps.logger.error("jobs: the engine did not start", {
+        error: error instanceof Error ? error.message : String(error),
+      });
     });
-  });
+  }, JOBS_START_DELAY_MS);
   return {
     deps,
     server,
     port,
     close: async () => {
+      clearTimeout(startJobs);
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await jobsStarted;
       await deps.jobs.stop();

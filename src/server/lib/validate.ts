@@ -1,4 +1,5 @@
 import type { ValidationTargets } from "hono";
+import { resolver, uniqueSymbol } from "hono-openapi";
 import { validator } from "hono/validator";
 import type { z } from "zod";
 import { AppError } from "../../domain/errors.ts";
@@ -13,8 +14,15 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   return fields;
 }
 
-/** Hono validator backed by a shared zod schema; bad input is a 400 naming the fields. */
+/**
+ * Hono validator backed by a shared zod schema; bad input is a 400 naming the fields. The schema is
+ * also attached the way hono-openapi's own validator attaches it, so /api/openapi.json describes
+ * every input a route validates without the route saying anything more (lib/openapi.ts).
+ */
 export const validate = <T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) =>
+  Object.assign(checkWith(target, schema), { [uniqueSymbol]: { target, ...resolver(schema) } });
+
+const checkWith = <T extends z.ZodType, Target extends keyof ValidationTargets>(target: Target, schema: T) =>
   validator(target, (value) => {
     const parsed = schema.safeParse(value);
     if (!parsed.success) {

@@ -64,7 +64,7 @@ export const OWN_LIMITED_PATHS = Object.keys(LIMITS);
 export const CLIENT_IP_HEADER = "x-fidele-client-ip";
 
 /** Paths people may not reach directly: sign-up goes through /api/accounts/sign-up (no enumeration). */
-const BLOCKED = new Set(["/sign-up/email"]);
+export const BLOCKED_AUTH_PATHS = new Set(["/sign-up/email"]);
 
 async function readEmail(c: Context): Promise<string> {
   try {
@@ -78,7 +78,7 @@ async function readEmail(c: Context): Promise<string> {
 export async function handleAuth(c: Context<AppEnv>): Promise<Response> {
   const { auth, db } = c.get("deps");
   const subPath = c.req.path.slice("/api/auth".length);
-  if (BLOCKED.has(subPath)) throw new AppError("NOT_FOUND");
+  if (BLOCKED_AUTH_PATHS.has(subPath)) throw new AppError("NOT_FOUND");
 
   const rule = c.req.method === "POST" ? LIMITS[subPath] : undefined;
   const consumed: string[] = [];
