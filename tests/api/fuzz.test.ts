@@ -15,15 +15,24 @@ import { type Client, signedIn } from "./shops-helpers.ts";
  * query string and the path, sent as anonymous, shopper, staff and owner.
  * Fails on any 5xx, any stack trace or SQL text in a body, any answer slower than 2 s.
  *
- * FUZZ_RUNS (inputs per route and role, default 4) and FUZZ_SEED replay or widen a run.
+ * FUZZ_RUNS (inputs per route and role, default 3) and FUZZ_SEED replay or widen a run.
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 4);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 3);
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const SLOW_MS = 2000;
 const LEAK =
   /\bat [\w.<>]+ \(|\bat \/|\.(ts|js|mjs):\d+|stack|SELECT |INSERT INTO|UPDATE \w+ SET|DELETE FROM|syntax error|violates|duplicate key|relation "|column "|drizzle|postgres|PGlite/i;
 
-type Route = { method: string; path: string; source: "app" | "auth"; fields: string[] };
+type Route = {
+  method: string;
+  path: string;
+  source: "app" | "auth";
+  fields: string[];
+  queryFields: string[];
+  /** Values the route's schema accepted for its fields: attacks go into an otherwise valid input. */
+  base: Record<string, unknown>;
+  baseQuery: Record<string, string>;
+};
 type Role = "anonymous" | "shopper" | "staff" | "owner";
 
 let t: TestApp;
@@ -80,11 +89,19 @@ function shapeKeys(schema: unknown): string[] {
 }
 
 /** Every route of the app: Hono's table (middleware and the catch-alls left out) and better-auth's endpoints. */
-function enumerateRoutes(app: TestApp["app"], auth: TestApp["deps"]["auth"], fields: string[]): Route[] {
+function enumerateRoutes(app: TestApp["app"], auth: TestApp["deps"]["auth"]): Route[] {
   const routes = new Map<string, Route>();
   for (const r of app.routes) {
     if (r.method === "ALL" || !r.path.startsWith("/api/") || r.path.includes("*")) continue;
-    routes.set(`${r.method} ${r.path}`, { method: r.method, path: r.path, source: "app", fields });
+    routes.set(`${r.method} ${r.path}`, {
+      method: r.method,
+      path: r.path,
+      source: "app",
+      fields: [],
+      queryFields: [],
+      base: {},
+      baseQuery: {},
+    });
   }
   for (const endpoint of Object.values(auth.api as Record<string, unknown>)) {
     const e = endpoint as { path?: string; options?: { method?: string | string[]; body?: unknown; query?: unknown } };
@@ -94,13 +111,87 @@ function enumerateRoutes(app: TestApp["app"], auth: TestApp["deps"]["auth"], fie
     const methods = declared
       .flatMap((m) => (m === "*" ? ["GET", "POST"] : [m]))
       .filter((m) => m === "GET" || m === "POST");
-    const own = [...shapeKeys(e.options.body), ...shapeKeys(e.options.query)];
+    const body = shapeKeys(e.options.body);
+    const query = shapeKeys(e.options.query);
     for (const method of methods) {
       const full = `/api/auth${e.path}`;
-      routes.set(`${method} ${full}`, { method, path: full, source: "auth", fields: own.length > 0 ? own : fields });
+      routes.set(`${method} ${full}`, {
+        method,
+        path: full,
+        source: "auth",
+        fields: body,
+        queryFields: query,
+        base: {},
+        baseQuery: {},
+      });
     }
   }
   return [...routes.values()].sort((a, b) => `${a.path} ${a.method}`.localeCompare(`${b.path} ${b.method}`));
+}
+
+const GENERIC_QUERY = [
+  "q",
+  "limit",
+  "offset",
+  "status",
+  "before",
+  "from",
+  "to",
+  "cursor",
+  "page",
+  "kind",
+  "token",
+  "callbackURL",
+];
+
+/**
+ * The fields a Hono route reads, learned from the route itself: a probe with every known
+ * name set to a value of the wrong type, answered with a 400 naming the fields its schema has.
+ */
+async function learnFields(route: Route, pool: string[]): Promise<void> {
+  if (route.source === "auth") return;
+  const client = clients.owner as Client;
+  const pathname = route.path.replace(/:[A-Za-z0-9_]+(\{[^}]*\})?\??/g, () => encodeURIComponent(ids[0] ?? "x"));
+  const named = async (res: Response) => {
+    if (res.status !== 400) return null;
+    const body = (await res.json().catch(() => null)) as { fields?: Record<string, string> } | null;
+    return [...new Set(Object.keys(body?.fields ?? {}).map((k) => k.split(".")[0] ?? k))];
+  };
+  const ask = (query: Record<string, string>, json?: unknown) =>
+    client.request(`${pathname}?${new URLSearchParams(query)}`, {
+      method: route.method,
+      ...(json === undefined ? {} : { json }),
+      ip: randomIp(),
+    });
+  route.queryFields =
+    (await named(await ask(Object.fromEntries([...GENERIC_QUERY, ...pool].map((k) => [k, "~"]))))) ?? [];
+  if (route.method !== "GET") {
+    route.fields = (await named(await ask({}, Object.fromEntries(pool.map((k) => [k, {}]))))) ?? [];
+  }
+  // One value per field that the schema takes, from a few candidates tried on all fields at once.
+  const candidates: unknown[] = [
+    "Texte d'essai",
+    1,
+    true,
+    ids[0],
+    ids[6],
+    "2026-01-01",
+    "camille@test.fidele.local",
+    "75011",
+  ];
+  for (const candidate of candidates) {
+    const missingQuery = route.queryFields.filter((f) => !(f in route.baseQuery));
+    const missingBody = route.fields.filter((f) => !(f in route.base));
+    if (missingQuery.length + missingBody.length === 0) break;
+    const query = Object.fromEntries(missingQuery.map((f) => [f, String(candidate)]));
+    const body =
+      route.method === "GET"
+        ? undefined
+        : { ...route.base, ...Object.fromEntries(missingBody.map((f) => [f, candidate])) };
+    const refused = new Set((await named(await ask({ ...route.baseQuery, ...query }, body))) ?? []);
+    for (const f of missingQuery) if (!refused.has(f)) route.baseQuery[f] = String(candidate);
+    for (const f of missingBody) if (!refused.has(f)) route.base[f] = candidate;
+  }
 }
 
 /** better-auth endpoints that end the caller's session or membership: fuzzed as anonymous only. */
@@ -137,7 +228,7 @@ const number = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }),
 );
 
-function arbitraries(fieldNames: string[]) {
+function arbitraries(route: Route, pool: string[]) {
   const id = fc.oneof(fc.uuid(), fc.constantFrom(...ids));
   // Mostly plausible values, so that inputs reach past the edge's checks into the routes; the nasty ones often enough.
   const text = fc.oneof(
@@ -166,8 +257,10 @@ function arbitraries(fieldNames: string[]) {
     { weight: 1, arbitrary: fc.array(leaf, { maxLength: 4 }) },
     { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), leaf, { maxKeys: 3 }) },
   );
+  const own = route.fields.length > 0 ? route.fields : pool;
   const fieldName = fc.oneof(
-    { weight: 5, arbitrary: fc.constantFrom(...fieldNames) },
+    { weight: 6, arbitrary: fc.constantFrom(...own) },
+    { weight: 1, arbitrary: fc.constantFrom(...pool) },
     { weight: 1, arbitrary: fc.string({ maxLength: 10 }) },
   );
   const body = fc.oneof(
@@ -186,34 +279,87 @@ function arbitraries(fieldNames: string[]) {
   );
   const queryValue = fc.oneof(text, number.map(String), fc.constant(MEGA));
   const query = fc.oneof(
-    { weight: 2, arbitrary: fc.constant({}) },
+    { weight: 1, arbitrary: fc.constant({}) },
     {
       weight: 1,
       arbitrary: fc.dictionary(
         fc.oneof(
-          fc.constantFrom(
-            "q",
-            "limit",
-            "offset",
-            "status",
-            "before",
-            "from",
-            "to",
-            "cursor",
-            "page",
-            "kind",
-            "token",
-            "callbackURL",
-            ...fieldNames,
-          ),
-          fc.string({ maxLength: 6 }),
+          { weight: 4, arbitrary: fc.constantFrom(...route.queryFields, ...GENERIC_QUERY) },
+          { weight: 1, arbitrary: fc.constantFrom(...GENERIC_QUERY, ...pool) },
+          { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
         ),
         queryValue,
         { maxKeys: 3 },
       ),
     },
   );
-  return fc.record({ body, query, params: fc.array(param, { minLength: 4, maxLength: 4 }) });
+  const params = fc.array(param, { minLength: 4, maxLength: 4 });
+  const random = fc.record({ body, query, params });
+
+  // Targeted: one field (body, query or path) gets an attack, the rest stays plausible.
+  const attack = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom("\u0000", "a\u0000b", "\ud800", "x\udfff", "\udbff\u0041", "%00") },
+    { weight: 1, arbitrary: fc.constant(MEGA) },
+    fc.constantFrom<unknown>(
+      null,
+      true,
+      [],
+      {},
+      [1, "a"],
+      { a: "\u0000" },
+      2 ** 31,
+      2 ** 53,
+      -(2 ** 53),
+      1e308,
+      -1,
+      0,
+      0.5,
+    ),
+    fc.constantFrom(
+      `${"a".repeat(3000)}@test.fidele.local`,
+      "x".repeat(5000),
+      "9".repeat(40),
+      "-1",
+      "1e309",
+      "' OR 1=1 --",
+    ),
+  );
+  const queryNames = [...new Set([...route.queryFields, ...GENERIC_QUERY])];
+  const plausibleBody = fc.dictionary(fc.constantFrom(...own), leaf, { maxKeys: 5 });
+  const plausibleQuery = fc.dictionary(
+    fc.constantFrom(...queryNames),
+    text.filter((v) => v.length < 100),
+    { maxKeys: 2 },
+  );
+  const asText = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+  const inBody = fc
+    .record({ base: plausibleBody, key: fc.constantFrom(...own), bad: attack, query: plausibleQuery, params })
+    .map(({ base, key, bad, query, params }) => ({
+      body: JSON.stringify({ ...base, ...route.base, [key]: bad }),
+      query: { ...route.baseQuery, ...query },
+      params,
+    }));
+  const inQuery = fc
+    .record({ base: plausibleQuery, key: fc.constantFrom(...queryNames), bad: attack, body: plausibleBody, params })
+    .map(({ base, key, bad, body, params }) => ({
+      body: JSON.stringify({ ...body, ...route.base }),
+      query: { ...base, ...route.baseQuery, [key]: asText(bad) },
+      params,
+    }));
+  const inPath = fc
+    .record({ at: fc.nat(3), bad: attack, body: plausibleBody, query: plausibleQuery, params })
+    .map(({ at, bad, body, query, params }) => ({
+      body: JSON.stringify({ ...body, ...route.base }),
+      query: { ...query, ...route.baseQuery },
+      params: params.map((p, i) => (i === at ? asText(bad) : p)),
+    }));
+  const hasParams = route.path.includes(":");
+  return fc.oneof(
+    { weight: 2, arbitrary: random },
+    { weight: route.method === "GET" ? 0 : 2, arbitrary: inBody },
+    { weight: 2, arbitrary: inQuery },
+    { weight: hasParams ? 2 : 0, arbitrary: inPath },
+  );
 }
 
 /** encodeURIComponent, with lone surrogates sent as the (invalid UTF-8) bytes of one. */
@@ -269,8 +415,17 @@ async function send(
 
 describe("fuzz: every route, every role", () => {
   it("no 5xx, no stack or SQL text, no answer over 2 s", async () => {
-    const fields = await schemaFields();
-    const routes = enumerateRoutes(t.app, t.deps.auth, fields);
+    const pool = await schemaFields();
+    const routes = enumerateRoutes(t.app, t.deps.auth);
+    for (const route of routes) await learnFields(route, pool);
+    const learned = routes.filter((r) => r.fields.length + r.queryFields.length > 0).length;
+    const withBase = routes.filter((r) => Object.keys(r.base).length + Object.keys(r.baseQuery).length > 0).length;
+    if (process.env.FUZZ_DEBUG) {
+      for (const r of routes.filter((x) => x.source === "app"))
+        console.info(
+          `${r.method} ${r.path} body ${JSON.stringify(r.base)} query ${JSON.stringify(r.baseQuery)} fields ${r.fields} q ${r.queryFields}`,
+        );
+    }
     const appCount = routes.filter((r) => r.source === "app").length;
     // The enumeration reaches both sources (a regression here would fuzz nothing).
     expect(appCount).toBeGreaterThan(30);
@@ -292,7 +447,7 @@ describe("fuzz: every route, every role", () => {
     for (const role of ["anonymous", "shopper", "staff", "owner"] as const) {
       for (const route of routes) {
         if (role !== "anonymous" && route.source === "auth" && ENDS_SESSION.test(route.path)) continue;
-        const inputs = fc.sample(arbitraries(route.fields), { numRuns: RUNS, seed: seed++ });
+        const inputs = fc.sample(arbitraries(route, pool), { numRuns: RUNS, seed: seed++ });
         for (const input of inputs) {
           const result = await send(role, route, input);
           sent[role]++;
@@ -325,7 +480,7 @@ describe("fuzz: every route, every role", () => {
     console.info(
       `fuzz (seed ${SEED}, ${RUNS} inputs per route and role): ${routes.length} routes (${appCount} app, ${routes.length - appCount} better-auth); ` +
         `requests per role — anonymous ${sent.anonymous}, shopper ${sent.shopper}, staff ${sent.staff}, owner ${sent.owner}; ` +
-        `${total} in ${seconds.toFixed(1)} s; statuses ${byStatus}; 5xx: ${findings.filter((f) => f.status >= 500).length}; errors logged: ${logged.length}`,
+        `${total} in ${seconds.toFixed(1)} s; fields learned or declared on ${learned} routes (valid values found on ${withBase}); statuses ${byStatus}; 5xx: ${findings.filter((f) => f.status >= 500).length}; errors logged: ${logged.length}`,
     );
     if (process.env.FUZZ_DEBUG) {
       console.info(
