@@ -106,7 +106,12 @@ export const backofficeRoutes = new Hono<AppEnv>()
   })
   .post("/shops/:shopId/credit", validate("param", shopParam), validate("json", creditVisitSchema), async (c) => {
     const access = await requireShopAccess(c, c.req.valid("param").shopId, "staff");
-    const { answer, replayed, customer } = await creditVisit(c.get("deps").database, access, c.req.valid("json"));
+    const { answer, replayed, customer } = await creditVisit(
+      c.get("deps").database,
+      access,
+      c.req.valid("json"),
+      c.get("clientIp"),
+    );
     if (replayed) c.header("Idempotent-Replayed", "true");
     return c.json({ ...answer, customer });
   })

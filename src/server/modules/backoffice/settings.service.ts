@@ -143,6 +143,7 @@ export async function getCardSettings(db: Db, access: ShopAccess) {
     cooldownMinutes: s.cooldownMinutes,
     dailyCap: s.dailyCap,
     allowStaticPoster: s.allowStaticPoster,
+    adjustmentLimit: s.adjustmentLimit,
     design: designOf(s.cardDesign),
     summary: rulesSummaryFr(s),
     shop: { name: s.name, logoUrl: imageUrl(s.slug, "logo", Boolean(s.logo), s.updatedAt) },
@@ -161,6 +162,7 @@ export async function updateCardSettings(db: Db, access: ShopAccess, input: z.ou
       dailyCap: input.dailyCap,
       allowStaticPoster: input.allowStaticPoster,
       cardDesign: input.design,
+      ...(input.adjustmentLimit === undefined ? {} : { adjustmentLimit: input.adjustmentLimit }),
       updatedAt: sql`now()`,
     })
     .where(eq(shops.id, shopScope(access)))
