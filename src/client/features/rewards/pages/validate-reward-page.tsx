@@ -1,5 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type RefObject, useCallback, useEffect, useId, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { PERSONAL_QR_PREFIX, parsePersonalCode } from "../../../../domain/loyalty/personal-code.ts";
 import { parseRedemptionCode } from "../../../../domain/loyalty/rewards.ts";
 import { formatMomentFr } from "../../../components/loyalty/format.ts";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
@@ -38,7 +40,7 @@ function cameraProblem(error: unknown): string {
  * The camera and its QR reader (the wasm reader loads only here, when staff turn the camera on). A decoded
  * "FIDELE-R:…" code is handed over; any other QR code gets a hint.
  */
-function CameraScan({ onCode }: { onCode: (code: string) => void }) {
+function CameraScan({ onCode, onPersonalCode }: { onCode: (code: string) => void; onPersonalCode: (code: string) => void }) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const streamRef = useRef<MediaStream | null>(null);
   const timerRef = useRef<number | undefined>(undefined);
@@ -99,6 +101,14 @@ function CameraScan({ onCode }: { onCode: (code: string) => void }) {
               onCode(code);
               return;
             }
+            // A shopper's « Ma carte client »: credit their visit at the counter.
+            const personal = value.toUpperCase().startsWith(PERSONAL_QR_PREFIX) ? parsePersonalCode(value) : null;
+            if (personal) {
+              stop();
+              setCamera({ kind: "off" });
+              onPersonalCode(personal);
+              return;
+            }
             setHint("Ce QR code n'est pas une récompense Fidèle : visez le code affiché sur le téléphone du client.");
           }
         } catch {
@@ -108,7 +118,7 @@ function CameraScan({ onCode }: { onCode: (code: string) => void }) {
       timerRef.current = window.setTimeout(tick, 200);
     };
     void tick();
-  }, [onCode, stop]);
+  }, [onCode, onPersonalCode, stop]);
 
   useEffect(() => stop, [stop]);
 
@@ -462,6 +472,7 @@ export default function ValidateRewardPage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const shopId = current.shopId;
+  const navigate = useNavigate();
 
   const lookup = useCallback(
     async (code: string) => {
@@ -549,7 +560,12 @@ export default function ValidateRewardPage() {
             aria-label="Scanner"
             className="flex flex-col gap-3 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800"
           >
-            <CameraScan onCode={(code) => void lookup(code)} />
+            <CameraScan
+              onCode={(code) => void lookup(code)}
+              onPersonalCode={(code) =>
+                navigate(`/manager?boutique=${encodeURIComponent(shopId)}&client=${encodeURIComponent(code)}`)
+              }
+            />
           </section>
           <section
             aria-label="Saisir le code"
