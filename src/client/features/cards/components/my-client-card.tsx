@@ -52,7 +52,7 @@ export function MyClientCard() {
             Pas de code au comptoir ? Montrez ce code : l'équipe le scanne ou le saisit pour créditer votre passage.
           </span>
         </span>
-        <Glyph name="chevron" className={`shrink-0 transition ${isOpen ? "rotate-90" : ""}`} />
+        <Glyph name="chevron" className={`size-6 shrink-0 transition ${isOpen ? "rotate-90" : ""}`} />
       </button>
       {isOpen ? (
         <div className="mt-4 flex flex-col items-center gap-3">
