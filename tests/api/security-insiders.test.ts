@@ -330,6 +330,10 @@ describe("row 5 — the per-owner shop cap under concurrency", () => {
     expect(statuses.filter((s) => s === 409)).toHaveLength(12 - MAX_OWNED_SHOPS);
     const owned = await t.deps.db.select().from(member).where(eq(member.userId, owner.user.id));
     expect(owned.filter((m) => m.role === "owner")).toHaveLength(MAX_OWNED_SHOPS);
+    // better-auth's own endpoint cannot make organizations around the cap.
+    const around = await post(owner.client, "/api/auth/organization/create", { name: "Contournement", slug: `contournement-${newKey()}` });
+    expect(around.status).toBe(403);
+    expect((await t.deps.db.select().from(member).where(eq(member.userId, owner.user.id))).length).toBe(MAX_OWNED_SHOPS);
   });
 });
 
