@@ -109,12 +109,19 @@ describe("the counter (staff)", () => {
     await credit.getByRole("button", { name: "Créditer le passage" }).click();
     await eventually(() => credit.getByText("Aucun client de votre boutique avec cette adresse.", { exact: false }).isVisible()).toBe(true);
 
-    // The code, typed loosely: the visit is credited (and the card made).
-    await emailField.fill("");
-    await codeField.fill(personalCode.toLowerCase().replace("-", " "));
+    // The code, typed loosely where staff validate rewards: 8 characters open the counter with it filled in, and
+    // the visit is credited (the card made).
+    await page.goto("/validate-reward");
+    await eventually(() => heading(page)).toBe("Valider une récompense");
+    await page.getByLabel("Code de la récompense (6 caractères)").fill(personalCode.toLowerCase().replace("-", " "));
+    await page.getByRole("button", { name: "Rechercher le code" }).click();
+    await eventually(() => heading(page)).toBe("Comptoir");
+    expect(new URL(page.url()).searchParams.get("client")).toBe(personalCode.replace("-", ""));
+    await eventually(() => codeField.inputValue()).toBe(personalCode.replace("-", ""));
     await credit.getByRole("button", { name: "Créditer le passage" }).click();
     await eventually(() => credit.getByText(`Camille Martin : 1 tampon ajouté chez ${shop.name}. Merci de votre visite !`).isVisible()).toBe(true);
     // Twice in a row, now by e-mail (a customer now): the cooldown applies to visits typed at the counter too.
+    await credit.getByRole("button", { name: "Créditer le passage" }).waitFor();
     await codeField.fill("");
     await emailField.fill(customer.email);
     await credit.getByRole("button", { name: "Créditer le passage" }).click();

@@ -182,10 +182,12 @@ function CameraScan({ onCode, onPersonalCode }: { onCode: (code: string) => void
 
 function CodeForm({
   onCode,
+  onPersonalCode,
   busy,
   inputRef,
 }: {
   onCode: (code: string) => void;
+  onPersonalCode: (code: string) => void;
   busy: boolean;
   inputRef: RefObject<HTMLInputElement | null>;
 }) {
@@ -196,6 +198,9 @@ function CodeForm({
     const value = String(new FormData(event.currentTarget).get("code") ?? "");
     if (!value.trim()) return setError("Saisissez le code affiché sous le QR code du client.");
     const code = parseRedemptionCode(value);
+    // 8 characters: a shopper's « Ma carte client », to credit a visit rather than a reward.
+    const personal = code ? null : parsePersonalCode(value);
+    if (personal) return onPersonalCode(personal);
     if (!code) return setError(BAD_FORMAT);
     setError(null);
     onCode(code);
@@ -473,6 +478,9 @@ export default function ValidateRewardPage() {
   const [busy, setBusy] = useState(false);
   const shopId = current.shopId;
   const navigate = useNavigate();
+  /** A personal code goes to the counter's « Créditer un passage », filled in. */
+  const creditPersonalCode = (code: string) =>
+    navigate(`/manager?boutique=${encodeURIComponent(shopId ?? "")}&client=${encodeURIComponent(code)}`);
 
   const lookup = useCallback(
     async (code: string) => {
@@ -560,12 +568,7 @@ export default function ValidateRewardPage() {
             aria-label="Scanner"
             className="flex flex-col gap-3 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800"
           >
-            <CameraScan
-              onCode={(code) => void lookup(code)}
-              onPersonalCode={(code) =>
-                navigate(`/manager?boutique=${encodeURIComponent(shopId)}&client=${encodeURIComponent(code)}`)
-              }
-            />
+            <CameraScan onCode={(code) => void lookup(code)} onPersonalCode={creditPersonalCode} />
           </section>
           <section
             aria-label="Saisir le code"
@@ -576,7 +579,12 @@ export default function ValidateRewardPage() {
                 <Notice tone="error">{error}</Notice>
               </div>
             ) : null}
-            <CodeForm onCode={(code) => void lookup(code)} busy={busy} inputRef={inputRef} />
+            <CodeForm
+              onCode={(code) => void lookup(code)}
+              onPersonalCode={creditPersonalCode}
+              busy={busy}
+              inputRef={inputRef}
+            />
           </section>
         </>
       )}
