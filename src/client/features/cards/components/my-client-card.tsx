@@ -49,7 +49,7 @@ export function MyClientCard() {
         <span className="flex-1">
           <span className="block text-lg font-bold">Ma carte client</span>
           <span className="block text-sm text-stone-600 dark:text-stone-400">
-            Pas de code au comptoir ? Montrez ce code : l'équipe le scanne ou le saisit pour créditer votre passage.
+            Pas de code au comptoir ? Montrez ce code : l'équipe le scanne ou le saisit pour créditer votre passage.
           </span>
         </span>
         <Glyph name="chevron" className={`size-6 shrink-0 transition ${isOpen ? "rotate-90" : ""}`} />
@@ -71,7 +71,7 @@ export function MyClientCard() {
                 Changer de code
               </Button>
               <p className="text-center text-xs text-stone-600 dark:text-stone-400">
-                Quelqu'un d'autre a vu ou photographié votre code ? Changez-le : l'ancien cesse aussitôt de fonctionner.
+                Quelqu'un d'autre a vu ou photographié votre code ? Changez-le : l'ancien cesse aussitôt de fonctionner.
               </p>
             </>
           ) : code.isPending ? (
