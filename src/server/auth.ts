@@ -116,7 +116,9 @@ export function createAuth({ db, mailer: directMailer, secret, appUrl, logger }:
     plugins: [
       admin({ adminRoles: ["admin"], defaultRole: "user" }),
       organization({
-        allowUserToCreateOrganization: true,
+        // Shops are made by POST /api/shops only (its rows, its per-owner cap under a lock): better-auth's own
+        // /organization/create would make organizations outside that cap.
+        allowUserToCreateOrganization: false,
         creatorRole: "owner",
         invitationExpiresIn: 7 * 24 * 60 * 60,
         sendInvitationEmail: async ({ email, id, organization: shop, inviter }) => {

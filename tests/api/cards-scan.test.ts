@@ -178,14 +178,19 @@ describe("my cards and activity", () => {
     expect((await (await other.client.request("/api/cards/activity")).json()).entries).toEqual([]);
   });
 
-  it("staff credit a visit by e-mail under the same rules, and correct it with a reason", async () => {
+  it("staff credit a visit by personal code (then e-mail, once a customer) under the same rules, and correct it with a reason", async () => {
     const { shop, owner } = await shopWithOwner(t, { rules: { mode: "points", pointsPerVisit: 10 } });
     const customer = await signedIn(t);
+    const { personalCode } = await (await customer.client.request("/api/cards/personal-code")).json();
     const key = newKey();
-    const credit = await owner.client.request(`/api/backoffice/shops/${shop.id}/credit`, { json: { email: customer.user.email, idempotencyKey: key } });
+    const credit = await owner.client.request(`/api/backoffice/shops/${shop.id}/credit`, {
+      json: { code: personalCode.display, idempotencyKey: key },
+    });
     const body = await credit.json();
     expect(body).toMatchObject({ outcome: "accepted", delta: 10, customer: { firstName: "Camille" } });
-    const again = await owner.client.request(`/api/backoffice/shops/${shop.id}/credit`, { json: { email: customer.user.email, idempotencyKey: key } });
+    const again = await owner.client.request(`/api/backoffice/shops/${shop.id}/credit`, {
+      json: { code: personalCode.code, idempotencyKey: key },
+    });
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     const second = await owner.client.request(`/api/backoffice/shops/${shop.id}/credit`, { json: { email: customer.user.email, idempotencyKey: newKey() } });
     expect((await second.json()).outcome).toBe("cooldown");

@@ -74,7 +74,7 @@ describe("the counter (staff)", () => {
     await context.close();
   });
 
-  it("/manager credits a visit by e-mail, lists today's scans, and corrects a mistake with a reason", async () => {
+  it("/manager credits a visit by the customer's personal code (then e-mail), lists today's scans, and corrects a mistake with a reason", async () => {
     const { shop, employee, context } = await counterSetup("Épicerie Soleil");
     const customer = await stack.createUser({ firstName: "Camille", lastName: "Martin" });
     const page = await context.newPage();
@@ -85,15 +85,45 @@ describe("the counter (staff)", () => {
     await snap(page, "counter-manager-empty");
     expect(await page.getByRole("link", { name: /Afficher le code du comptoir/ }).getAttribute("href")).toBe(`/reader?boutique=${shop.id}`);
 
-    const credit = page.getByRole("region", { name: "Créditer un passage" });
-    await credit.getByLabel("E-mail du client").fill("personne@test.fidele.local");
-    await credit.getByRole("button", { name: "Créditer le passage" }).click();
-    await eventually(() => credit.getByText("Aucun compte Fidèle avec cette adresse : le client doit d'abord créer son compte.").isVisible()).toBe(true);
+    // The customer shows « Ma carte client » from Mes cartes.
+    const phoneContext = await stack.newContext();
+    await stack.signIn(phoneContext, customer.email, customer.password);
+    const phone = await phoneContext.newPage();
+    await phone.goto("/cartes-de-fidelite");
+    const myCard = phone.getByRole("region", { name: "Ma carte client" });
+    await myCard.getByRole("button", { name: /Ma carte client/ }).click();
+    const shown = myCard.getByTestId("personal-code");
+    await eventually(() => shown.isVisible()).toBe(true);
+    const personalCode = ((await shown.locator('[aria-hidden="true"]').textContent()) ?? "").trim();
+    expect(personalCode).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
+    expect(await myCard.getByRole("img", { name: /QR code de ma carte client/ }).isVisible()).toBe(true);
+    await expectAccessible(phone);
+    await snap(phone, "cards-personal-code");
+    await phoneContext.close();
 
-    await credit.getByLabel("E-mail du client").fill(customer.email);
+    // An e-mail that is not a customer of the shop: one neutral answer, whoever it is.
+    const credit = page.getByRole("region", { name: "Créditer un passage" });
+    const emailField = credit.getByLabel("Ou e-mail d'un client de la boutique");
+    const codeField = credit.getByLabel("Code client", { exact: true });
+    await emailField.fill(customer.email);
+    await credit.getByRole("button", { name: "Créditer le passage" }).click();
+    await eventually(() => credit.getByText("Aucun client de votre boutique avec cette adresse.", { exact: false }).isVisible()).toBe(true);
+
+    // The code, typed loosely where staff validate rewards: 8 characters open the counter with it filled in, and
+    // the visit is credited (the card made).
+    await page.goto("/validate-reward");
+    await eventually(() => heading(page)).toBe("Valider une récompense");
+    await page.getByLabel("Code de la récompense (6 caractères)").fill(personalCode.toLowerCase().replace("-", " "));
+    await page.getByRole("button", { name: "Rechercher le code" }).click();
+    await eventually(() => heading(page)).toBe("Comptoir");
+    expect(new URL(page.url()).searchParams.get("client")).toBe(personalCode.replace("-", ""));
+    await eventually(() => codeField.inputValue()).toBe(personalCode.replace("-", ""));
     await credit.getByRole("button", { name: "Créditer le passage" }).click();
     await eventually(() => credit.getByText(`Camille Martin : 1 tampon ajouté chez ${shop.name}. Merci de votre visite !`).isVisible()).toBe(true);
-    // Twice in a row: the cooldown applies to visits typed at the counter too.
+    // Twice in a row, now by e-mail (a customer now): the cooldown applies to visits typed at the counter too.
+    await credit.getByRole("button", { name: "Créditer le passage" }).waitFor();
+    await codeField.fill("");
+    await emailField.fill(customer.email);
     await credit.getByRole("button", { name: "Créditer le passage" }).click();
     await eventually(() => credit.getByText(`Camille Martin : Votre passage chez ${shop.name} a déjà été crédité récemment.`, { exact: false }).isVisible()).toBe(true);
 

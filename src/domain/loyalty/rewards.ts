@@ -37,6 +37,8 @@ export type RedeemRefusal = (typeof REDEEM_REFUSALS)[number];
 export const REDEMPTION_TTL_DEFAULT_MINUTES = 15;
 export const REDEMPTION_TTL_MAX_MINUTES = 24 * 60;
 export const VIP_TIERS_MAX = 5;
+/** Rewards a shop can hold at once (archived ones aside): a catalogue, not a database. Also the page size of its lists. */
+export const REWARDS_PER_SHOP_MAX = 100;
 export const VIP_MULTIPLIER_MAX = 3;
 
 /** Six characters, no look-alikes (0/O, 1/I/L): read aloud or typed at the counter. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LEDGER_KINDS } from "../loyalty/ledger.ts";
+import { parsePersonalCode } from "../loyalty/personal-code.ts";
 import { SCAN_OUTCOMES } from "../loyalty/scan-rules.ts";
 import { emailSchema } from "./accounts.ts";
 
@@ -46,11 +47,35 @@ export const scanClaimRequestSchema = z.object({
 });
 export type ScanClaimRequestInput = z.input<typeof scanClaimRequestSchema>;
 
-/** /manager: credit a visit for a customer whose phone has no camera. */
-export const creditVisitSchema = z.object({
-  email: emailSchema,
-  idempotencyKey: idempotencyKeySchema,
-});
+/**
+ * /manager: credit a visit for a customer whose phone has no camera: by the personal code the customer shows
+ * (« Ma carte client », anyone), or by e-mail (only someone already a customer of the shop).
+ */
+const creditVisitFields = {
+  code: z
+    .string()
+    .max(40, "Code client invalide.")
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v.trim() === "") return null;
+      const code = parsePersonalCode(v);
+      if (!code) {
+        ctx.addIssue({ code: "custom", message: "Code client invalide : 8 lettres et chiffres (ex. ABCD-EF23)." });
+        return z.NEVER;
+      }
+      return code;
+    }),
+  email: z
+    .union([emailSchema, z.literal("")])
+    .optional()
+    .transform((v) => v || null),
+};
+const hasCodeOrEmail = (v: { code: string | null; email: string | null }) => v.code !== null || v.email !== null;
+const codeOrEmailMessage = { message: "Saisissez le code client (ou l'e-mail d'un client de la boutique).", path: ["code"] };
+
+/** The counter's form (the page adds the request key). */
+export const creditVisitFormSchema = z.object(creditVisitFields).refine(hasCodeOrEmail, codeOrEmailMessage);
+export const creditVisitSchema = z.object({ ...creditVisitFields, idempotencyKey: idempotencyKeySchema }).refine(hasCodeOrEmail, codeOrEmailMessage);
 export type CreditVisitInput = z.input<typeof creditVisitSchema>;
 
 /** /manager: correct a mistake; the reason is kept in the ledger. */

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { REWARD_KINDS, REDEMPTION_TTL_MAX_MINUTES, VIP_MULTIPLIER_MAX, VIP_TIERS_MAX } from "../loyalty/rewards.ts";
+import {
+  REWARD_KINDS,
+  REDEMPTION_TTL_MAX_MINUTES,
+  REWARDS_PER_SHOP_MAX,
+  VIP_MULTIPLIER_MAX,
+  VIP_TIERS_MAX,
+} from "../loyalty/rewards.ts";
 import { idempotencyKeySchema } from "./cards.ts";
 import { dateSchema, imageDataUrlSchema, optionalText, text } from "./shops.ts";
 import { formatNumber } from "../format.ts";
@@ -80,9 +86,16 @@ export const redemptionCodeQuerySchema = z.object({
   code: z.string({ error: "Saisissez le code." }).trim().min(1, "Saisissez le code.").max(80, "Code invalide."),
 });
 
+/** GET …/rewards (the owner's catalogue): one page holds a whole catalogue at its cap. */
+export const ownerRewardsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(REWARDS_PER_SHOP_MAX).default(REWARDS_PER_SHOP_MAX),
+  offset: z.coerce.number().int().min(0).max(100_000).default(0),
+});
+
 export const redemptionsQuerySchema = z.object({
   status: z.enum(["pending", "validated", "refused", "cancelled", "expired", "all"]).default("all"),
   limit: z.coerce.number().int().min(1).max(200).default(50),
+  offset: z.coerce.number().int().min(0).max(100_000).default(0),
 });
 
 /** /admin/recompenses settings: how long a pending redemption holds, and the birthday gift. */

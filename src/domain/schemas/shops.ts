@@ -221,6 +221,13 @@ export const cardSettingsSchema = z.object({
   dailyCap: z.coerce.number().int("Nombre entier attendu.").min(1, "Au moins 1 passage par jour.").max(20, "Au plus 20 passages par jour."),
   allowStaticPoster: z.boolean(),
   design: cardDesignSchema,
+  /** A manual adjustment larger than this needs the owner or a manager (kept as is when absent). */
+  adjustmentLimit: z.coerce
+    .number({ error: "Saisissez un nombre." })
+    .int("Nombre entier attendu.")
+    .min(1, "Au moins 1.")
+    .max(10_000, "Au plus 10 000.")
+    .optional(),
 });
 export type CardSettingsInput = z.input<typeof cardSettingsSchema>;
 

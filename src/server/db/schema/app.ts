@@ -17,6 +17,18 @@ export const profiles = pgTable("profiles", {
 });
 
 /**
+ * A shopper's personal code (« Ma carte client », src/domain/loyalty/personal-code.ts): random, unique, renewed
+ * by the shopper (the old one stops working at once). Staff scan or type it to credit a visit.
+ */
+export const personalCodes = pgTable("personal_codes", {
+  userId: text()
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  code: text().notNull().unique(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * One row per consent given or withdrawn: the channel, the exact wording shown and
  * when (GDPR art. 7(1): the controller must be able to demonstrate consent).
  */

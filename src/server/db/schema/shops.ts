@@ -79,6 +79,8 @@ export const shops = pgTable(
     timezone: text().notNull().default("Europe/Paris"),
     /** How long a pending redemption holds its points (then they come back). */
     redemptionTtlMinutes: integer().notNull().default(15),
+    /** A manual adjustment larger than this (either way) needs the owner or a manager, not a member. */
+    adjustmentLimit: integer().notNull().default(100),
     /** The reward given once a year in a customer's birthday week, or null (no FK: rewards are archived, not deleted). */
     birthdayRewardId: text(),
     configVersion: integer().notNull().default(1),

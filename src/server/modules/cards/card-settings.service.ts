@@ -44,6 +44,7 @@ export async function getCardSettings(db: Db, access: ShopAccess) {
     cooldownMinutes: s.cooldownMinutes,
     dailyCap: s.dailyCap,
     allowStaticPoster: s.allowStaticPoster,
+    adjustmentLimit: s.adjustmentLimit,
     design: designOf(s.cardDesign),
     summary: rulesSummaryFr(s),
     shop: { name: s.name, logoUrl: imageUrl(s.slug, "logo", Boolean(s.logo), s.updatedAt) },

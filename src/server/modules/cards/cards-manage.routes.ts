@@ -62,6 +62,7 @@ export const cardsManageRoutes = new Hono<ShopEnv>()
       c.get("deps").database,
       c.get("access"),
       c.req.valid("json"),
+      c.get("clientIp"),
     );
     if (replayed) c.header("Idempotent-Replayed", "true");
     return c.json({ ...answer, customer });

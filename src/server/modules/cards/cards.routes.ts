@@ -5,6 +5,7 @@ import { type AppEnv, currentUser } from "../../lib/context.ts";
 import { enforceThrottle } from "../../lib/throttle.ts";
 import { validate } from "../../lib/validate.ts";
 import { getMyCard, listMyActivity, listMyCards } from "./cards.service.ts";
+import { getMyPersonalCode, renewMyPersonalCode } from "./personal-code.service.ts";
 import { issueScanClaim, performScan } from "./scan.service.ts";
 
 const cardParam = z.object({ cardId: z.string().uuid("Carte introuvable.") });
@@ -34,6 +35,18 @@ export const cardsRoutes = new Hono<AppEnv>()
   .get("/", async (c) => {
     const user = currentUser(c);
     return c.json({ cards: await listMyCards(c.get("deps").db, user.id) });
+  })
+  /** « Ma carte client »: my personal code (made on first sight), to show at a counter. */
+  .get("/personal-code", async (c) => {
+    const user = currentUser(c);
+    return c.json({ personalCode: await getMyPersonalCode(c.get("deps").db, user.id) });
+  })
+  /** A new personal code; the old one stops working at once. */
+  .post("/personal-code", async (c) => {
+    const user = currentUser(c);
+    const { db } = c.get("deps");
+    await enforceThrottle(db, `personal-code-renew:user:${user.id}`, 3600, 10);
+    return c.json({ personalCode: await renewMyPersonalCode(db, user.id) });
   })
   .get("/activity", validate("query", activityQuerySchema), async (c) => {
     const user = currentUser(c);

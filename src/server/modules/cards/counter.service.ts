@@ -2,12 +2,15 @@ import { and, eq, sql } from "drizzle-orm";
 import QRCode from "qrcode";
 import type { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
+import { formatNumber, plural } from "../../../domain/format.ts";
 import { LEDGER_KIND_LABELS_FR } from "../../../domain/loyalty/ledger.ts";
 import { importCodeKey, rotatingToken, scanUrl, stepEndsAt, timeStep } from "../../../domain/loyalty/scan-code.ts";
 import type { adjustmentSchema, creditVisitSchema } from "../../../domain/schemas/cards.ts";
 import type { Database, Db } from "../../db/client.ts";
 import { cards, ledgerEntries, profiles, shops, user } from "../../db/schema/index.ts";
 import { performScan } from "./scan.service.ts";
+import { findByPersonalCode } from "./personal-code.service.ts";
+import { consumeThrottle, refundThrottle } from "../../lib/throttle.ts";
 import { designOf, imageUrl, pgErrorCode } from "../../lib/shop-dto.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 
@@ -65,27 +68,77 @@ export async function getReaderCode(db: Db, access: ShopAccess, appUrl: string, 
   };
 }
 
-async function findCustomerByEmail(db: Db, email: string) {
+/**
+ * A customer of THIS shop by e-mail (the shop already has them in its list). Anyone else (no account, or an
+ * account with no card here) gets the same neutral answer: the e-mail field is no directory of people.
+ */
+async function findShopCustomerByEmail(db: Db, shopId: string, email: string) {
   const [row] = await db
     .select({ id: user.id, firstName: profiles.firstName, lastName: profiles.lastName })
-    .from(user)
+    .from(cards)
+    .innerJoin(user, eq(user.id, cards.userId))
     .leftJoin(profiles, eq(profiles.id, user.id))
-    .where(eq(user.email, email))
+    .where(and(eq(cards.shopId, shopId), eq(user.email, email)))
     .limit(1);
   return row;
 }
 
-/** /manager: credit a visit for a customer found by e-mail (no camera); same rules as a scan. */
-export async function creditVisit(database: Database, access: ShopAccess, input: z.output<typeof creditVisitSchema>) {
-  const db = database.db;
-  const shop = await scopedCodeShop(db, access);
-  const customer = await findCustomerByEmail(db, input.email);
-  if (!customer) {
-    throw new AppError("NOT_FOUND", {
-      message: "no account with that e-mail",
-      userMessage: "Aucun compte Fidèle avec cette adresse : le client doit d'abord créer son compte.",
+/** The one answer for an e-mail that is not a customer of this shop, whatever the reason. */
+export const NOT_A_CUSTOMER_MESSAGE =
+  "Aucun client de votre boutique avec cette adresse. Pour un nouveau client, scannez ou saisissez son code client (dans l'app : Profil › Ma carte client).";
+
+/** Misses allowed on personal codes per shop and per address, per window: guessing a code stays out of reach. */
+export const PERSONAL_CODE_MISSES = { windowSeconds: 600, max: 20 };
+
+async function throttledPersonalCodeLookup(db: Db, code: string, keys: string[]) {
+  const checks = await Promise.all(
+    keys.map((key) => consumeThrottle(db, key, PERSONAL_CODE_MISSES.windowSeconds, PERSONAL_CODE_MISSES.max)),
+  );
+  const blocked = checks.find((c) => !c.allowed);
+  if (blocked) {
+    const minutes = Math.ceil((blocked.retryAfter ?? PERSONAL_CODE_MISSES.windowSeconds) / 60);
+    throw new AppError("RATE_LIMITED", {
+      message: "personal code lookups throttled",
+      userMessage: `Trop de codes client inconnus saisis. Réessayez dans ${plural(minutes, "minute", "minutes")}.`,
     });
   }
+  const found = await findByPersonalCode(db, code);
+  // Only misses count: a busy counter never runs out.
+  if (found) await Promise.all(keys.map((key) => refundThrottle(db, key)));
+  return found;
+}
+
+/**
+ * /manager: credit a visit with no camera; same rules as a scan. By personal code (shown by the customer: their
+ * consent, so the card is made if needed) or by e-mail (customers of this shop only). Staff never credit themselves.
+ */
+export async function creditVisit(
+  database: Database,
+  access: ShopAccess,
+  input: z.output<typeof creditVisitSchema>,
+  clientIp: string,
+) {
+  const db = database.db;
+  const shop = await scopedCodeShop(db, access);
+  let customer: { id: string; firstName: string | null; lastName: string | null } | undefined;
+  if (input.code) {
+    customer = await throttledPersonalCodeLookup(db, input.code, [
+      `personal-code:shop:${shop.id}`,
+      `personal-code:ip:${clientIp}`,
+    ]);
+    if (!customer) {
+      throw new AppError("NOT_FOUND", {
+        message: "unknown personal code",
+        userMessage:
+          "Code client inconnu : vérifiez-le, ou demandez au client d'afficher « Ma carte client » dans l'app.",
+      });
+    }
+  } else if (input.email) {
+    customer = await findShopCustomerByEmail(db, shop.id, input.email);
+    if (!customer)
+      throw new AppError("NOT_FOUND", { message: "not a customer of this shop", userMessage: NOT_A_CUSTOMER_MESSAGE });
+  }
+  if (!customer) throw new AppError("VALIDATION", { userMessage: "Saisissez le code client." });
   if (customer.id === access.userId) {
     throw new AppError("FORBIDDEN", { message: "self credit", userMessage: "Vous ne pouvez pas créditer votre propre carte." });
   }
@@ -129,6 +182,27 @@ export async function lookupCustomer(db: Db, access: ShopAccess, email: string) 
  * never go below zero; a retry with the same key adds nothing.
  */
 export async function adjustCard(db: Db, access: ShopAccess, input: z.output<typeof adjustmentSchema>) {
+  const [target] = await db
+    .select({ userId: cards.userId, limit: shops.adjustmentLimit })
+    .from(cards)
+    .innerJoin(shops, eq(shops.id, cards.shopId))
+    .where(and(eq(cards.id, input.cardId), eq(cards.shopId, shopScope(access))))
+    .limit(1);
+  if (!target) throw new AppError("NOT_FOUND", { userMessage: "Carte introuvable." });
+  // Nobody profits from their own power: not even the owner corrects their own card.
+  if (target.userId === access.userId) {
+    throw new AppError("FORBIDDEN", {
+      message: "self adjustment",
+      userMessage:
+        "Vous ne pouvez pas corriger votre propre carte : un autre responsable de la boutique doit le faire.",
+    });
+  }
+  if (access.role === "member" && Math.abs(input.delta) > target.limit) {
+    throw new AppError("FORBIDDEN", {
+      message: "adjustment over the member limit",
+      userMessage: `Une correction de plus de ${formatNumber(target.limit)} doit être faite par le propriétaire ou un gérant de la boutique.`,
+    });
+  }
   let inserted: { id: string } | undefined;
   try {
     const result = await db.execute<{ id: string }>(sql`

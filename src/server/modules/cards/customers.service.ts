@@ -139,6 +139,7 @@ export async function getCustomer(db: Db, access: ShopAccess, cardId: string) {
       delta: ledgerEntries.delta,
       reason: ledgerEntries.reason,
       actorId: ledgerEntries.actorId,
+      actorName: sql<string | null>`(select u.name from "user" u where u.id = ${ledgerEntries.actorId})`,
       createdAt: ledgerEntries.createdAt,
     })
     .from(ledgerEntries)
@@ -148,9 +149,11 @@ export async function getCustomer(db: Db, access: ShopAccess, cardId: string) {
     .limit(100);
   return {
     customer: customerDto(r),
-    entries: entries.map((e) => ({
+    entries: entries.map(({ actorName, ...e }) => ({
       ...e,
       kindLabel: LEDGER_KIND_LABELS_FR[e.kind],
+      /** Who on the team did it (a correction, a hand-over, a visit typed at the counter); null for the customer's own. */
+      author: e.actorId && e.actorId !== r.user_id ? (actorName ?? "Ancien membre de l'équipe") : null,
       createdAt: e.createdAt.toISOString(),
     })),
   };

@@ -1,4 +1,5 @@
 import { asc, eq } from "drizzle-orm";
+import { AppError } from "../../../domain/errors.ts";
 import { type DoublePointsPeriod, multiplierAt } from "../../../domain/loyalty/double-points.ts";
 import { type MultiplierCandidate, visitMultipliers } from "../../../domain/loyalty/rewards.ts";
 import { type Closure, isFarOutsideHours, type WeeklyHours } from "../../../domain/loyalty/hours.ts";
@@ -142,12 +143,19 @@ export function forgetScanProfile(db: Db, scanUid: string): void {
   cacheOf(db).delete(scanUid);
 }
 
-const SCAN_SQL = "select fidele_scan($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) as r";
+/**
+ * A shop's team earns no visits at their own shop (they show the counter code and credit visits themselves):
+ * the scan function is not even called for a member of the shop, in the same round trip.
+ */
+const SCAN_SQL = `select case
+  when exists (select 1 from member m join shops s on s.id = m.organization_id where s.scan_uid = $3 and m.user_id = $2)
+    then '{"outcome": "staff_self"}'::jsonb
+  else fidele_scan($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) end as r`;
 
 /** The raw answer of fidele_scan (stored as the scan's `response`). */
 export type ScanRecord = {
   scanId: string;
-  outcome: ScanOutcome | "config_changed";
+  outcome: ScanOutcome | "config_changed" | "staff_self";
   shopId: string | null;
   shopName: string | null;
   shopSlug: string | null;
@@ -295,6 +303,15 @@ export async function performScan(
       SHARED_DEVICE_ACCOUNTS,
       SHARED_DEVICE_WINDOW_DAYS,
     ]);
+    if (result.outcome === "staff_self") {
+      throw new AppError("FORBIDDEN", {
+        message: "scan by staff of the shop",
+        userMessage:
+          who.actorId === who.userId
+            ? "Vous faites partie de l'équipe de cette boutique : vos propres passages n'y sont pas crédités."
+            : "Ce client fait partie de l'équipe de la boutique : ses passages n'y sont pas crédités.",
+      });
+    }
     if (result.outcome !== "config_changed") record = result;
   }
   if (!record) throw new Error("scan profile kept changing");

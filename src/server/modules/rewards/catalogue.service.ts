@@ -1,5 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
+import { formatNumber } from "../../../domain/format.ts";
+import { REWARDS_PER_SHOP_MAX } from "../../../domain/loyalty/rewards.ts";
 import { slugify } from "../../../domain/loyalty/shop-text.ts";
 import type { RewardValues, rewardSettingsSchema } from "../../../domain/schemas/rewards.ts";
 import type { Db } from "../../db/client.ts";
@@ -12,7 +14,12 @@ import { rewardColumns, rewardConditionsFr, rewardNotFound, rewardSummary } from
 
 /* The owner's catalogue ------------------------------------------------------ */
 
-async function ownerRewardRows(db: Db, access: ShopAccess, rewardId?: string) {
+async function ownerRewardRows(
+  db: Db,
+  access: ShopAccess,
+  rewardId?: string,
+  page = { limit: REWARDS_PER_SHOP_MAX, offset: 0 },
+) {
   return db
     .select({
       ...rewardColumns,
@@ -29,7 +36,9 @@ async function ownerRewardRows(db: Db, access: ShopAccess, rewardId?: string) {
         rewardId ? eq(rewards.id, rewardId) : undefined,
       ),
     )
-    .orderBy(asc(rewards.position), asc(rewards.createdAt));
+    .orderBy(asc(rewards.position), asc(rewards.createdAt), asc(rewards.id))
+    .limit(page.limit)
+    .offset(page.offset);
 }
 
 function ownerRewardDto(r: Awaited<ReturnType<typeof ownerRewardRows>>[number]) {
@@ -49,14 +58,25 @@ function ownerRewardDto(r: Awaited<ReturnType<typeof ownerRewardRows>>[number]) 
 }
 export type OwnerReward = ReturnType<typeof ownerRewardDto>;
 
-export async function listOwnerRewards(db: Db, access: ShopAccess) {
-  const rows = await ownerRewardRows(db, access);
+/** One page of the catalogue (a whole catalogue at its cap fits in the largest page), with the total. */
+export async function listOwnerRewards(db: Db, access: ShopAccess, page = { limit: REWARDS_PER_SHOP_MAX, offset: 0 }) {
+  const rows = await ownerRewardRows(db, access, undefined, page);
   const [shop] = await db
-    .select({ mode: shops.cardMode })
+    .select({
+      mode: shops.cardMode,
+      total: sql<number>`(select count(*)::int from rewards r where r.shop_id = "shops"."id" and r.archived_at is null)`,
+    })
     .from(shops)
     .where(eq(shops.id, shopScope(access)))
     .limit(1);
-  return { rewards: rows.map(ownerRewardDto), mode: shop?.mode ?? "stamps" };
+  const total = shop?.total ?? 0;
+  return {
+    rewards: rows.map(ownerRewardDto),
+    mode: shop?.mode ?? "stamps",
+    total,
+    max: REWARDS_PER_SHOP_MAX,
+    nextOffset: page.offset + rows.length < total ? page.offset + rows.length : null,
+  };
 }
 
 export async function getOwnerReward(db: Db, access: ShopAccess, rewardId: string) {
@@ -79,16 +99,31 @@ export async function createReward(db: Db, access: ShopAccess, input: RewardValu
     .limit(1);
   if (!shop) throw new AppError("NOT_FOUND", { userMessage: "Boutique introuvable." });
   const slug = `${slugify(input.title).slice(0, 50)}-${randomSuffix()}`;
-  const [created] = await db
-    .insert(rewards)
-    .values({
-      ...input,
-      shopId: access.shopId,
-      slug,
-      position: sql`coalesce((select max(r.position) + 1 from rewards r where r.shop_id = ${access.shopId}), 0)`,
-    })
-    .returning({ id: rewards.id });
-  return getOwnerReward(db, access, created!.id);
+  // The cap is counted under a lock on the shop: simultaneous creations queue instead of all passing the count.
+  const created = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`rewards-shop:${access.shopId}`}, 0))`);
+    const [held] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(rewards)
+      .where(and(eq(rewards.shopId, access.shopId), isNull(rewards.archivedAt)));
+    if ((held?.n ?? 0) >= REWARDS_PER_SHOP_MAX) {
+      throw new AppError("CONFLICT", {
+        message: "too many rewards",
+        userMessage: `Votre boutique propose déjà ${formatNumber(REWARDS_PER_SHOP_MAX)} récompenses, le maximum : supprimez-en une avant d'en créer une autre.`,
+      });
+    }
+    const [row] = await tx
+      .insert(rewards)
+      .values({
+        ...input,
+        shopId: access.shopId,
+        slug,
+        position: sql`coalesce((select max(r.position) + 1 from rewards r where r.shop_id = ${access.shopId}), 0)`,
+      })
+      .returning({ id: rewards.id });
+    return row!;
+  });
+  return getOwnerReward(db, access, created.id);
 }
 
 /** Editing a reward changes what is offered from now on; redemptions keep their own copy. */

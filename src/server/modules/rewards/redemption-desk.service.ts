@@ -111,11 +111,18 @@ async function decide(
   reason: string | null,
 ) {
   const [scoped] = await database.db
-    .select({ shopId: redemptions.shopId })
+    .select({ shopId: redemptions.shopId, userId: redemptions.userId })
     .from(redemptions)
     .where(and(eq(redemptions.id, id), eq(redemptions.shopId, shopScope(access))))
     .limit(1);
   if (!scoped) throw redemptionNotFound();
+  // Nobody hands a reward over to themselves (nor refuses their own, which would give the points back).
+  if (scoped.userId === access.userId) {
+    throw new AppError("FORBIDDEN", {
+      message: "staff deciding their own redemption",
+      userMessage: "Vous ne pouvez pas valider ni refuser votre propre récompense : un collègue doit s'en charger.",
+    });
+  }
   await expireIfDue(database, id);
   const answer = await closeRedemption(database, id, status, { actorId: access.userId, reason, shopId: scoped.shopId });
   const row = await staffRow(database, access, eq(redemptions.id, id));
@@ -141,7 +148,7 @@ export const refuseRedemption = (database: Database, access: ShopAccess, id: str
 export async function listShopRedemptions(
   database: Database,
   access: ShopAccess,
-  q: { status: RedemptionStatus | "all"; limit: number },
+  q: { status: RedemptionStatus | "all"; limit: number; offset?: number },
 ) {
   await expireDueRedemptions(database, { shopId: access.shopId });
   const rows = await database.db
@@ -158,8 +165,9 @@ export async function listShopRedemptions(
     .where(
       and(eq(redemptions.shopId, shopScope(access)), q.status === "all" ? undefined : eq(redemptions.status, q.status)),
     )
-    .orderBy(desc(redemptions.createdAt))
-    .limit(q.limit);
+    .orderBy(desc(redemptions.createdAt), desc(redemptions.id))
+    .limit(q.limit)
+    .offset(q.offset ?? 0);
   return {
     redemptions: rows.map((r) => ({
       ...redemptionHead(r),

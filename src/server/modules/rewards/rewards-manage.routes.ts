@@ -4,6 +4,7 @@ import { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import {
   redemptionCodeQuerySchema,
+  ownerRewardsQuerySchema,
   redemptionsQuerySchema,
   refuseRedemptionSchema,
   rewardActiveSchema,
@@ -50,7 +51,9 @@ const photoBodyLimit = bodyLimit({
  * counter (staff). The shop access is resolved once by the sub-router (lib/shop-access.ts).
  */
 export const rewardsManageRoutes = new Hono<ShopEnv>()
-  .get("/rewards", ownerOnly, async (c) => c.json(await listOwnerRewards(c.get("deps").db, c.get("access"))))
+  .get("/rewards", ownerOnly, validate("query", ownerRewardsQuerySchema), async (c) =>
+    c.json(await listOwnerRewards(c.get("deps").db, c.get("access"), c.req.valid("query"))),
+  )
   .post("/rewards", ownerOnly, photoBodyLimit, validate("json", rewardInputSchema), async (c) => {
     return c.json({ reward: await createReward(c.get("deps").db, c.get("access"), c.req.valid("json")) }, 201);
   })

@@ -1,8 +1,10 @@
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
+import { AppError } from "../../../domain/errors.ts";
 import { idempotencyKeySchema } from "../../../domain/schemas/cards.ts";
 import { redeemSchema } from "../../../domain/schemas/rewards.ts";
+import type { Database } from "../../db/client.ts";
 import { type AppEnv, currentUser } from "../../lib/context.ts";
 import { validate } from "../../lib/validate.ts";
 import {
@@ -30,6 +32,37 @@ const myRedemptionsQuery = z.object({ status: z.enum(["pending", "all"]).default
 const STREAM_MAX_MS = 10 * 60_000;
 const STREAM_POLL_MS = 1000;
 const STREAM_PING_MS = 15_000;
+
+/**
+ * Live streams one person may hold open at once (per process): a page open in a few tabs is fine, sixty is not.
+ * Past it: 429, and the page follows by polling (its fallback when a stream fails).
+ */
+export const STREAMS_PER_USER = 3;
+const openStreams = new WeakMap<Database, Map<string, number>>();
+
+function takeStreamSlot(database: Database, userId: string): () => void {
+  let counts = openStreams.get(database);
+  if (!counts) {
+    counts = new Map();
+    openStreams.set(database, counts);
+  }
+  const held = counts.get(userId) ?? 0;
+  if (held >= STREAMS_PER_USER) {
+    throw new AppError("RATE_LIMITED", {
+      message: "too many open event streams",
+      userMessage: "Trop de suivis en direct ouverts en même temps : fermez un autre onglet de Fidèle.",
+    });
+  }
+  counts.set(userId, held + 1);
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const now = (counts.get(userId) ?? 1) - 1;
+    if (now <= 0) counts.delete(userId);
+    else counts.set(userId, now);
+  };
+}
 
 /** /api/rewards: what shoppers see and use. */
 export const rewardsRoutes = new Hono<AppEnv>()
@@ -101,23 +134,36 @@ export const redemptionsRoutes = new Hono<AppEnv>()
     const { database } = c.get("deps");
     const id = c.req.valid("param").id;
     let state = await redemptionState(database, user.id, id); // 404 before the stream opens
-    return streamSSE(c, async (stream) => {
-      const aborted = new AbortController();
-      stream.onAbort(() => aborted.abort());
-      await stream.writeSSE({ event: "state", data: JSON.stringify(state) });
-      const started = Date.now();
-      let lastPing = started;
-      while (!aborted.signal.aborted && state.status === "pending" && Date.now() - started < STREAM_MAX_MS) {
-        await waitForChange(database, id, STREAM_POLL_MS, aborted.signal);
-        if (aborted.signal.aborted) break;
-        const next = await redemptionState(database, user.id, id);
-        if (next.status !== state.status || next.balance !== state.balance) {
-          state = next;
+    const release = takeStreamSlot(database, user.id); // 429 before the stream opens
+    return streamSSE(
+      c,
+      async (stream) => {
+        const aborted = new AbortController();
+        stream.onAbort(() => {
+          aborted.abort();
+          release();
+        });
+        try {
           await stream.writeSSE({ event: "state", data: JSON.stringify(state) });
-        } else if (Date.now() - lastPing >= STREAM_PING_MS) {
-          lastPing = Date.now();
-          await stream.write(": ping\n\n");
+          const started = Date.now();
+          let lastPing = started;
+          // Each stream lives at most STREAM_MAX_MS; the browser's EventSource then reconnects by itself.
+          while (!aborted.signal.aborted && state.status === "pending" && Date.now() - started < STREAM_MAX_MS) {
+            await waitForChange(database, id, STREAM_POLL_MS, aborted.signal);
+            if (aborted.signal.aborted) break;
+            const next = await redemptionState(database, user.id, id);
+            if (next.status !== state.status || next.balance !== state.balance) {
+              state = next;
+              await stream.writeSSE({ event: "state", data: JSON.stringify(state) });
+            } else if (Date.now() - lastPing >= STREAM_PING_MS) {
+              lastPing = Date.now();
+              await stream.write(": ping\n\n");
+            }
+          }
+        } finally {
+          release();
         }
-      }
-    });
+      },
+      async () => release(),
+    );
   });

@@ -1,10 +1,12 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
+import { formatNumber } from "../../../domain/format.ts";
 import {
   effectiveLimit,
   type RewardKind,
   redeemRefusal,
   redeemRefusalFr,
+  REWARDS_PER_SHOP_MAX,
   unitLabelFr,
 } from "../../../domain/loyalty/rewards.ts";
 import type { CardMode } from "../../../domain/loyalty/scan-rules.ts";
@@ -160,7 +162,9 @@ export async function listShopRewardsFor(
       .select(rewardColumns)
       .from(rewards)
       .where(and(eq(rewards.shopId, shop.id), eq(rewards.isActive, true), isNull(rewards.archivedAt)))
-      .orderBy(asc(rewards.position), asc(rewards.createdAt)),
+      .orderBy(asc(rewards.position), asc(rewards.createdAt))
+      // Bounded even for a shop from before the cap (REWARDS_PER_SHOP_MAX).
+      .limit(REWARDS_PER_SHOP_MAX),
     viewerStanding(db, shop.id, userId),
   ]);
   const today = localParts(now, shop.timezone).date;

@@ -80,22 +80,36 @@ async function freeSlug(db: Db, name: string): Promise<string> {
   return `${base}-${randomUUID().slice(0, 8)}`;
 }
 
-/** /inscription-boutique: a signed-in person registers a shop and becomes its owner. */
+const tooManyShops = () =>
+  new AppError("CONFLICT", {
+    message: "too many shops",
+    userMessage: `Vous possédez déjà ${MAX_OWNED_SHOPS} boutiques : contactez-nous pour en ajouter d'autres.`,
+  });
+
+/**
+ * /inscription-boutique: a signed-in person registers a shop and becomes its owner. The cap on owned shops is
+ * counted under a lock on the owner (a transaction-level advisory lock): simultaneous registrations queue, so
+ * twelve at once still make five shops, on PostgreSQL as on PGlite.
+ */
 export async function registerShop(db: Db, ownerId: string, input: ShopRegistration) {
-  const [owned] = await db
-    .select({ n: count() })
-    .from(member)
-    .where(and(eq(member.userId, ownerId), eq(member.role, "owner")));
-  if ((owned?.n ?? 0) >= MAX_OWNED_SHOPS) {
-    throw new AppError("CONFLICT", {
-      message: "too many shops",
-      userMessage: `Vous possédez déjà ${MAX_OWNED_SHOPS} boutiques : contactez-nous pour en ajouter d'autres.`,
-    });
-  }
+  const countOwned = async (tx: Tx) => {
+    const [owned] = await tx
+      .select({ n: count() })
+      .from(member)
+      .where(and(eq(member.userId, ownerId), eq(member.role, "owner")));
+    return owned?.n ?? 0;
+  };
+  // A cheap early answer (no slug search) for the common case; the locked count below is the one that holds.
+  if ((await countOwned(db)) >= MAX_OWNED_SHOPS) throw tooManyShops();
   for (let attempt = 0; attempt < 3; attempt++) {
     const slug = await freeSlug(db, input.name);
     try {
-      const shop = await db.transaction((tx) => insertShopRows(tx as unknown as Tx, { ...input, ownerId, slug }));
+      const shop = await db.transaction(async (t) => {
+        const tx = t as unknown as Tx;
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`shops-owner:${ownerId}`}, 0))`);
+        if ((await countOwned(tx)) >= MAX_OWNED_SHOPS) throw tooManyShops();
+        return insertShopRows(tx, { ...input, ownerId, slug });
+      });
       return { id: shop.id, slug: shop.slug, name: shop.name };
     } catch (error) {
       if (pgErrorCode(error) === "23505" && /slug/.test(pgConstraint(error) ?? "")) continue;

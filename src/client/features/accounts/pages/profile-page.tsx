@@ -88,6 +88,12 @@ export default function ProfilePage() {
             label="Modifier mon profil"
             detail="Nom, anniversaire, préférences de contact"
           />
+          <MenuLink
+            to="/cartes-de-fidelite"
+            icon="device"
+            label="Ma carte client"
+            detail="Le code à montrer au comptoir, dans Mes cartes"
+          />
           <MenuLink to="/changer-mot-de-passe" icon="key" label="Changer de mot de passe" />
           <MenuLink
             to="/protected"

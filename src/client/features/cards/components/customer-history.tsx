@@ -27,6 +27,7 @@ export function CustomerHistory({
             <span className="block font-medium">{e.kindLabel}</span>
             <span className="block text-xs text-stone-600 dark:text-stone-400">
               {formatDateTime(e.createdAt)}
+              {e.author ? ` · par ${e.author}` : ""}
               {e.reason ? ` · ${e.reason}` : ""}
             </span>
           </span>

@@ -67,6 +67,7 @@ type Draft = {
   cooldownMinutes: string;
   dailyCap: string;
   allowStaticPoster: boolean;
+  adjustmentLimit: string;
   design: CardDesign;
 };
 
@@ -77,6 +78,7 @@ const toDraft = (c: CardSettings): Draft => ({
   cooldownMinutes: String(c.cooldownMinutes),
   dailyCap: String(c.dailyCap),
   allowStaticPoster: c.allowStaticPoster,
+  adjustmentLimit: String(c.adjustmentLimit),
   design: { ...c.design },
 });
 
@@ -340,6 +342,17 @@ function CardDesignForm({ shopId, settings }: { shopId: string; settings: CardSe
               value={draft.dailyCap}
               onChange={(ev) => update({ dailyCap: ev.target.value })}
               error={e.dailyCap}
+            />
+            <Field
+              label="Correction la plus forte permise à l'équipe"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={10000}
+              value={draft.adjustmentLimit}
+              onChange={(ev) => update({ adjustmentLimit: ev.target.value })}
+              hint="Au-delà, seuls vous et vos gérants peuvent corriger un solde. Chaque correction garde son auteur et son motif dans l'historique du client."
+              error={e.adjustmentLimit}
             />
             <div className="rounded-xl border border-stone-200 p-3 dark:border-stone-700">
               <Checkbox

@@ -6,6 +6,7 @@ import { type MyCard, useMyCards } from "../../../components/loyalty/my-cards-qu
 import { ButtonLink } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { formatMoment } from "../../../../domain/format.ts";
+import { MyClientCard } from "../components/my-client-card.tsx";
 
 /** "2 récompenses disponibles" or "Prochaine récompense : Café offert (encore 3 tampons)", from the card's glance. */
 function RewardsLine({ card }: { card: MyCard }) {
@@ -86,6 +87,8 @@ export default function CardsPage() {
           <Glyph name="camera" />
         </Link>
       </div>
+
+      <MyClientCard />
 
       {isStale ? (
         <Notice tone="info">

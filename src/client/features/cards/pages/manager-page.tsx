@@ -1,9 +1,10 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
-import { Link } from "react-router";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { Link, useLocation } from "react-router";
 import { z } from "zod";
+import { parsePersonalCode } from "../../../../domain/loyalty/personal-code.ts";
 import { emailSchema } from "../../../../domain/schemas/accounts.ts";
-import { adjustmentSchema } from "../../../../domain/schemas/cards.ts";
+import { adjustmentSchema, creditVisitFormSchema } from "../../../../domain/schemas/cards.ts";
 import { Glyph } from "../../../components/loyalty/glyph.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
@@ -48,13 +49,13 @@ function useAttemptKey() {
   };
 }
 
-function CreditVisit({ shopId, onDone }: { shopId: string; onDone: () => void }) {
+function CreditVisit({ shopId, presetCode, onDone }: { shopId: string; presetCode: string | null; onDone: () => void }) {
   const attempt = useAttemptKey();
   const [result, setResult] = useState<{ accepted: boolean; text: string } | null>(null);
-  const form = useForm(emailFormSchema, async ({ email }) => {
+  const form = useForm(creditVisitFormSchema, async ({ code, email }) => {
     setResult(null);
     try {
-      const answer = await creditVisit(shopId, { email, idempotencyKey: attempt.current() });
+      const answer = await creditVisit(shopId, { code: code ?? undefined, email: email ?? undefined, idempotencyKey: attempt.current() });
       attempt.done();
       setResult({ accepted: answer.accepted, text: `${answer.accepted ? "Crédité" : "Non crédité"} · ${fullName(answer.customer)} : ${answer.message}` });
       onDone();
@@ -65,11 +66,24 @@ function CreditVisit({ shopId, onDone }: { shopId: string; onDone: () => void })
     }
   });
   return (
-    <Section title="Créditer un passage" lead="Pour un client sans appareil photo : son adresse e-mail suffit. Les mêmes règles s'appliquent (délai entre deux passages, limite du jour).">
-      <form onSubmit={form.handleSubmit} noValidate className="flex flex-col gap-3">
+    <Section
+      title="Créditer un passage"
+      lead="Pour un client sans appareil photo : son code client (dans l'app : Mes cartes › Ma carte client), ou l'e-mail d'un client déjà inscrit chez vous. Les mêmes règles s'appliquent (délai entre deux passages, limite du jour)."
+    >
+      <form onSubmit={form.handleSubmit} noValidate className="flex flex-col gap-3" key={presetCode ?? "credit"}>
         {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
         {result ? <Notice tone={result.accepted ? "success" : "info"}>{result.text}</Notice> : null}
-        <Field label="E-mail du client" name="email" type="email" autoComplete="off" autoCapitalize="none" error={form.fieldErrors.email} />
+        <Field
+          label="Code client"
+          name="code"
+          autoComplete="off"
+          autoCapitalize="characters"
+          placeholder="ABCD-EF23"
+          defaultValue={presetCode ?? ""}
+          hint="Scannez-le avec « Valider une récompense », ou tapez les 8 caractères."
+          error={form.fieldErrors.code}
+        />
+        <Field label="Ou e-mail d'un client de la boutique" name="email" type="email" autoComplete="off" autoCapitalize="none" error={form.fieldErrors.email} />
         <Button type="submit" full isLoading={form.isSubmitting}>
           Créditer le passage
         </Button>
@@ -198,6 +212,8 @@ export default function ManagerPage() {
   const queryClient = useQueryClient();
   const today = useQuery({ ...todayScansQueryOptions(shopId ?? ""), enabled: Boolean(shopId) });
   const [preset, setPreset] = useState<{ email: string; nonce: number } | null>(null);
+  // A personal code scanned on /validate-reward arrives as ?client=…
+  const presetCode = parsePersonalCode(new URLSearchParams(useLocation().search).get("client") ?? "");
   const refresh = () => void queryClient.invalidateQueries({ queryKey: cardsKeys.counterToday(shopId) });
 
   if (!shopId) {
@@ -231,7 +247,7 @@ export default function ManagerPage() {
       </Link>
 
       <div className="grid gap-5 md:grid-cols-2">
-        <CreditVisit shopId={shopId} onDone={refresh} />
+        <CreditVisit shopId={shopId} presetCode={presetCode} onDone={refresh} />
         <Correction shopId={shopId} preset={preset} onDone={refresh} />
       </div>
 

@@ -1,10 +1,19 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
+import { REWARDS_PER_SHOP_MAX } from "../../../../domain/loyalty/rewards.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { rewardsKeys } from "./keys.ts";
 
-/** GET …/rewards: the shop's catalogue in the owner's order (with counts), and the card's mode. */
+/**
+ * GET …/rewards: the shop's catalogue in the owner's order (with counts), and the card's mode. The page size is
+ * the catalogue's cap (REWARDS_PER_SHOP_MAX), so one page is the whole catalogue: reordering needs every reward.
+ */
 export const listOwnerRewards = (shopId: string) =>
-  unwrap(api.backoffice.shops[":shopId"].rewards.$get({ param: { shopId } }));
+  unwrap(
+    api.backoffice.shops[":shopId"].rewards.$get({
+      param: { shopId },
+      query: { limit: String(REWARDS_PER_SHOP_MAX), offset: "0" },
+    }),
+  );
 
 export const ownerRewardsQueryOptions = (shopId: string) =>
   queryOptions({ queryKey: rewardsKeys.rewards(shopId), queryFn: () => listOwnerRewards(shopId) });

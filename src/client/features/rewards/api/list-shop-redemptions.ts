@@ -7,7 +7,10 @@ type Status = "pending" | "validated" | "refused" | "cancelled" | "expired" | "a
 /** GET …/redemptions?status=: the shop's redemptions, newest first (owner). */
 export const listShopRedemptions = (shopId: string, status: Status, limit = 20) =>
   unwrap(
-    api.backoffice.shops[":shopId"].redemptions.$get({ param: { shopId }, query: { status, limit: String(limit) } }),
+    api.backoffice.shops[":shopId"].redemptions.$get({
+      param: { shopId },
+      query: { status, limit: String(limit), offset: "0" },
+    }),
   ).then((r) => r.redemptions);
 
 export const shopRedemptionsQueryOptions = (shopId: string, status: Status, limit = 20) =>

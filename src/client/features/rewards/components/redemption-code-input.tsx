@@ -1,4 +1,5 @@
 import { type FormEvent, type RefObject, useId, useState } from "react";
+import { PERSONAL_QR_PREFIX, parsePersonalCode } from "../../../../domain/loyalty/personal-code.ts";
 import { parseRedemptionCode } from "../../../../domain/loyalty/rewards.ts";
 import { Glyph } from "../../../components/loyalty/glyph.tsx";
 import { Button } from "../../../components/ui/button.tsx";
@@ -19,17 +20,33 @@ const PROBLEMS: Record<CameraProblem, string> = {
   failed: "La caméra n'a pas pu démarrer. Réessayez, ou tapez le code ci-dessous.",
 };
 
-/** A decoded value: a "FIDELE-R:…" code is the reward to validate, any other QR code gets a hint. */
-const readRewardCode = (value: string): QrReading<string> => {
-  const code = value.toUpperCase().startsWith("FIDELE-R:") ? parseRedemptionCode(value) : null;
-  return code
-    ? { code }
-    : { hint: "Ce QR code n'est pas une récompense Fidèle : visez le code affiché sur le téléphone du client." };
+type CounterCode = { kind: "reward" | "personal"; code: string };
+
+/**
+ * A decoded value: a "FIDELE-R:…" code is the reward to validate, a shopper's « Ma carte client » is a visit to
+ * credit, any other QR code gets a hint.
+ */
+const readCounterCode = (value: string): QrReading<CounterCode> => {
+  const upper = value.toUpperCase();
+  const code = upper.startsWith("FIDELE-R:") ? parseRedemptionCode(value) : null;
+  if (code) return { code: { kind: "reward", code } };
+  const personal = upper.startsWith(PERSONAL_QR_PREFIX) ? parsePersonalCode(value) : null;
+  if (personal) return { code: { kind: "personal", code: personal } };
+  return { hint: "Ce QR code n'est pas une récompense Fidèle : visez le code affiché sur le téléphone du client." };
 };
 
 /** The camera and its QR reader (the wasm reader loads only here, when staff turn the camera on). */
-export function CameraScan({ onCode }: { onCode: (code: string) => void }) {
-  const { videoRef, camera, hint, start, stop } = useQrCamera({ read: readRewardCode, onCode });
+export function CameraScan({
+  onCode,
+  onPersonalCode,
+}: {
+  onCode: (code: string) => void;
+  onPersonalCode: (code: string) => void;
+}) {
+  const { videoRef, camera, hint, start, stop } = useQrCamera({
+    read: readCounterCode,
+    onCode: (found: CounterCode) => (found.kind === "reward" ? onCode(found.code) : onPersonalCode(found.code)),
+  });
 
   const isOn = camera.kind === "scanning" || camera.kind === "starting";
   return (
@@ -84,10 +101,12 @@ export function CameraScan({ onCode }: { onCode: (code: string) => void }) {
 
 export function CodeForm({
   onCode,
+  onPersonalCode,
   busy,
   inputRef,
 }: {
   onCode: (code: string) => void;
+  onPersonalCode: (code: string) => void;
   busy: boolean;
   inputRef: RefObject<HTMLInputElement | null>;
 }) {
@@ -98,6 +117,9 @@ export function CodeForm({
     const value = String(new FormData(event.currentTarget).get("code") ?? "");
     if (!value.trim()) return setError("Saisissez le code affiché sous le QR code du client.");
     const code = parseRedemptionCode(value);
+    // 8 characters: a shopper's « Ma carte client », to credit a visit rather than a reward.
+    const personal = code ? null : parsePersonalCode(value);
+    if (personal) return onPersonalCode(personal);
     if (!code) return setError(BAD_FORMAT);
     setError(null);
     onCode(code);

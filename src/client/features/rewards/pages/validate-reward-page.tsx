@@ -1,5 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useCallback, useRef, useState } from "react";
+import { useNavigate } from "react-router";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { useCurrentShop } from "../../../components/shop/current-shop.ts";
 import { Button } from "../../../components/ui/button.tsx";
@@ -257,6 +258,10 @@ export default function ValidateRewardPage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const shopId = current.shopId;
+  const navigate = useNavigate();
+  /** A personal code goes to the counter's « Créditer un passage », filled in. */
+  const creditPersonalCode = (code: string) =>
+    navigate(`/manager?boutique=${encodeURIComponent(shopId ?? "")}&client=${encodeURIComponent(code)}`);
 
   const lookup = useCallback(
     async (code: string) => {
@@ -344,7 +349,7 @@ export default function ValidateRewardPage() {
             aria-label="Scanner"
             className="flex flex-col gap-3 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800"
           >
-            <CameraScan onCode={(code) => void lookup(code)} />
+            <CameraScan onCode={(code) => void lookup(code)} onPersonalCode={creditPersonalCode} />
           </section>
           <section
             aria-label="Saisir le code"
@@ -355,7 +360,12 @@ export default function ValidateRewardPage() {
                 <Notice tone="error">{error}</Notice>
               </div>
             ) : null}
-            <CodeForm onCode={(code) => void lookup(code)} busy={busy} inputRef={inputRef} />
+            <CodeForm
+              onCode={(code) => void lookup(code)}
+              onPersonalCode={creditPersonalCode}
+              busy={busy}
+              inputRef={inputRef}
+            />
           </section>
         </>
       )}
