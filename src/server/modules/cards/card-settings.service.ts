@@ -61,6 +61,7 @@ export async function updateCardSettings(db: Db, access: ShopAccess, input: z.ou
     dailyCap: input.dailyCap,
     allowStaticPoster: input.allowStaticPoster,
     cardDesign: input.design,
+    ...(input.adjustmentLimit === undefined ? {} : { adjustmentLimit: input.adjustmentLimit }),
   });
   return getCardSettings(db, access);
 }
