@@ -78,6 +78,20 @@ describe("row 3: text PostgreSQL cannot store, overlong strings and wild numbers
     expect(row?.firstName).toBe("Camille");
   });
 
+  it("row 3: a lone surrogate in values stored as JSON (legal identity, closure reasons) is a French 400", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const legal = await owner.client.request(`/api/backoffice/shops/${shop.id}/legal`, {
+      method: "PUT",
+      json: { legalName: "Boulangerie \ud800", legalForm: "SARL" },
+    });
+    await expectFrench400(legal, "legalName");
+    const hours = await owner.client.request(`/api/backoffice/shops/${shop.id}/hours`, {
+      method: "PUT",
+      json: { weekly: [], closures: [{ startDate: "2026-12-24", endDate: "2026-12-26", reason: "Fermé \udc00" }] },
+    });
+    await expectFrench400(hours, "closures.0.reason");
+  });
+
   it("row 3: NUL in better-auth's endpoints is a French 400 too", async () => {
     const res = await t
       .client()
