@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { profiles, user as userTable } from "../../src/server/db/schema/index.ts";
 import { createTestApp, TEST_APP_URL, type TestApp } from "../setup/api.ts";
+import { shopWithOwner } from "./shops-helpers.ts";
 
 /**
  * The edge of the API (issue 8, rows 3, 4, 6, 7, 8, 9): input hygiene, concurrent
@@ -75,6 +76,20 @@ describe("row 3: text PostgreSQL cannot store, overlong strings and wild numbers
     );
     const [row] = await t.deps.db.select().from(profiles).where(eq(profiles.id, shopper.id));
     expect(row?.firstName).toBe("Camille");
+  });
+
+  it("row 3: a lone surrogate in values stored as JSON (legal identity, closure reasons) is a French 400", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const legal = await owner.client.request(`/api/backoffice/shops/${shop.id}/legal`, {
+      method: "PUT",
+      json: { legalName: "Boulangerie \ud800", legalForm: "SARL" },
+    });
+    await expectFrench400(legal, "legalName");
+    const hours = await owner.client.request(`/api/backoffice/shops/${shop.id}/hours`, {
+      method: "PUT",
+      json: { weekly: [], closures: [{ startDate: "2026-12-24", endDate: "2026-12-26", reason: "Fermé \udc00" }] },
+    });
+    await expectFrench400(hours, "closures.0.reason");
   });
 
   it("row 3: NUL in better-auth's endpoints is a French 400 too", async () => {
@@ -339,6 +354,17 @@ describe("row 8: one body limit, answered before the body is read", () => {
       duplex: "half",
     } as RequestInit);
     expect(res.status).toBe(413);
+  });
+
+  it("row 8: the image routes keep their own, larger limit", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const logo = `data:image/png;base64,${"A".repeat(300_000)}`;
+    const page = await owner.client.request(`/api/backoffice/shops/${shop.id}/page`, { method: "PUT", json: { logo } });
+    // Past the global 64 kB limit, judged by the route itself (a 400 about the page, not a 413).
+    expect(page.status).not.toBe(413);
+    expect(page.status).toBeLessThan(500);
+    const scan = await owner.client.request("/api/cards/scan", { json: { logo } });
+    expect(scan.status).toBe(413);
   });
 });
 
