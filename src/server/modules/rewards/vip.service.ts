@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
 import { birthdayWeekYear, redeemRefusalFr, tierFor, unitLabelFr } from "../../../domain/loyalty/rewards.ts";
 import { localParts } from "../../../domain/loyalty/time.ts";
@@ -14,7 +14,8 @@ import { assertOwnRewards } from "./catalogue.service.ts";
 
 /* VIP levels ------------------------------------------------------------------ */
 
-async function tiersOf(db: Db, shopId: string | ReturnType<typeof shopScope>) {
+/** VIP levels (with their gift) of the shops `where` selects, by threshold. */
+async function tiersWhere(db: Db, where: SQL | undefined) {
   return db
     .select({
       id: vipTiers.id,
@@ -28,12 +29,12 @@ async function tiersOf(db: Db, shopId: string | ReturnType<typeof shopScope>) {
     })
     .from(vipTiers)
     .leftJoin(rewards, and(eq(rewards.id, vipTiers.rewardId), isNull(rewards.archivedAt)))
-    .where(eq(vipTiers.shopId, shopId))
+    .where(where)
     .orderBy(asc(vipTiers.threshold));
 }
 
 export async function getVipTiers(db: Db, access: ShopAccess) {
-  const tiers = await tiersOf(db, shopScope(access));
+  const tiers = await tiersWhere(db, eq(vipTiers.shopId, shopScope(access)));
   return { tiers: tiers.map(({ shopId: _s, ...t }) => t) };
 }
 
@@ -86,20 +87,7 @@ export async function getMyVip(db: Db, userId: string, now = new Date()) {
   const shopIds = [...new Set(myCards.map((c) => c.shopId))];
   const birthdayIds = myCards.map((c) => c.birthdayRewardId).filter((x): x is string => Boolean(x));
   const [tiers, gifts, [profile], birthdayRewards] = await Promise.all([
-    db
-      .select({
-        id: vipTiers.id,
-        shopId: vipTiers.shopId,
-        name: vipTiers.name,
-        threshold: vipTiers.threshold,
-        multiplier: vipTiers.multiplier,
-        rewardId: vipTiers.rewardId,
-        rewardTitle: rewards.title,
-      })
-      .from(vipTiers)
-      .leftJoin(rewards, and(eq(rewards.id, vipTiers.rewardId), isNull(rewards.archivedAt)))
-      .where(inArray(vipTiers.shopId, shopIds))
-      .orderBy(asc(vipTiers.threshold)),
+    tiersWhere(db, inArray(vipTiers.shopId, shopIds)),
     db
       .select({
         id: redemptions.id,
