@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Button } from "./button.tsx";
 import { ApiError } from "../../lib/api-client.ts";
 import { downloadFile } from "../../lib/download-file.ts";
+import { PathIcon } from "../icons.tsx";
 
 /** A button that downloads a file of the API (a CSV export) and says why when it cannot. */
 export function DownloadButton({
@@ -32,18 +33,7 @@ export function DownloadButton({
           }
         }}
       >
-        <svg
-          viewBox="0 0 24 24"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-          className="size-5"
-          aria-hidden="true"
-        >
-          <path d="M12 3v12M7 10l5 5 5-5M4 20h16" />
-        </svg>
+        <PathIcon d="M12 3v12M7 10l5 5 5-5M4 20h16" className="size-5" />
         {children}
       </Button>
       {error ? (

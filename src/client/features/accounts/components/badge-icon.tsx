@@ -1,3 +1,4 @@
+import { PathIcon } from "../../../components/icons.tsx";
 /** A round illustration at the top of a state screen (mail sent, confirmed, link expired…). */
 const paths = {
   mail: "M3 6.5A1.5 1.5 0 0 1 4.5 5h15A1.5 1.5 0 0 1 21 6.5v11a1.5 1.5 0 0 1-1.5 1.5h-15A1.5 1.5 0 0 1 3 17.5zM3.5 6.5l8.5 6.5 8.5-6.5",
@@ -16,20 +17,7 @@ const paths = {
 export type GlyphName = keyof typeof paths;
 
 export function Glyph({ name, className = "size-6" }: { name: GlyphName; className?: string }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      className={className}
-      aria-hidden="true"
-    >
-      <path d={paths[name]} />
-    </svg>
-  );
+  return <PathIcon d={paths[name]} className={className} />;
 }
 
 const tones = {

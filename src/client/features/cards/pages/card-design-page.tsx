@@ -25,6 +25,7 @@ import {
 import { contrastRatio } from "../components/colour.ts";
 import { PosterSection } from "../components/poster-section.tsx";
 import { ColourInput } from "../components/colour-input.tsx";
+import { ChoiceCards } from "../../../components/ui/choice-cards.tsx";
 
 const STAMP_ICON_LABELS_FR: Record<StampIconName, string> = {
   star: "Étoile",
@@ -258,45 +259,25 @@ function CardDesignForm({ shopId, settings }: { shopId: string; settings: CardSe
           lead="Les nouvelles règles comptent pour les prochains passages : ce que vos clients ont déjà gagné ne change jamais."
         >
           <div className="flex flex-col gap-4">
-            <fieldset className="grid grid-cols-2 gap-2">
-              <legend className="mb-2 text-sm font-medium text-stone-800 dark:text-stone-200">Type de carte</legend>
-              {(
-                [
-                  {
-                    value: "stamps",
-                    title: "Tampons",
-                    text: "Un tampon par passage ; la carte pleine donne la récompense.",
-                  },
-                  {
-                    value: "points",
-                    title: "Points",
-                    text: "Des points à chaque passage, à échanger contre des récompenses.",
-                  },
-                ] as const
-              ).map((m) => (
-                <label
-                  key={m.value}
-                  className={`flex cursor-pointer flex-col gap-1 rounded-xl border p-3 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 ${
-                    draft.mode === m.value
-                      ? "border-brand-700 bg-brand-50 dark:bg-stone-800"
-                      : "border-stone-200 dark:border-stone-700"
-                  }`}
-                >
-                  <span className="flex items-center gap-2 font-semibold">
-                    <input
-                      type="radio"
-                      name="mode"
-                      value={m.value}
-                      checked={draft.mode === m.value}
-                      onChange={() => update({ mode: m.value })}
-                      className="size-4 accent-brand-700"
-                    />
-                    {m.title}
-                  </span>
-                  <span className="text-xs text-stone-600 dark:text-stone-400">{m.text}</span>
-                </label>
-              ))}
-            </fieldset>
+            <ChoiceCards
+              legend="Type de carte"
+              name="mode"
+              narrow
+              value={draft.mode}
+              onChange={(mode) => update({ mode })}
+              options={[
+                {
+                  value: "stamps",
+                  title: "Tampons",
+                  text: "Un tampon par passage ; la carte pleine donne la récompense.",
+                },
+                {
+                  value: "points",
+                  title: "Points",
+                  text: "Des points à chaque passage, à échanger contre des récompenses.",
+                },
+              ]}
+            />
             {draft.mode === "stamps" ? (
               <Field
                 label="Tampons pour remplir la carte"

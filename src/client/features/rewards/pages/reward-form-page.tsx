@@ -17,6 +17,7 @@ import {
   Section,
 } from "../../../components/back-office/back-office-page.tsx";
 import { draftConditionsFr } from "../components/conditions.ts";
+import { ChoiceCards } from "../../../components/ui/choice-cards.tsx";
 import { ImageInput } from "../../../components/ui/image-input.tsx";
 import { formatKilobytes } from "../../../../domain/format.ts";
 import { ProgressBar } from "../components/progress-bar.tsx";
@@ -211,48 +212,25 @@ function RewardForm({
               onChange={(ev) => update({ cost: ev.target.value })}
               error={e.cost}
             />
-            <fieldset>
-              <legend className="mb-2 text-sm font-medium text-stone-800 dark:text-stone-200">Type</legend>
-              <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
-                {(
-                  [
-                    {
-                      value: "repeatable",
-                      title: "Répétable",
-                      text: "Le client peut l'utiliser à chaque fois que son solde le permet.",
-                    },
-                    {
-                      value: "ladder",
-                      title: "Palier (une seule fois)",
-                      text: "Une seule fois par client, comme un cadeau de palier.",
-                    },
-                  ] as const
-                ).map((k) => (
-                  <label
-                    key={k.value}
-                    className={`flex cursor-pointer flex-col gap-1 rounded-xl border p-3 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 ${
-                      draft.kind === k.value
-                        ? "border-brand-700 bg-brand-50 dark:bg-stone-800"
-                        : "border-stone-200 dark:border-stone-700"
-                    }`}
-                  >
-                    <span className="flex items-center gap-2 font-semibold">
-                      <input
-                        type="radio"
-                        name="kind"
-                        value={k.value}
-                        checked={draft.kind === k.value}
-                        onChange={() => update({ kind: k.value })}
-                        className="size-4 accent-brand-700"
-                      />
-                      {k.title}
-                    </span>
-                    <span className="text-sm text-stone-600 dark:text-stone-400">{k.text}</span>
-                  </label>
-                ))}
-              </div>
-              {e.kind ? <p className="mt-1 text-sm font-medium text-red-700">{e.kind}</p> : null}
-            </fieldset>
+            <ChoiceCards
+              legend="Type"
+              name="kind"
+              value={draft.kind}
+              onChange={(kind) => update({ kind })}
+              error={e.kind}
+              options={[
+                {
+                  value: "repeatable",
+                  title: "Répétable",
+                  text: "Le client peut l'utiliser à chaque fois que son solde le permet.",
+                },
+                {
+                  value: "ladder",
+                  title: "Palier (une seule fois)",
+                  text: "Une seule fois par client, comme un cadeau de palier.",
+                },
+              ]}
+            />
             <div className="grid grid-cols-2 gap-3 [&>*]:min-w-0">
               <Field
                 label="Stock (facultatif)"

@@ -14,6 +14,7 @@ import {
   Section,
 } from "../../../components/back-office/back-office-page.tsx";
 import { formatLocalDate, localIsoDate } from "../../../../domain/format.ts";
+import { PathIcon } from "../../../components/icons.tsx";
 
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const MAX_RANGES = 4;
@@ -77,17 +78,7 @@ function RangeRow({
         className="flex size-11 shrink-0 items-center justify-center rounded-lg text-stone-600 hover:bg-red-50 hover:text-red-700 dark:text-stone-400"
         aria-label={`Supprimer ${name}`}
       >
-        <svg
-          viewBox="0 0 24 24"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          className="size-5"
-          aria-hidden="true"
-        >
-          <path d="M6 6l12 12M18 6 6 18" />
-        </svg>
+        <PathIcon d="M6 6l12 12M18 6 6 18" className="size-5" />
       </button>
     </li>
   );
