@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LEDGER_KINDS } from "../loyalty/ledger.ts";
 import { SCAN_OUTCOMES } from "../loyalty/scan-rules.ts";
+import { normaliseShortCode } from "../loyalty/short-code.ts";
 import { emailSchema } from "./accounts.ts";
 
 /** Shared by the API and the forms of cards, scans and the ledger. */
@@ -25,13 +26,30 @@ export const scanRequestSchema = z
   .object({
     scanUid: scanUidSchema,
     /** The rotating token (?t=) of the counter screen. */
-    token: z.string().max(64).optional().transform((v) => v || null),
+    token: z
+      .string()
+      .max(64)
+      .optional()
+      .transform((v) => v || null),
     /** The static poster's signature (?p=). */
-    poster: z.string().max(64).optional().transform((v) => v || null),
+    poster: z
+      .string()
+      .max(64)
+      .optional()
+      .transform((v) => v || null),
     /** The scan claim got when the code was opened signed out (POST /api/cards/scan-claims). */
-    claim: z.string().max(200).optional().transform((v) => v || null),
+    claim: z
+      .string()
+      .max(200)
+      .optional()
+      .transform((v) => v || null),
     deviceId: deviceIdSchema,
     idempotencyKey: idempotencyKeySchema,
+    /** Set when the phone scanned the code without network and sends it later: when it was scanned. */
+    offlineAt: z.iso
+      .datetime({ offset: true, error: "Date du passage hors ligne invalide." })
+      .optional()
+      .transform((v) => v ?? null),
   })
   .refine((s) => s.token !== null || s.poster !== null, {
     message: "Ce code est incomplet : scannez le code affiché au comptoir.",
@@ -45,6 +63,25 @@ export const scanClaimRequestSchema = z.object({
   token: z.string({ error: "Ce code est incomplet : scannez le code affiché au comptoir." }).min(1).max(64),
 });
 export type ScanClaimRequestInput = z.input<typeof scanClaimRequestSchema>;
+
+/** /scanner: the short code shown under the counter's QR code, typed. */
+export const shortCodeRequestSchema = z.object({
+  code: z
+    .string({ error: "Tapez le code affiché sous le QR code du comptoir." })
+    .max(20, "Ce code est trop long : il a 6 caractères.")
+    .transform((v, ctx) => {
+      const code = normaliseShortCode(v);
+      if (!code) {
+        ctx.addIssue({
+          code: "custom",
+          message: "Le code du comptoir a 6 caractères (lettres et chiffres), par exemple K7M 4PX.",
+        });
+        return z.NEVER;
+      }
+      return code;
+    }),
+});
+export type ShortCodeRequestInput = z.input<typeof shortCodeRequestSchema>;
 
 /** /manager: credit a visit for a customer whose phone has no camera. */
 export const creditVisitSchema = z.object({
@@ -62,7 +99,11 @@ export const adjustmentSchema = z.object({
     .min(-10_000, "Correction trop grande.")
     .max(10_000, "Correction trop grande.")
     .refine((v) => v !== 0, "La correction ne peut pas être nulle."),
-  reason: z.string({ error: "Saisissez un motif." }).trim().min(3, "Motif : au moins 3 caractères.").max(200, "Motif : au plus 200 caractères."),
+  reason: z
+    .string({ error: "Saisissez un motif." })
+    .trim()
+    .min(3, "Motif : au moins 3 caractères.")
+    .max(200, "Motif : au plus 200 caractères."),
   idempotencyKey: idempotencyKeySchema,
 });
 export type AdjustmentInput = z.input<typeof adjustmentSchema>;

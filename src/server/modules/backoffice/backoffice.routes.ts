@@ -50,6 +50,7 @@ import {
   rejectStaffInvitation,
   removeStaff,
 } from "./team.service.ts";
+import { getCodesAhead } from "../cards/counter-codes.service.ts";
 
 const id = (label: string) => z.string().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/, `${label} introuvable.`);
 const shopParam = z.object({ shopId: id("Boutique") });
@@ -95,6 +96,11 @@ export const backofficeRoutes = new Hono<AppEnv>()
     const access = await requireShopAccess(c, c.req.valid("param").shopId, "staff");
     const { db, env } = c.get("deps");
     return c.json(await getReaderCode(db, access, env.APP_URL));
+  })
+  .get("/shops/:shopId/reader/ahead", validate("param", shopParam), async (c) => {
+    const access = await requireShopAccess(c, c.req.valid("param").shopId, "staff");
+    const { db, env } = c.get("deps");
+    return c.json(await getCodesAhead(db, access, env.APP_URL));
   })
   .get("/shops/:shopId/today", validate("param", shopParam), async (c) => {
     const access = await requireShopAccess(c, c.req.valid("param").shopId, "staff");

@@ -12,6 +12,8 @@ import {
 } from "../../../domain/loyalty/scan-rules.ts";
 import {
   CLAIM_TTL_SECONDS,
+  CODE_STEP_SECONDS,
+  CODE_STEPS_ACCEPTED,
   importCodeKey,
   randomSecret,
   rotatingToken,
@@ -127,7 +129,7 @@ export function forgetScanProfile(db: Db, scanUid: string): void {
   cacheOf(db).delete(scanUid);
 }
 
-const SCAN_SQL = "select fidele_scan($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) as r";
+const SCAN_SQL = "select fidele_scan($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) as r";
 
 /** The raw answer of fidele_scan (stored as the scan's `response`). */
 export type ScanRecord = {
@@ -156,7 +158,7 @@ type ScanParams = [
   scanUid: string,
   key: string,
   method: ScanMethod,
-  code: TokenCheck,
+  code: TokenCheck | "offline",
   configVersion: number | null,
   multiplier: number,
   periodLabel: string | null,
@@ -164,6 +166,7 @@ type ScanParams = [
   deviceId: string | null,
   sharedDeviceAccounts: number,
   sharedDeviceDays: number,
+  visitAt: string | null,
 ];
 
 /** One round trip: a named prepared statement on PostgreSQL (planned once per connection), a query on PGlite. */
@@ -184,6 +187,8 @@ export type ScanInput = {
   claim?: string | null;
   deviceId: string | null;
   idempotencyKey: string;
+  /** When the phone scanned the code while it had no network (the scan was queued and sent later). */
+  offlineAt?: string | null;
 };
 
 /**
@@ -206,7 +211,13 @@ export async function issueScanClaim(db: Db, input: { scanUid: string; token: st
  * Records the claim's nonce for this account and attempt. True for its first use and for a retry of that
  * same attempt (same account, same idempotency key); false for anyone else, or another attempt.
  */
-async function spendClaim(db: Db, nonce: string, shopId: string, userId: string, idempotencyKey: string): Promise<boolean> {
+async function spendClaim(
+  db: Db,
+  nonce: string,
+  shopId: string,
+  userId: string,
+  idempotencyKey: string,
+): Promise<boolean> {
   const inserted = await db
     .insert(scanClaims)
     .values({ nonce, shopId, userId, idempotencyKey })
@@ -222,12 +233,32 @@ async function spendClaim(db: Db, nonce: string, shopId: string, userId: string,
 }
 
 /** A stale token with a claim: valid when the claim is authentic, in time, for this token, and not spent by another. */
-async function codeByClaim(db: Db, profile: ScanProfile, userId: string, input: ScanInput, nowMs: number): Promise<TokenCheck> {
+async function codeByClaim(
+  db: Db,
+  profile: ScanProfile,
+  userId: string,
+  input: ScanInput,
+  nowMs: number,
+): Promise<TokenCheck> {
   const step = input.token ? tokenStepOf(input.token) : null;
   if (step === null || !input.claim) return "stale";
   const check = await verifyScanClaim(profile.key, profile.scanUid, input.claim, step, nowMs);
   if (!check.ok) return "stale";
   return (await spendClaim(db, check.nonce, profile.shopId, userId, input.idempotencyKey)) ? "valid" : "stale";
+}
+
+/**
+ * The moment of a visit scanned offline: what the phone says, kept inside the window in which the code was valid
+ * (its step and the next), since the code proves the shopper was at the counter then and the phone's clock proves
+ * nothing. Null for a malformed token.
+ */
+function offlineVisit(token: string, offlineAt: string): string | null {
+  const step = tokenStepOf(token);
+  if (step === null) return null;
+  const from = step * CODE_STEP_SECONDS * 1000;
+  const until = from + CODE_STEPS_ACCEPTED * CODE_STEP_SECONDS * 1000 - 1000;
+  const said = Date.parse(offlineAt);
+  return new Date(Math.min(until, Math.max(from, Number.isNaN(said) ? from : said))).toISOString();
 }
 
 /**
@@ -246,7 +277,8 @@ export async function performScan(
   let record: ScanRecord | null = null;
   for (let attempt = 0; attempt < 3 && !record; attempt++) {
     const profile = await getScanProfile(db, input.scanUid, attempt > 0);
-    let code: TokenCheck = "invalid";
+    let code: TokenCheck | "offline" = "invalid";
+    let visitAt: string | null = null;
     let multiplier = 1;
     let periodLabel: string | null = null;
     let outsideHours = false;
@@ -258,8 +290,15 @@ export async function performScan(
         if (code === "stale" && input.claim && who.actorId === who.userId) {
           code = await codeByClaim(db, profile, who.userId, input, now.getTime());
         }
-      }
-      else if (resolved === "poster" && input.poster) {
+        // A code kept by a phone without network: authentic, sent late; the shop's grace decides (fidele_scan).
+        if (code === "stale" && input.offlineAt && who.actorId === who.userId) {
+          const offline = offlineVisit(input.token, input.offlineAt);
+          if (offline) {
+            code = "offline";
+            visitAt = offline;
+          }
+        }
+      } else if (resolved === "poster" && input.poster) {
         profile.poster ??= await posterToken(profile.key, profile.scanUid);
         code = safeEqual(profile.poster, input.poster) ? "valid" : "invalid";
       }
@@ -282,6 +321,7 @@ export async function performScan(
       resolved === "staff" ? null : input.deviceId,
       SHARED_DEVICE_ACCOUNTS,
       SHARED_DEVICE_WINDOW_DAYS,
+      visitAt,
     ]);
     if (result.outcome !== "config_changed") record = result;
   }

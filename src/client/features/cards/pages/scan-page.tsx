@@ -25,6 +25,7 @@ const REFUSAL: Record<Exclude<Outcome, "accepted">, { title: string; glyph: Glyp
   poster_disabled: { title: "Affiche non acceptée", glyph: "alert", tone: "warning", rescan: true },
   suspended: { title: "Boutique suspendue", glyph: "alert", tone: "danger", rescan: false },
   unknown_shop: { title: "Boutique inconnue", glyph: "alert", tone: "danger", rescan: true },
+  offline_late: { title: "Passage envoyé trop tard", glyph: "clock", tone: "warning", rescan: false },
 };
 
 type State = { kind: "waiting" } | { kind: "error"; message: string };

@@ -1,0 +1,157 @@
+ALTER TABLE "shops" ADD COLUMN "offline_grace_minutes" integer DEFAULT 30 NOT NULL;--> statement-breakpoint
+ALTER TABLE "shops" ADD CONSTRAINT "shops_offline_grace_check" CHECK ("shops"."offline_grace_minutes" between 0 and 240);--> statement-breakpoint
+-- A scan made offline (issue 12): the phone keeps the counter code it scanned and sends it when the network
+-- returns; the caller (src/server/modules/cards/scan.service.ts) checks the code was authentic and passes
+-- p_code 'offline' with p_visit_at, the moment the code was shown. The shop accepts it within its
+-- offline_grace_minutes of that moment, dated then and flagged 'offline'; otherwise the outcome is 'offline_late'.
+-- Same body as migration 0002 otherwise; a new parameter is a new signature, so the old one is dropped.
+DROP FUNCTION IF EXISTS fidele_scan(text, text, text, text, text, text, integer, integer, text, boolean, text, integer, integer);
+--> statement-breakpoint
+CREATE FUNCTION fidele_scan(
+  p_actor_id text,
+  p_user_id text,
+  p_scan_uid text,
+  p_key text,
+  p_method text,
+  p_code text,
+  p_config_version integer,
+  p_multiplier integer,
+  p_period_label text,
+  p_outside_hours boolean,
+  p_device_id text,
+  p_shared_device_accounts integer,
+  p_shared_device_days integer,
+  p_visit_at timestamptz
+) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  v_now timestamptz := now();
+  v_existing jsonb;
+  v_shop record;
+  v_card_id text;
+  v_balance integer;
+  v_lifetime integer;
+  v_last_scan_at timestamptz;
+  v_day_key date;
+  v_outcome text;
+  v_today date;
+  v_next timestamptz;
+  v_day_count integer;
+  v_delta integer := 0;
+  v_multiplier integer := 1;
+  v_flags text[] := '{}';
+  v_scan_id text := gen_random_uuid()::text;
+  v_response jsonb;
+  v_inserted text;
+BEGIN
+  SELECT response INTO v_existing FROM scans WHERE actor_id = p_actor_id AND idempotency_key = p_key;
+  IF FOUND THEN
+    RETURN v_existing || '{"replayed": true}'::jsonb;
+  END IF;
+
+  SELECT id, name, slug, status, timezone, card_mode, stamps_goal, points_per_visit, cooldown_minutes,
+         daily_cap, allow_static_poster, config_version, offline_grace_minutes
+    INTO v_shop FROM shops WHERE scan_uid = p_scan_uid;
+  IF NOT FOUND THEN
+    v_outcome := 'unknown_shop';
+  ELSIF p_config_version IS DISTINCT FROM v_shop.config_version THEN
+    RETURN jsonb_build_object('outcome', 'config_changed');
+  ELSIF v_shop.status <> 'active' THEN
+    v_outcome := 'suspended';
+  ELSIF p_method = 'poster' AND NOT v_shop.allow_static_poster THEN
+    v_outcome := 'poster_disabled';
+  ELSIF p_code = 'stale' THEN
+    v_outcome := 'stale_code';
+  ELSIF p_code = 'offline' AND (p_visit_at IS NULL
+        OR v_now > p_visit_at + make_interval(mins => v_shop.offline_grace_minutes)) THEN
+    -- Kept offline for longer than the shop allows (p_visit_at is within the code's validity).
+    v_outcome := 'offline_late';
+  ELSIF p_code = 'offline' THEN
+    -- Dated honestly: the visit happened when the code was shown, not when the network came back.
+    v_now := p_visit_at;
+    v_flags := array_append(v_flags, 'offline');
+  ELSIF p_code NOT IN ('valid', 'offline') THEN
+    v_outcome := 'invalid_code';
+  END IF;
+
+  IF v_outcome IS NULL THEN
+    INSERT INTO cards (shop_id, user_id) VALUES (v_shop.id, p_user_id) ON CONFLICT (shop_id, user_id) DO NOTHING;
+    SELECT id, balance, lifetime, last_scan_at, day_key, day_count
+      INTO v_card_id, v_balance, v_lifetime, v_last_scan_at, v_day_key, v_day_count
+      FROM cards WHERE shop_id = v_shop.id AND user_id = p_user_id FOR UPDATE;
+    -- A twin request with the same key may have committed while we waited for the lock.
+    SELECT response INTO v_existing FROM scans WHERE actor_id = p_actor_id AND idempotency_key = p_key;
+    IF FOUND THEN
+      RETURN v_existing || '{"replayed": true}'::jsonb;
+    END IF;
+    v_today := (v_now AT TIME ZONE v_shop.timezone)::date;
+    v_day_count := CASE WHEN v_day_key = v_today THEN v_day_count ELSE 0 END;
+    IF v_day_count >= v_shop.daily_cap THEN
+      v_outcome := 'daily_cap';
+      v_next := GREATEST(((v_today + 1)::timestamp AT TIME ZONE v_shop.timezone),
+                         v_last_scan_at + make_interval(mins => v_shop.cooldown_minutes));
+    ELSIF v_last_scan_at IS NOT NULL
+          AND v_last_scan_at + make_interval(mins => v_shop.cooldown_minutes) > v_now THEN
+      v_outcome := 'cooldown';
+      v_next := v_last_scan_at + make_interval(mins => v_shop.cooldown_minutes);
+    ELSE
+      v_outcome := 'accepted';
+      v_multiplier := GREATEST(1, COALESCE(p_multiplier, 1));
+      v_delta := (CASE WHEN v_shop.card_mode = 'stamps' THEN 1 ELSE v_shop.points_per_visit END) * v_multiplier;
+      IF p_outside_hours THEN
+        v_flags := array_append(v_flags, 'outside_hours');
+      END IF;
+      IF p_device_id IS NOT NULL AND (
+        SELECT count(DISTINCT s.user_id) FROM scans s
+        WHERE s.device_id = p_device_id AND s.created_at > v_now - make_interval(days => p_shared_device_days)
+          AND s.user_id <> p_user_id
+      ) >= p_shared_device_accounts - 1 THEN
+        v_flags := array_append(v_flags, 'shared_device');
+      END IF;
+      v_day_count := v_day_count + 1;
+      v_next := v_now + make_interval(mins => v_shop.cooldown_minutes);
+      IF v_day_count >= v_shop.daily_cap THEN
+        v_next := GREATEST(v_next, ((v_today + 1)::timestamp AT TIME ZONE v_shop.timezone));
+      END IF;
+      UPDATE cards SET visits = visits + 1, last_scan_at = v_now, day_key = v_today, day_count = v_day_count,
+             updated_at = v_now
+        WHERE id = v_card_id;
+      INSERT INTO ledger_entries (card_id, shop_id, kind, delta, actor_id, reason, ref_id, idempotency_key, created_at)
+        VALUES (v_card_id, v_shop.id, CASE WHEN v_multiplier > 1 THEN 'double_points' ELSE 'scan' END, v_delta,
+                p_actor_id, CASE WHEN v_multiplier > 1 THEN p_period_label END, v_scan_id, p_key, v_now);
+    END IF;
+  END IF;
+
+  v_response := jsonb_build_object(
+    'scanId', v_scan_id,
+    'outcome', v_outcome,
+    'shopId', v_shop.id,
+    'shopName', v_shop.name,
+    'shopSlug', v_shop.slug,
+    'timezone', COALESCE(v_shop.timezone, 'Europe/Paris'),
+    'mode', COALESCE(v_shop.card_mode, 'stamps'),
+    'stampsGoal', v_shop.stamps_goal,
+    'cardId', v_card_id,
+    'delta', v_delta,
+    'multiplier', v_multiplier,
+    'periodLabel', CASE WHEN v_multiplier > 1 THEN p_period_label END,
+    'balance', CASE WHEN v_card_id IS NULL THEN NULL ELSE v_balance + v_delta END,
+    'lifetime', CASE WHEN v_card_id IS NULL THEN NULL ELSE v_lifetime + v_delta END,
+    'nextAt', v_next,
+    'createdAt', v_now
+  );
+
+  INSERT INTO scans (id, shop_id, user_id, actor_id, card_id, scan_uid, outcome, method, delta, multiplier, flags,
+                     device_id, idempotency_key, response, created_at)
+    VALUES (v_scan_id, v_shop.id, p_user_id, p_actor_id, v_card_id, p_scan_uid, v_outcome, p_method, v_delta,
+            v_multiplier, v_flags, p_device_id, p_key, v_response, v_now)
+    ON CONFLICT (actor_id, idempotency_key) DO NOTHING
+    RETURNING id INTO v_inserted;
+  IF v_inserted IS NULL THEN
+    -- Only a refused attempt can get here (an accepted one holds the card lock):
+    -- a twin with the same key won the race; its answer is the answer.
+    SELECT response INTO v_existing FROM scans WHERE actor_id = p_actor_id AND idempotency_key = p_key;
+    RETURN v_existing || '{"replayed": true}'::jsonb;
+  END IF;
+  RETURN v_response;
+END
+$$;
