@@ -126,3 +126,19 @@ describe("GET /reader/ahead", () => {
     expect((await shopper.client.request(`/api/backoffice/shops/${shop.id}/reader/ahead`)).status).toBe(403);
   });
 });
+
+describe("devices in the scans list", () => {
+  it("are « appareil 1 », « appareil 2 » in the order the shop first saw them, never a raw id", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    for (const deviceId of ["device-zzzz-first", "device-aaaa-second", "device-zzzz-first"]) {
+      const shopper = await signedIn(t);
+      const { scanUid, token } = await tokenFor(t.deps.db, shop.id);
+      await shopper.client.request("/api/cards/scan", { json: { scanUid, token, deviceId, idempotencyKey: newKey() } });
+    }
+    const res = await owner.client.request(`/api/backoffice/shops/${shop.id}/scans`);
+    const body = (await res.json()) as { scans: { deviceLabel: string | null; createdAt: string }[] };
+    const labels = body.scans.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map((s) => s.deviceLabel);
+    expect(labels).toEqual(["appareil 1", "appareil 2", "appareil 1"]);
+    expect(JSON.stringify(body)).not.toContain("device-");
+  });
+});

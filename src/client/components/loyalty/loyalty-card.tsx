@@ -1,5 +1,7 @@
 import { type CSSProperties, type ReactNode, useEffect, useRef } from "react";
+import { formatAmount, unitWord } from "../../../domain/format.ts";
 import type { CardProgress } from "../../../domain/loyalty/ledger.ts";
+import { stampsLeftFr, stampsOfGoalFr } from "../../../domain/phrases.ts";
 import type { CardDesign } from "../../../domain/schemas/shops.ts";
 import { StampIcon } from "./stamp-icon.tsx";
 
@@ -9,13 +11,30 @@ const numberFr = new Intl.NumberFormat("fr-FR");
  * Fidèle's own colours (brand-700, white, accent-500), shown while a shop's design is still loading. Kept here
  * rather than importing DEFAULT_CARD_DESIGN: that module brings zod (~24 kB gzip) to pages that need no form.
  */
-export const APP_DESIGN: CardDesign = { background: "#0f766e", foreground: "#ffffff", accent: "#f59e0b", stampIcon: "star" };
+export const APP_DESIGN: CardDesign = {
+  background: "#0f766e",
+  foreground: "#ffffff",
+  accent: "#f59e0b",
+  stampIcon: "star",
+};
 
 /**
  * A just-earned stamp pops in (Web Animations API: no stylesheet to share). Nothing moves for people who asked
  * their system for reduced motion.
  */
-function Pop({ active, delay = 0, className, style, children }: { active: boolean; delay?: number; className: string; style: CSSProperties; children: ReactNode }) {
+function Pop({
+  active,
+  delay = 0,
+  className,
+  style,
+  children,
+}: {
+  active: boolean;
+  delay?: number;
+  className: string;
+  style: CSSProperties;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLSpanElement>(null);
   useEffect(() => {
     const el = ref.current;
@@ -49,21 +68,26 @@ export function readableOn(hex: string): "#000000" | "#ffffff" {
 
 /** "7 tampons sur 10" / "120 points": what a screen reader hears for a card's progress. */
 export function progressLabelFr(progress: CardProgress): string {
-  if (progress.mode === "points") return `${numberFr.format(progress.points)} point${Math.abs(progress.points) > 1 ? "s" : ""}`;
-  return `${progress.stamps} tampon${progress.stamps > 1 ? "s" : ""} sur ${progress.goal}`;
+  if (progress.mode === "points") return formatAmount("points", progress.points);
+  return stampsOfGoalFr(progress.stamps, progress.goal);
 }
 
 /** "Plus que 3 tampons avant votre récompense" and the like. */
 export function progressHintFr(progress: CardProgress): string {
   if (progress.mode === "points") return "Cumulez des points à chaque passage.";
   if (progress.isFull) return "Carte complète : votre récompense vous attend !";
-  const left = progress.goal - progress.stamps;
-  return `Plus que ${left} tampon${left > 1 ? "s" : ""} avant votre récompense.`;
+  return stampsLeftFr(progress.goal - progress.stamps);
 }
 
 function Logo({ name, logoUrl, design }: { name: string; logoUrl: string | null; design: CardDesign }) {
   if (logoUrl) {
-    return <img src={logoUrl} alt="" className="size-12 shrink-0 rounded-2xl bg-white object-cover shadow-sm ring-2 ring-white/70" />;
+    return (
+      <img
+        src={logoUrl}
+        alt=""
+        className="size-12 shrink-0 rounded-2xl bg-white object-cover shadow-sm ring-2 ring-white/70"
+      />
+    );
   }
   return (
     <span
@@ -76,18 +100,34 @@ function Logo({ name, logoUrl, design }: { name: string; logoUrl: string | null;
   );
 }
 
-function StampGrid({ progress, design, fresh }: { progress: Extract<CardProgress, { mode: "stamps" }>; design: CardDesign; fresh: number }) {
+function StampGrid({
+  progress,
+  design,
+  fresh,
+}: {
+  progress: Extract<CardProgress, { mode: "stamps" }>;
+  design: CardDesign;
+  fresh: number;
+}) {
   const { goal, stamps } = progress;
   if (goal > 24) {
     return (
-      <div className="mt-4 h-3 overflow-hidden rounded-full" style={{ background: `${design.foreground}33` }} aria-hidden="true">
+      <div
+        className="mt-4 h-3 overflow-hidden rounded-full"
+        style={{ background: `${design.foreground}33` }}
+        aria-hidden="true"
+      >
         <div className="h-full rounded-full" style={{ width: `${progress.percent}%`, background: design.accent }} />
       </div>
     );
   }
   const columns = goal <= 10 ? 5 : 6;
   return (
-    <div className="mt-4 grid gap-2" style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }} aria-hidden="true">
+    <div
+      className="mt-4 grid gap-2"
+      style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}
+      aria-hidden="true"
+    >
       {Array.from({ length: goal }, (_, i) => {
         const isFilled = i < stamps;
         const isFresh = isFilled && i >= stamps - fresh;
@@ -104,7 +144,11 @@ function StampGrid({ progress, design, fresh }: { progress: Extract<CardProgress
                 : { border: `2px dashed ${design.foreground}80`, color: design.foreground }
             }
           >
-            {isFilled ? <StampIcon name={design.stampIcon} className="size-[55%]" /> : <span className="text-xs font-semibold">{i + 1}</span>}
+            {isFilled ? (
+              <StampIcon name={design.stampIcon} className="size-[55%]" />
+            ) : (
+              <span className="text-xs font-semibold">{i + 1}</span>
+            )}
           </Pop>
         );
       })}
@@ -125,6 +169,7 @@ export function LoyaltyCard({
   progress,
   fresh = 0,
   footer,
+  hint,
   headingLevel = 2,
 }: {
   shopName: string;
@@ -135,9 +180,16 @@ export function LoyaltyCard({
   progress: CardProgress | null;
   fresh?: number;
   footer?: ReactNode;
+  /**
+   * What the card says under the stamps. By default, what is left before a full card; a card whose shop has a
+   * catalogue of rewards passes its own (or null), so « Plus que 7 tampons » never stands beside « 1 récompense
+   * disponible ».
+   */
+  hint?: string | null;
   headingLevel?: 2 | 3;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
+  const shownHint = progress === null ? null : hint === undefined ? progressHintFr(progress) : hint;
   return (
     <div
       className="relative overflow-hidden rounded-3xl p-5 shadow-lg ring-1 ring-black/5"
@@ -168,7 +220,7 @@ export function LoyaltyCard({
               <span className="font-semibold">tampons</span>
             </p>
             <StampGrid progress={progress} design={design} fresh={fresh} />
-            <p className="mt-3 text-sm font-semibold">{progressHintFr(progress)}</p>
+            {shownHint ? <p className="mt-3 text-sm font-semibold">{shownHint}</p> : null}
           </>
         ) : (
           <>
@@ -176,9 +228,9 @@ export function LoyaltyCard({
               <Pop active={fresh > 0} delay={300} className="inline-block text-4xl font-black tabular-nums" style={{}}>
                 {numberFr.format(progress.points)}
               </Pop>
-              <span className="font-semibold">point{Math.abs(progress.points) > 1 ? "s" : ""}</span>
+              <span className="font-semibold">{unitWord("points", progress.points)}</span>
             </p>
-            <p className="mt-2 text-sm font-semibold">{progressHintFr(progress)}</p>
+            {shownHint ? <p className="mt-2 text-sm font-semibold">{shownHint}</p> : null}
           </>
         )}
         {footer ? <div className="mt-3 text-sm">{footer}</div> : null}

@@ -4,7 +4,7 @@ ALTER TABLE "shops" ADD CONSTRAINT "shops_offline_grace_check" CHECK ("shops"."o
 -- returns; the caller (src/server/modules/cards/scan.service.ts) checks the code was authentic and passes
 -- p_code 'offline' with p_visit_at, the moment the code was shown. The shop accepts it within its
 -- offline_grace_minutes of that moment, dated then and flagged 'offline'; otherwise the outcome is 'offline_late'.
--- Same body as migration 0002 otherwise; a new parameter is a new signature, so the old one is dropped.
+-- Same body as migration 0004 (VIP levels) otherwise; a new parameter is a new signature, so the old one is dropped.
 DROP FUNCTION IF EXISTS fidele_scan(text, text, text, text, text, text, integer, integer, text, boolean, text, integer, integer);
 --> statement-breakpoint
 CREATE FUNCTION fidele_scan(
@@ -38,6 +38,9 @@ DECLARE
   v_day_count integer;
   v_delta integer := 0;
   v_multiplier integer := 1;
+  v_label text;
+  v_tier_name text;
+  v_tier_multiplier integer := 1;
   v_flags text[] := '{}';
   v_scan_id text := gen_random_uuid()::text;
   v_response jsonb;
@@ -66,8 +69,6 @@ BEGIN
     -- Kept offline for longer than the shop allows (p_visit_at is within the code's validity).
     v_outcome := 'offline_late';
   ELSIF p_code = 'offline' THEN
-    -- Dated honestly: the visit happened when the code was shown, not when the network came back.
-    v_now := p_visit_at;
     v_flags := array_append(v_flags, 'offline');
   ELSIF p_code NOT IN ('valid', 'offline') THEN
     v_outcome := 'invalid_code';
@@ -83,6 +84,11 @@ BEGIN
     IF FOUND THEN
       RETURN v_existing || '{"replayed": true}'::jsonb;
     END IF;
+    -- The time of the visit is when we hold the lock, not when the transaction began: a
+    -- request that waited for a twin's lock must not see the twin's visit "in its future"
+    -- (with no cooldown, now() < last_scan_at would read as a cooldown).
+    -- A visit scanned offline is dated honestly: when the code was shown, not when the network came back.
+    v_now := CASE WHEN p_code = 'offline' THEN p_visit_at ELSE GREATEST(clock_timestamp(), v_last_scan_at) END;
     v_today := (v_now AT TIME ZONE v_shop.timezone)::date;
     v_day_count := CASE WHEN v_day_key = v_today THEN v_day_count ELSE 0 END;
     IF v_day_count >= v_shop.daily_cap THEN
@@ -95,7 +101,13 @@ BEGIN
       v_next := v_last_scan_at + make_interval(mins => v_shop.cooldown_minutes);
     ELSE
       v_outcome := 'accepted';
-      v_multiplier := GREATEST(1, COALESCE(p_multiplier, 1));
+      SELECT t.name, t.multiplier INTO v_tier_name, v_tier_multiplier FROM vip_tiers t
+        WHERE t.shop_id = v_shop.id AND t.threshold <= v_lifetime ORDER BY t.threshold DESC LIMIT 1;
+      v_tier_multiplier := COALESCE(v_tier_multiplier, 1);
+      v_multiplier := GREATEST(1, COALESCE(p_multiplier, 1), v_tier_multiplier);
+      IF v_multiplier > 1 THEN
+        v_label := CASE WHEN v_tier_multiplier > COALESCE(p_multiplier, 1) THEN 'Niveau ' || v_tier_name ELSE p_period_label END;
+      END IF;
       v_delta := (CASE WHEN v_shop.card_mode = 'stamps' THEN 1 ELSE v_shop.points_per_visit END) * v_multiplier;
       IF p_outside_hours THEN
         v_flags := array_append(v_flags, 'outside_hours');
@@ -117,7 +129,7 @@ BEGIN
         WHERE id = v_card_id;
       INSERT INTO ledger_entries (card_id, shop_id, kind, delta, actor_id, reason, ref_id, idempotency_key, created_at)
         VALUES (v_card_id, v_shop.id, CASE WHEN v_multiplier > 1 THEN 'double_points' ELSE 'scan' END, v_delta,
-                p_actor_id, CASE WHEN v_multiplier > 1 THEN p_period_label END, v_scan_id, p_key, v_now);
+                p_actor_id, v_label, v_scan_id, p_key, v_now);
     END IF;
   END IF;
 
@@ -133,7 +145,7 @@ BEGIN
     'cardId', v_card_id,
     'delta', v_delta,
     'multiplier', v_multiplier,
-    'periodLabel', CASE WHEN v_multiplier > 1 THEN p_period_label END,
+    'periodLabel', v_label,
     'balance', CASE WHEN v_card_id IS NULL THEN NULL ELSE v_balance + v_delta END,
     'lifetime', CASE WHEN v_card_id IS NULL THEN NULL ELSE v_lifetime + v_delta END,
     'nextAt', v_next,

@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import { reservedFr } from "../../../domain/phrases.ts";
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
 import {
@@ -239,6 +240,8 @@ function shopperRedemptionDto(r: RedemptionRow) {
     title: r.title,
     cost: r.cost,
     costLabel: r.cost > 0 ? unitLabelFr(r.mode, r.cost) : "Offert",
+    /** "3 tampons réservés", "1 tampon réservé", or "Offert". */
+    reservedLabel: r.cost > 0 ? reservedFr(r.mode, r.cost) : "Offert",
     expiresAt: r.expiresAt.toISOString(),
     /** Time left when this answer was made: a phone whose clock is off still counts down right. */
     expiresInMs: expiresInMs(r.expiresAt),
