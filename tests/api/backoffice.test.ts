@@ -20,7 +20,7 @@ describe("dashboard, customers and scans", () => {
     const { shop, owner } = await shopWithOwner(t, { rules: { mode: "points", pointsPerVisit: 10 } });
     const base = `/api/backoffice/shops/${shop.id}`;
     const alice = await signedIn(t, { firstName: "Alice", lastName: "Zeller" });
-    const bob = await signedIn(t, { firstName: '=HYPERLINK("http://x")', lastName: "Bernard" });
+    const bob = await signedIn(t, { firstName: "=HYPERLINK(\"http://x\")", lastName: "Bernard" });
     await scan(alice.client, t.deps.db, shop.id);
     await scan(alice.client, t.deps.db, shop.id); // refused: cooldown
     await scan(bob.client, t.deps.db, shop.id);
@@ -28,23 +28,8 @@ describe("dashboard, customers and scans", () => {
     const dash = await (await owner.client.request(`${base}/dashboard`)).json();
     expect(dash.days).toHaveLength(30);
     expect(dash.to).toBe(today());
-    expect(dash.days.at(-1)).toEqual({
-      date: today(),
-      newCustomers: 2,
-      scans: 2,
-      refused: 1,
-      points: 20,
-      redemptions: 0,
-    });
-    expect(dash.totals).toMatchObject({
-      customers: 2,
-      newCustomers: 2,
-      activeCustomers: 2,
-      scans: 2,
-      refused: 1,
-      points: 20,
-      outstandingBalance: 20,
-    });
+    expect(dash.days.at(-1)).toEqual({ date: today(), newCustomers: 2, scans: 2, refused: 1, points: 20, redemptions: 0 });
+    expect(dash.totals).toMatchObject({ customers: 2, newCustomers: 2, activeCustomers: 2, scans: 2, refused: 1, points: 20, outstandingBalance: 20 });
 
     const byName = await (await owner.client.request(`${base}/customers?sort=name&order=asc`)).json();
     expect(byName.total).toBe(2);
@@ -62,28 +47,18 @@ describe("dashboard, customers and scans", () => {
     const lines = csv.split("\r\n");
     expect(lines[0]).toBe("Prénom;Nom;E-mail;Solde;Total cumulé;Passages;Dernier passage;Client depuis");
     expect(lines[1]).toMatch(/^"'=HYPERLINK\(""http:\/\/x""\)";Bernard;/);
-    expect(lines[2]).toMatch(
-      new RegExp(
-        `^Alice;Zeller;${alice.user.email.replace(/[.]/g, "\\.")};10;10;1;\\d{2}/\\d{2}/\\d{4} \\d{2}:\\d{2};`,
-      ),
-    );
+    expect(lines[2]).toMatch(new RegExp(`^Alice;Zeller;${alice.user.email.replace(/[.]/g, "\\.")};10;10;1;\\d{2}/\\d{2}/\\d{4} \\d{2}:\\d{2};`));
 
     const scans = await (await owner.client.request(`${base}/scans?from=${today()}&to=${today()}`)).json();
     expect(scans.total).toBe(3);
     expect(scans.scans.map((x: { outcome: string }) => x.outcome)).toEqual(["accepted", "cooldown", "accepted"]); // newest first
-    expect(scans.scans[1]).toMatchObject({
-      outcomeLabel: "Trop tôt",
-      methodLabel: "Code du comptoir",
-      customer: { firstName: "Alice" },
-    });
+    expect(scans.scans[1]).toMatchObject({ outcomeLabel: "Trop tôt", methodLabel: "Code du comptoir", customer: { firstName: "Alice" } });
     const accepted = await (await owner.client.request(`${base}/scans?outcome=accepted`)).json();
     expect(accepted.total).toBe(2);
     const yesterday = await (await owner.client.request(`${base}/scans?to=${addDays(today(), -1)}`)).json();
     expect(yesterday.total).toBe(0);
     const scansCsv = await (await owner.client.request(`${base}/scans.csv`)).text();
-    expect(scansCsv.split("\r\n")[0]).toBe(
-      "Date;Résultat;Mode;Points;Multiplicateur;Alerte;Prénom;Nom;E-mail;Appareil",
-    );
+    expect(scansCsv.split("\r\n")[0]).toBe("Date;Résultat;Mode;Points;Multiplicateur;Alerte;Prénom;Nom;E-mail;Appareil");
     expect(scansCsv).toContain(";Trop tôt;Code du comptoir;0;1;;Alice;Zeller;");
 
     const customer = await (await owner.client.request(`${base}/customers/${byName.customers[1].cardId}`)).json();
@@ -99,36 +74,11 @@ describe("settings", () => {
     const url = `/api/backoffice/shops/${shop.id}/hours`;
     const overlap = await owner.client.request(url, {
       method: "PUT",
-      json: {
-        weekly: [
-          [
-            { open: "09:00", close: "12:00" },
-            { open: "11:00", close: "14:00" },
-          ],
-          [],
-          [],
-          [],
-          [],
-          [],
-          [],
-        ],
-        closures: [],
-      },
+      json: { weekly: [[{ open: "09:00", close: "12:00" }, { open: "11:00", close: "14:00" }], [], [], [], [], [], []], closures: [] },
     });
     expect(overlap.status).toBe(400);
     expect((await overlap.json()).fields).toEqual({ "weekly.0": "Des plages horaires se chevauchent." });
-    const week = [
-      [
-        { open: "09:00", close: "12:30" },
-        { open: "14:00", close: "19:00" },
-      ],
-      [],
-      [],
-      [],
-      [],
-      [{ open: "20:00", close: "02:00" }],
-      [],
-    ];
+    const week = [[{ open: "09:00", close: "12:30" }, { open: "14:00", close: "19:00" }], [], [], [], [], [{ open: "20:00", close: "02:00" }], []];
     const closures = [{ startDate: addDays(today(), 1), endDate: addDays(today(), 2), reason: "Inventaire" }];
     const saved = await owner.client.request(url, { method: "PUT", json: { weekly: week, closures } });
     expect(saved.status).toBe(200);
@@ -144,25 +94,11 @@ describe("settings", () => {
     const base = `/api/backoffice/shops/${shop.id}`;
     const legal = await owner.client.request(`${base}/legal`, {
       method: "PUT",
-      json: {
-        legalName: "SARL Le Fournil",
-        legalForm: "SARL",
-        siret: "73282932000074",
-        vatNumber: "fr 12 732829320",
-        shareCapital: "10 000 €",
-      },
+      json: { legalName: "SARL Le Fournil", legalForm: "SARL", siret: "73282932000074", vatNumber: "fr 12 732829320", shareCapital: "10 000 €" },
     });
     expect(legal.status).toBe(200);
-    expect((await legal.json()).legal).toMatchObject({
-      legalName: "SARL Le Fournil",
-      siret: "73282932000074",
-      vatNumber: "FR12732829320",
-      rcs: null,
-    });
-    const badLegal = await owner.client.request(`${base}/legal`, {
-      method: "PUT",
-      json: { legalName: "X SARL", siret: "73282932000075" },
-    });
+    expect((await legal.json()).legal).toMatchObject({ legalName: "SARL Le Fournil", siret: "73282932000074", vatNumber: "FR12732829320", rcs: null });
+    const badLegal = await owner.client.request(`${base}/legal`, { method: "PUT", json: { legalName: "X SARL", siret: "73282932000075" } });
     expect((await badLegal.json()).message).toBe("Ce numéro SIRET n'est pas valide (vérifiez les chiffres).");
 
     const customer = await signedIn(t);
@@ -177,17 +113,10 @@ describe("settings", () => {
       design: { background: "#7c2d12", foreground: "#fff7ed", accent: "#facc15", stampIcon: "croissant" },
     };
     const put = await owner.client.request(`${base}/card`, { method: "PUT", json: card });
-    expect((await put.json()).card).toMatchObject({
-      ...card,
-      summary:
-        "50 points par passage · un passage crédité toutes les 1 h au plus · 3 passages crédités par jour au plus",
-    });
+    expect((await put.json()).card).toMatchObject({ ...card, summary: "50 points par passage · un passage crédité toutes les 1 h au plus · 3 passages crédités par jour au plus" });
     const mine = await (await customer.client.request("/api/cards")).json();
     expect(mine.cards[0]).toMatchObject({ balance: 10, pointsPerVisit: 50, shop: { design: card.design } });
-    const badDesign = await owner.client.request(`${base}/card`, {
-      method: "PUT",
-      json: { ...card, design: { ...card.design, background: "red" } },
-    });
+    const badDesign = await owner.client.request(`${base}/card`, { method: "PUT", json: { ...card, design: { ...card.design, background: "red" } } });
     expect((await badDesign.json()).message).toBe("Fond : couleur invalide (#RRVVBB).");
   });
 
@@ -199,24 +128,10 @@ describe("settings", () => {
     });
     expect(created.status).toBe(201);
     const { period } = await created.json();
-    expect(period).toMatchObject({
-      label: "Happy hour",
-      weekdays: [1, 3],
-      startTime: "16:00",
-      endTime: "18:00",
-      multiplier: 2,
-      isActive: true,
-    });
+    expect(period).toMatchObject({ label: "Happy hour", weekdays: [1, 3], startTime: "16:00", endTime: "18:00", multiplier: 2, isActive: true });
     const edited = await owner.client.request(`${base}/${period.id}`, {
       method: "PUT",
-      json: {
-        label: "Happy hour",
-        weekdays: [3],
-        startTime: "17:00",
-        endTime: "19:00",
-        multiplier: 3,
-        isActive: false,
-      },
+      json: { label: "Happy hour", weekdays: [3], startTime: "17:00", endTime: "19:00", multiplier: 3, isActive: false },
     });
     expect((await edited.json()).period).toMatchObject({ weekdays: [3], multiplier: 3, isActive: false });
     const invalid = await owner.client.request(base, { json: { label: "Soirée", startTime: "20:00", multiplier: 2 } });
@@ -231,16 +146,12 @@ describe("settings", () => {
   it("the reader code scans, and changes every 30 s", async () => {
     const { shop, owner } = await shopWithOwner(t, { name: "Comptoir Test" });
     const reader = await (await owner.client.request(`/api/backoffice/shops/${shop.id}/reader`)).json();
-    expect(reader.url).toMatch(
-      new RegExp(`^http://fidele\\.test/boutique/${shop.scanUid}\\?t=[0-9a-z]+\\.[A-Za-z0-9_-]{16}$`),
-    );
+    expect(reader.url).toMatch(new RegExp(`^http://fidele\\.test/boutique/${shop.scanUid}\\?t=[0-9a-z]+\\.[A-Za-z0-9_-]{16}$`));
     expect(reader.svg).toContain("<svg");
     expect(Date.parse(reader.expiresAt) - Date.parse(reader.serverTime)).toBeLessThanOrEqual(30_000);
     const token = new URL(reader.url).searchParams.get("t");
     const { client } = await signedIn(t);
-    const res = await client.request("/api/cards/scan", {
-      json: { scanUid: shop.scanUid, token, idempotencyKey: newKey() },
-    });
+    const res = await client.request("/api/cards/scan", { json: { scanUid: shop.scanUid, token, idempotencyKey: newKey() } });
     expect((await res.json()).message).toBe("1 tampon ajouté chez Comptoir Test. Merci de votre visite !");
   });
 });
@@ -250,9 +161,7 @@ describe("team invitations (better-auth organization plugin)", () => {
     const { shop, owner } = await shopWithOwner(t, { name: "Maison Invite" });
     const invitee = await signedIn(t, { firstName: "Noé" });
     const intruder = await signedIn(t);
-    const res = await owner.client.request(`/api/backoffice/shops/${shop.id}/invitations`, {
-      json: { email: invitee.user.email },
-    });
+    const res = await owner.client.request(`/api/backoffice/shops/${shop.id}/invitations`, { json: { email: invitee.user.email } });
     expect(res.status).toBe(201);
     const { invitation } = await res.json();
     const mail = t.lastMail(invitee.user.email, "invitation");
@@ -260,68 +169,39 @@ describe("team invitations (better-auth organization plugin)", () => {
     expect(mail.text).toContain("Maison Invite");
 
     const team = await (await owner.client.request(`/api/backoffice/shops/${shop.id}/team`)).json();
-    expect(team.invitations).toEqual([
-      expect.objectContaining({ email: invitee.user.email, role: "member", roleLabel: "Équipier" }),
-    ]);
+    expect(team.invitations).toEqual([expect.objectContaining({ email: invitee.user.email, role: "member", roleLabel: "Équipier" })]);
 
     const seen = await (await intruder.client.request(`/api/backoffice/invitations/${invitation.id}`)).json();
     expect(seen.invitation).toMatchObject({ shop: { name: "Maison Invite" }, status: "pending", isForMe: false });
-    const stolen = await intruder.client.request(`/api/backoffice/invitations/${invitation.id}/accept`, {
-      method: "POST",
-    });
+    const stolen = await intruder.client.request(`/api/backoffice/invitations/${invitation.id}/accept`, { method: "POST" });
     expect(stolen.status).toBe(403);
-    expect((await stolen.json()).message).toBe(
-      "Cette invitation a été envoyée à une autre adresse e-mail : connectez-vous avec celle-ci.",
-    );
+    expect((await stolen.json()).message).toBe("Cette invitation a été envoyée à une autre adresse e-mail : connectez-vous avec celle-ci.");
 
     expect((await invitee.client.request(`/api/backoffice/shops/${shop.id}/reader`)).status).toBe(403);
-    const accepted = await invitee.client.request(`/api/backoffice/invitations/${invitation.id}/accept`, {
-      method: "POST",
-    });
+    const accepted = await invitee.client.request(`/api/backoffice/invitations/${invitation.id}/accept`, { method: "POST" });
     expect(accepted.status).toBe(200);
     expect(await accepted.json()).toEqual({ shopId: shop.id });
     expect((await invitee.client.request(`/api/backoffice/shops/${shop.id}/reader`)).status).toBe(200);
     expect((await invitee.client.request(`/api/backoffice/shops/${shop.id}/dashboard`)).status).toBe(403);
-    const again = await invitee.client.request(`/api/backoffice/invitations/${invitation.id}/accept`, {
-      method: "POST",
-    });
+    const again = await invitee.client.request(`/api/backoffice/invitations/${invitation.id}/accept`, { method: "POST" });
     expect(again.status).toBe(404);
 
     const after = await (await owner.client.request(`/api/backoffice/shops/${shop.id}/team`)).json();
     const staff = after.members.find((m: { email: string }) => m.email === invitee.user.email);
     expect(staff).toMatchObject({ role: "member", firstName: "Noé" });
-    const already = await owner.client.request(`/api/backoffice/shops/${shop.id}/invitations`, {
-      json: { email: invitee.user.email },
-    });
+    const already = await owner.client.request(`/api/backoffice/shops/${shop.id}/invitations`, { json: { email: invitee.user.email } });
     expect(already.status).toBe(409);
-    expect(
-      (await owner.client.request(`/api/backoffice/shops/${shop.id}/members/${staff.id}`, { method: "DELETE" })).status,
-    ).toBe(200);
+    expect((await owner.client.request(`/api/backoffice/shops/${shop.id}/members/${staff.id}`, { method: "DELETE" })).status).toBe(200);
     expect((await invitee.client.request(`/api/backoffice/shops/${shop.id}/reader`)).status).toBe(403);
     const ownerRow = after.members.find((m: { role: string }) => m.role === "owner");
-    expect(
-      (await owner.client.request(`/api/backoffice/shops/${shop.id}/members/${ownerRow.id}`, { method: "DELETE" }))
-        .status,
-    ).toBe(409);
+    expect((await owner.client.request(`/api/backoffice/shops/${shop.id}/members/${ownerRow.id}`, { method: "DELETE" })).status).toBe(409);
   });
 
   it("cancels a pending invitation", async () => {
     const { shop, owner } = await shopWithOwner(t);
-    const { invitation } = await (
-      await owner.client.request(`/api/backoffice/shops/${shop.id}/invitations`, {
-        json: { email: "plus-tard@test.fidele.local" },
-      })
-    ).json();
-    expect(
-      (
-        await owner.client.request(`/api/backoffice/shops/${shop.id}/invitations/${invitation.id}`, {
-          method: "DELETE",
-        })
-      ).status,
-    ).toBe(200);
-    expect((await (await owner.client.request(`/api/backoffice/shops/${shop.id}/team`)).json()).invitations).toEqual(
-      [],
-    );
+    const { invitation } = await (await owner.client.request(`/api/backoffice/shops/${shop.id}/invitations`, { json: { email: "plus-tard@test.fidele.local" } })).json();
+    expect((await owner.client.request(`/api/backoffice/shops/${shop.id}/invitations/${invitation.id}`, { method: "DELETE" })).status).toBe(200);
+    expect((await (await owner.client.request(`/api/backoffice/shops/${shop.id}/team`)).json()).invitations).toEqual([]);
   });
 });
 
@@ -330,26 +210,14 @@ describe("platform admin", () => {
     const { shop, owner } = await shopWithOwner(t, { name: `Plateforme ${Math.random().toString(36).slice(2, 7)}` });
     await t.deps.db.update(profiles).set({ firstName: "Paul" }).where(eq(profiles.id, owner.user.id));
     const admin = await signedIn(t, { role: "admin" });
-    const list = await (
-      await admin.client.request(`/api/backoffice/platform/shops?q=${encodeURIComponent(shop.name)}`)
-    ).json();
-    expect(list.shops).toEqual([
-      expect.objectContaining({ id: shop.id, status: "active", ownerEmail: owner.user.email, customers: 0 }),
-    ]);
-    const suspended = await admin.client.request(`/api/backoffice/platform/shops/${shop.id}/suspend`, {
-      json: { reason: "Usage abusif" },
-    });
-    expect((await suspended.json()).shop).toEqual({
-      id: shop.id,
-      status: "suspended",
-      suspendedReason: "Usage abusif",
-    });
+    const list = await (await admin.client.request(`/api/backoffice/platform/shops?q=${encodeURIComponent(shop.name)}`)).json();
+    expect(list.shops).toEqual([expect.objectContaining({ id: shop.id, status: "active", ownerEmail: owner.user.email, customers: 0 })]);
+    const suspended = await admin.client.request(`/api/backoffice/platform/shops/${shop.id}/suspend`, { json: { reason: "Usage abusif" } });
+    expect((await suspended.json()).shop).toEqual({ id: shop.id, status: "suspended", suspendedReason: "Usage abusif" });
     const overview = await (await owner.client.request(`/api/backoffice/shops/${shop.id}`)).json();
     expect(overview.shop).toMatchObject({ status: "suspended", suspendedReason: "Usage abusif" });
     const noReason = await admin.client.request(`/api/backoffice/platform/shops/${shop.id}/suspend`, { json: {} });
     expect(noReason.status).toBe(400);
-    expect(
-      (await owner.client.request(`/api/backoffice/platform/shops/${shop.id}/reactivate`, { method: "POST" })).status,
-    ).toBe(403);
+    expect((await owner.client.request(`/api/backoffice/platform/shops/${shop.id}/reactivate`, { method: "POST" })).status).toBe(403);
   });
 });

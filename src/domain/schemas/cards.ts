@@ -26,23 +26,11 @@ export const scanRequestSchema = z
   .object({
     scanUid: scanUidSchema,
     /** The rotating token (?t=) of the counter screen. */
-    token: z
-      .string()
-      .max(64)
-      .optional()
-      .transform((v) => v || null),
+    token: z.string().max(64).optional().transform((v) => v || null),
     /** The static poster's signature (?p=). */
-    poster: z
-      .string()
-      .max(64)
-      .optional()
-      .transform((v) => v || null),
+    poster: z.string().max(64).optional().transform((v) => v || null),
     /** The scan claim got when the code was opened signed out (POST /api/cards/scan-claims). */
-    claim: z
-      .string()
-      .max(200)
-      .optional()
-      .transform((v) => v || null),
+    claim: z.string().max(200).optional().transform((v) => v || null),
     deviceId: deviceIdSchema,
     idempotencyKey: idempotencyKeySchema,
     /** Set when the phone scanned the code without network and sends it later: when it was scanned. */
@@ -99,11 +87,7 @@ export const adjustmentSchema = z.object({
     .min(-10_000, "Correction trop grande.")
     .max(10_000, "Correction trop grande.")
     .refine((v) => v !== 0, "La correction ne peut pas être nulle."),
-  reason: z
-    .string({ error: "Saisissez un motif." })
-    .trim()
-    .min(3, "Motif : au moins 3 caractères.")
-    .max(200, "Motif : au plus 200 caractères."),
+  reason: z.string({ error: "Saisissez un motif." }).trim().min(3, "Motif : au moins 3 caractères.").max(200, "Motif : au plus 200 caractères."),
   idempotencyKey: idempotencyKeySchema,
 });
 export type AdjustmentInput = z.input<typeof adjustmentSchema>;

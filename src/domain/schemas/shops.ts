@@ -72,14 +72,8 @@ export const siretSchema = z
   .nullish()
   .transform((v) => v || null);
 
-const latSchema = z.coerce
-  .number({ error: "Latitude invalide." })
-  .min(-90, "Latitude invalide.")
-  .max(90, "Latitude invalide.");
-const lngSchema = z.coerce
-  .number({ error: "Longitude invalide." })
-  .min(-180, "Longitude invalide.")
-  .max(180, "Longitude invalide.");
+const latSchema = z.coerce.number({ error: "Latitude invalide." }).min(-90, "Latitude invalide.").max(90, "Latitude invalide.");
+const lngSchema = z.coerce.number({ error: "Longitude invalide." }).min(-180, "Longitude invalide.").max(180, "Longitude invalide.");
 
 /** A pin on the map: both or neither (no geocoding service is reachable from Fidèle). */
 const positionFields = {
@@ -112,14 +106,8 @@ function dataUrlBytes(url: string): number {
 export const imageDataUrlSchema = (maxBytes: number, label: string) =>
   z
     .string()
-    .regex(
-      /^data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/]+={0,2}$/,
-      `${label} : choisissez une image PNG, JPEG ou WebP.`,
-    )
-    .refine(
-      (v) => dataUrlBytes(v) <= maxBytes,
-      `${label} : l'image doit peser au plus ${Math.round(maxBytes / 1024)} Ko.`,
-    )
+    .regex(/^data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/]+={0,2}$/, `${label} : choisissez une image PNG, JPEG ou WebP.`)
+    .refine((v) => dataUrlBytes(v) <= maxBytes, `${label} : l'image doit peser au plus ${Math.round(maxBytes / 1024)} Ko.`)
     .nullable();
 
 const httpsUrl = (label: string) =>
@@ -127,10 +115,7 @@ const httpsUrl = (label: string) =>
     .string()
     .trim()
     .max(300, `${label} : lien trop long.`)
-    .refine(
-      (v) => v === "" || /^https?:\/\/[^\s/$.?#].[^\s]*$/i.test(v),
-      `${label} : saisissez un lien complet (https://…).`,
-    )
+    .refine((v) => v === "" || /^https?:\/\/[^\s/$.?#].[^\s]*$/i.test(v), `${label} : saisissez un lien complet (https://…).`)
     .nullish()
     .transform((v) => v || null);
 
@@ -169,20 +154,14 @@ export const shopLegalSchema = z.object({
     .string()
     .trim()
     .transform((v) => v.replace(/\s/g, "").toUpperCase())
-    .refine(
-      (v) => v === "" || /^FR[0-9A-Z]{2}\d{9}$/.test(v),
-      "Le numéro de TVA doit être de la forme FR + 2 caractères + 9 chiffres.",
-    )
+    .refine((v) => v === "" || /^FR[0-9A-Z]{2}\d{9}$/.test(v), "Le numéro de TVA doit être de la forme FR + 2 caractères + 9 chiffres.")
     .nullish()
     .transform((v) => v || null),
   shareCapital: optionalText("Le capital social", 40),
   rcs: optionalText("Le RCS", 80),
   legalAddress: optionalText("L'adresse du siège", 200),
   director: optionalText("Le nom du dirigeant", 120),
-  contactEmail: z
-    .union([emailSchema, z.literal(""), z.null()])
-    .optional()
-    .transform((v) => v || null),
+  contactEmail: z.union([emailSchema, z.literal(""), z.null()]).optional().transform((v) => v || null),
 });
 export type ShopLegalInput = z.input<typeof shopLegalSchema>;
 
@@ -201,10 +180,7 @@ const daySchema = z
 export const dateSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Date invalide.")
-  .refine(
-    (v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v),
-    "Date invalide.",
-  );
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), "Date invalide.");
 
 export const closureSchema = z
   .object({
@@ -230,36 +206,19 @@ export const cardDesignSchema = z.object({
   stampIcon: z.enum(STAMP_ICONS, { error: "Choisissez une icône de tampon." }),
 });
 export type CardDesign = z.output<typeof cardDesignSchema>;
-export const DEFAULT_CARD_DESIGN: CardDesign = {
-  background: "#0f766e",
-  foreground: "#ffffff",
-  accent: "#f59e0b",
-  stampIcon: "star",
-};
+export const DEFAULT_CARD_DESIGN: CardDesign = { background: "#0f766e", foreground: "#ffffff", accent: "#f59e0b", stampIcon: "star" };
 
 /** /admin/creativcard: the card's rules and design. */
 export const cardSettingsSchema = z.object({
   mode: z.enum(["stamps", "points"], { error: "Choisissez tampons ou points." }),
-  stampsGoal: z.coerce
-    .number()
-    .int("Nombre entier attendu.")
-    .min(3, "Au moins 3 tampons.")
-    .max(50, "Au plus 50 tampons."),
-  pointsPerVisit: z.coerce
-    .number()
-    .int("Nombre entier attendu.")
-    .min(1, "Au moins 1 point.")
-    .max(1000, "Au plus 1 000 points."),
+  stampsGoal: z.coerce.number().int("Nombre entier attendu.").min(3, "Au moins 3 tampons.").max(50, "Au plus 50 tampons."),
+  pointsPerVisit: z.coerce.number().int("Nombre entier attendu.").min(1, "Au moins 1 point.").max(1000, "Au plus 1 000 points."),
   cooldownMinutes: z.coerce
     .number()
     .int("Nombre entier attendu.")
     .min(0, "Le délai ne peut pas être négatif.")
     .max(7 * 24 * 60, "Le délai ne peut pas dépasser 7 jours."),
-  dailyCap: z.coerce
-    .number()
-    .int("Nombre entier attendu.")
-    .min(1, "Au moins 1 passage par jour.")
-    .max(20, "Au plus 20 passages par jour."),
+  dailyCap: z.coerce.number().int("Nombre entier attendu.").min(1, "Au moins 1 passage par jour.").max(20, "Au plus 20 passages par jour."),
   allowStaticPoster: z.boolean(),
   design: cardDesignSchema,
 });
@@ -269,46 +228,24 @@ export type CardSettingsInput = z.input<typeof cardSettingsSchema>;
 export const doublePointsSchema = z
   .object({
     label: text("le nom de l'opération", 2, 60),
-    startDate: z
-      .union([dateSchema, z.literal(""), z.null()])
-      .optional()
-      .transform((v) => v || null),
-    endDate: z
-      .union([dateSchema, z.literal(""), z.null()])
-      .optional()
-      .transform((v) => v || null),
+    startDate: z.union([dateSchema, z.literal(""), z.null()]).optional().transform((v) => v || null),
+    endDate: z.union([dateSchema, z.literal(""), z.null()]).optional().transform((v) => v || null),
     weekdays: z
       .array(z.number().int().min(1, "Jour invalide.").max(7, "Jour invalide."))
       .max(7)
       .default([])
       .transform((v) => [...new Set(v)].sort()),
-    startTime: z
-      .union([timeSchema, z.literal(""), z.null()])
-      .optional()
-      .transform((v) => v || null),
-    endTime: z
-      .union([timeSchema, z.literal(""), z.null()])
-      .optional()
-      .transform((v) => v || null),
-    multiplier: z.coerce
-      .number()
-      .int("Nombre entier attendu.")
-      .min(2, "Multiplicateur : au moins ×2.")
-      .max(5, "Multiplicateur : au plus ×5."),
+    startTime: z.union([timeSchema, z.literal(""), z.null()]).optional().transform((v) => v || null),
+    endTime: z.union([timeSchema, z.literal(""), z.null()]).optional().transform((v) => v || null),
+    multiplier: z.coerce.number().int("Nombre entier attendu.").min(2, "Multiplicateur : au moins ×2.").max(5, "Multiplicateur : au plus ×5."),
     isActive: z.boolean().default(true),
   })
-  .refine((p) => !p.startDate || !p.endDate || p.startDate <= p.endDate, {
-    message: "La fin doit suivre le début.",
-    path: ["endDate"],
-  })
+  .refine((p) => !p.startDate || !p.endDate || p.startDate <= p.endDate, { message: "La fin doit suivre le début.", path: ["endDate"] })
   .refine((p) => (p.startTime === null) === (p.endTime === null), {
     message: "Donnez l'heure de début et de fin, ou aucune.",
     path: ["endTime"],
   })
-  .refine((p) => p.startTime === null || p.startTime !== p.endTime, {
-    message: "Les heures doivent différer.",
-    path: ["endTime"],
-  });
+  .refine((p) => p.startTime === null || p.startTime !== p.endTime, { message: "Les heures doivent différer.", path: ["endTime"] });
 export type DoublePointsInput = z.input<typeof doublePointsSchema>;
 
 const limitSchema = (max: number, fallback: number) => z.coerce.number().int().min(1).max(max).default(fallback);
@@ -330,17 +267,8 @@ export const shopSearchSchema = z
 export type ShopSearchInput = z.input<typeof shopSearchSchema>;
 
 export const reviewSchema = z.object({
-  rating: z.coerce
-    .number()
-    .int("Note entière attendue.")
-    .min(1, "Donnez une note de 1 à 5.")
-    .max(5, "Donnez une note de 1 à 5."),
-  comment: z
-    .string()
-    .trim()
-    .max(1000, "Commentaire : au plus 1 000 caractères.")
-    .nullish()
-    .transform((v) => v || null),
+  rating: z.coerce.number().int("Note entière attendue.").min(1, "Donnez une note de 1 à 5.").max(5, "Donnez une note de 1 à 5."),
+  comment: z.string().trim().max(1000, "Commentaire : au plus 1 000 caractères.").nullish().transform((v) => v || null),
 });
 export type ReviewInput = z.input<typeof reviewSchema>;
 
