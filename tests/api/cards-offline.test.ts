@@ -142,3 +142,17 @@ describe("devices in the scans list", () => {
     expect(JSON.stringify(body)).not.toContain("device-");
   });
 });
+
+describe("GET /api/admin/notices", () => {
+  it("tells the platform admin the legal notice still shows placeholders; nobody else may ask", async () => {
+    const admin = await signedIn(t, { role: "admin" });
+    const res = await admin.client.request("/api/admin/notices");
+    expect(res.status).toBe(200);
+    const { notices } = (await res.json()) as { notices: { id: string; message: string }[] };
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.message).toContain("LEGAL_ADDRESS");
+    expect(notices[0]?.message).toContain("mentions légales");
+    const shopper = await signedIn(t);
+    expect((await shopper.client.request("/api/admin/notices")).status).toBe(403);
+  });
+});
