@@ -49,6 +49,7 @@ describe("French plurals and agreement", () => {
     expect(seenAtFr(new Date(2026, 10, 23, 14, 5), now)).toBe("vu à 14 h 05");
     expect(seenAtFr(new Date(2026, 10, 22, 9, 30), now)).toBe("vu hier à 9 h 30");
     expect(seenAtFr(new Date(2026, 2, 12, 9, 30), now)).toBe("vu le 12 mars");
+    expect(seenAtFr(new Date(2026, 10, 23, 14, 5), now, true)).toBe("vus à 14 h 05");
   });
 
   it("names each shop role once, and agrees « en tant que »", () => {

@@ -39,10 +39,12 @@ export const stampsOfGoalFr = (stamps: number, goal: number) => `${formatAmount(
 export const minutesFr = (n: number) => plural(n, "minute", "minutes");
 
 /**
- * When a balance shown offline was last seen: "vu à 14 h 05" today, "vu hier à 14 h 05", "vu le 12 mars".
+ * When a balance shown offline was last seen: "vu à 14 h 05" today, "vu hier à 14 h 05", "vu le 12 mars";
+ * "vus …" for several (« soldes vus à 14 h 05 »).
  */
-export function seenAtFr(value: string | Date | number, now = new Date()): string {
+export function seenAtFr(value: string | Date | number, now = new Date(), many = false): string {
   const date = new Date(value);
   const moment = formatMoment(date, now);
-  return moment.startsWith("aujourd'hui") ? `vu à ${formatClock(date)}` : `vu ${moment}`;
+  const seen = many ? "vus" : "vu";
+  return moment.startsWith("aujourd'hui") ? `${seen} à ${formatClock(date)}` : `${seen} ${moment}`;
 }

@@ -90,7 +90,7 @@ export default function CardsPage() {
 
       {isStale ? (
         <Notice tone="info">
-          Hors connexion : soldes {seenAtFr(cards.dataUpdatedAt)}. Ils se mettront à jour dès le retour du réseau.
+          Hors connexion : soldes {seenAtFr(cards.dataUpdatedAt, undefined, cards.data && cards.data.length > 1)}. Ils se mettront à jour dès le retour du réseau.
         </Notice>
       ) : null}
       {cards.isError && !cards.data ? <Notice tone="error">{cards.error.message}</Notice> : null}
