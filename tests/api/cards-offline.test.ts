@@ -48,7 +48,7 @@ describe("a scan made offline", () => {
   });
 
   it("is refused, honestly and in French, past the grace; the shop's setting decides", async () => {
-    const { shop } = await shopWithOwner(t);
+    const { shop, owner } = await shopWithOwner(t);
     const shopper = await signedIn(t);
     const late = await sendOffline(45, shop.id, shopper.client);
     expect(late.body.outcome).toBe("offline_late");
@@ -56,7 +56,16 @@ describe("a scan made offline", () => {
     expect(late.body.message).toContain("envoyé trop tard");
     expect(late.body.card).toBeNull();
 
-    await t.deps.db.update(shops).set({ offlineGraceMinutes: 60 }).where(eq(shops.id, shop.id));
+    // The owner sets it with the card's rules (/admin/creativcard), bounded to 4 hours.
+    const base = `/api/backoffice/shops/${shop.id}/card`;
+    const { card } = (await (await owner.client.request(base)).json()) as { card: Record<string, unknown> };
+    expect(card.offlineGraceMinutes).toBe(30);
+    const { summary: _s, shop: _shop, ...rules } = card;
+    const tooLong = await owner.client.request(base, { method: "PUT", json: { ...rules, offlineGraceMinutes: 500 } });
+    expect(tooLong.status).toBe(400);
+    expect(JSON.stringify(await tooLong.json())).toContain("ne peut pas dépasser 4 heures");
+    const put = await owner.client.request(base, { method: "PUT", json: { ...rules, offlineGraceMinutes: 60 } });
+    expect(put.status).toBe(200);
     expect((await sendOffline(45, shop.id, shopper.client)).body.outcome).toBe("accepted");
     await t.deps.db.update(shops).set({ offlineGraceMinutes: 0 }).where(eq(shops.id, shop.id));
     const other = await signedIn(t);

@@ -21,6 +21,16 @@ afterAll(async () => {
 
 const WIDTHS = [320, 390] as const;
 
+/** Issue 12, item 5: wording that must not come back, looked for in every screen's text. */
+const WRONG_TEXT = [
+  /Vos 1 (tampon|point) sont/,
+  /\b1 (tampon|point) réservés/,
+  /en tant que [aeéiouy]/i,
+  /telles qu'au/,
+  /appareil [0-9a-f]{8}\b/,
+  /\b1 (récompenses|cartes|passages)\b/,
+];
+
 type World = { scanUid: string; shopSlug: string; rewardSlug: string };
 
 /** A route's pattern with real values where the app has them (a missing one shows the 404 page: measured too). */
@@ -87,9 +97,14 @@ describe("no sideways scroll at 320 and 390 px", { timeout: 600_000 }, () => {
       const page = await context.newPage();
       await page.goto("/");
       const wide: string[] = [];
+      const wording: string[] = [];
       for (const route of ROUTES) {
         const path = pathOf(route.path, world);
         await visit(page, path);
+        const text = await page.evaluate(() => document.body.innerText);
+        for (const wrong of WRONG_TEXT) if (wrong.test(text)) wording.push(`${path}: ${wrong}`);
+        // One name per role: the owner is « Propriétaire » on the profile as in the team (not « Gérant »).
+        if (role === "owner" && path === "/profil") expect(text).toContain("Propriétaire");
         for (const width of WIDTHS) {
           const scrollWidth = await overflowsAt(page, width);
           if (scrollWidth > width)
@@ -98,6 +113,7 @@ describe("no sideways scroll at 320 and 390 px", { timeout: 600_000 }, () => {
         await page.setViewportSize({ width: 390, height: 844 });
       }
       expect(wide).toEqual([]);
+      expect(wording).toEqual([]);
       await context.close();
     });
   }

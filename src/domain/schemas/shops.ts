@@ -220,6 +220,13 @@ export const cardSettingsSchema = z.object({
     .max(7 * 24 * 60, "Le délai ne peut pas dépasser 7 jours."),
   dailyCap: z.coerce.number().int("Nombre entier attendu.").min(1, "Au moins 1 passage par jour.").max(20, "Au plus 20 passages par jour."),
   allowStaticPoster: z.boolean(),
+  /** A visit scanned without network counts when sent within the code's validity plus this (0: never). */
+  offlineGraceMinutes: z.coerce
+    .number()
+    .int("Nombre entier attendu.")
+    .min(0, "Le délai ne peut pas être négatif.")
+    .max(240, "Le délai ne peut pas dépasser 4 heures.")
+    .optional(),
   design: cardDesignSchema,
 });
 export type CardSettingsInput = z.input<typeof cardSettingsSchema>;

@@ -143,6 +143,7 @@ export async function getCardSettings(db: Db, access: ShopAccess) {
     cooldownMinutes: s.cooldownMinutes,
     dailyCap: s.dailyCap,
     allowStaticPoster: s.allowStaticPoster,
+    offlineGraceMinutes: s.offlineGraceMinutes,
     design: designOf(s.cardDesign),
     summary: rulesSummaryFr(s),
     shop: { name: s.name, logoUrl: imageUrl(s.slug, "logo", Boolean(s.logo), s.updatedAt) },
@@ -160,6 +161,7 @@ export async function updateCardSettings(db: Db, access: ShopAccess, input: z.ou
       cooldownMinutes: input.cooldownMinutes,
       dailyCap: input.dailyCap,
       allowStaticPoster: input.allowStaticPoster,
+      ...(input.offlineGraceMinutes === undefined ? {} : { offlineGraceMinutes: input.offlineGraceMinutes }),
       cardDesign: input.design,
       updatedAt: sql`now()`,
     })

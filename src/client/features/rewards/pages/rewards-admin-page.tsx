@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { plural } from "../../../../domain/format.ts";
 import { Link, useLocation } from "react-router";
 import { VIP_MULTIPLIER_MAX, VIP_TIERS_MAX } from "../../../../domain/loyalty/rewards.ts";
 import { rewardSettingsSchema, vipTiersSchema } from "../../../../domain/schemas/rewards.ts";
@@ -497,7 +498,7 @@ function RecentRedemptions({ shopId }: { shopId: string }) {
       id="recentes"
       lead={
         pending > 0
-          ? `${pending} récompense${pending > 1 ? "s" : ""} en attente au comptoir.`
+          ? `${plural(pending, "récompense", "récompenses")} en attente au comptoir.`
           : "Les 20 dernières demandes de vos clients."
       }
       actions={
