@@ -41,7 +41,7 @@ export default function ShopCreatedPage() {
   const card = useQuery({ ...cardSettingsQueryOptions(shopId ?? ""), enabled: Boolean(shopId) });
   // Only the owner of the shop named in the address hears it was created (issue 12): anyone else is told plainly.
   const isOwner = Boolean(shops.data?.some((s) => s.id === shopId && s.role === "owner"));
-  if (!isOwner) return <NoShopCreated isLoading={shops.isPending} />;
+  if (!isOwner) return <NoShopCreated isLoading={shops.isPending || shops.isFetching} />;
   return (
     <div className="mx-auto w-full max-w-xl px-5 pb-12 pt-8">
       <div className="flex flex-col items-center text-center">
