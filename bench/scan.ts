@@ -77,7 +77,7 @@ function httpScanner(port: number, world: ScanWorld, clients: number) {
   return { once, close: () => agent.destroy() };
 }
 
-const SCAN_SQL = "select fidele_scan($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) as r";
+const SCAN_SQL = "select fidele_scan($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) as r";
 
 function scanParams(world: ScanWorld, user: ScanWorld["users"][number], configVersion: number) {
   return [
@@ -93,6 +93,7 @@ function scanParams(world: ScanWorld, user: ScanWorld["users"][number], configVe
     user.deviceId,
     SHARED_DEVICE_ACCOUNTS,
     SHARED_DEVICE_WINDOW_DAYS,
+    null,
   ];
 }
 

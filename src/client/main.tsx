@@ -7,9 +7,12 @@ import { RouterProvider } from "react-router";
 import { createRouter } from "./app/router.tsx";
 import { Shell, startShell } from "./app/shell/shell.tsx";
 import { meQueryOptions } from "./lib/me.ts";
+import { startOfflineCache } from "./lib/offline-cache.ts";
 import { queryClient } from "./lib/query-client.ts";
 import "./styles.css";
 
+// Opened without network: the screens seen last come back from the phone's copy (offline-cache.ts).
+startOfflineCache(queryClient);
 // Who is signed in is needed by every screen: ask at once, alongside the route's code.
 void queryClient.prefetchQuery(meQueryOptions());
 const router = createRouter();

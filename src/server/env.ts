@@ -9,6 +9,22 @@ const boolish = z
   .optional()
   .transform((v) => v === "1" || v === "true" || v === "yes");
 
+/**
+ * What the legal notice (/mentions-legales) shows until the operator sets the LEGAL_* variables: a running
+ * instance with these is not compliant, so the server warns at start and the platform admin sees it on /admin.
+ */
+export const LEGAL_PLACEHOLDERS = {
+  LEGAL_COMPANY: "Fidèle (instance auto-hébergée)",
+  LEGAL_ADDRESS: "Adresse à renseigner par l'exploitant",
+  LEGAL_DIRECTOR: "Directeur de la publication à renseigner",
+  LEGAL_HOST: "Hébergeur à renseigner par l'exploitant",
+  LEGAL_CONTACT: "contact@fidele.local",
+} as const;
+
+/** The LEGAL_* variables still at their placeholder. */
+export const unsetLegalDetails = (env: Env) =>
+  (Object.keys(LEGAL_PLACEHOLDERS) as (keyof typeof LEGAL_PLACEHOLDERS)[]).filter((key) => env[key] === LEGAL_PLACEHOLDERS[key]);
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -24,11 +40,11 @@ const EnvSchema = z.object({
     .enum(["1", "0", "true", "false"])
     .optional()
     .transform((v) => v !== "0" && v !== "false"),
-  LEGAL_COMPANY: z.string().default("Fidèle (instance auto-hébergée)"),
-  LEGAL_ADDRESS: z.string().default("Adresse à renseigner par l'exploitant"),
-  LEGAL_DIRECTOR: z.string().default("Directeur de la publication à renseigner"),
-  LEGAL_HOST: z.string().default("Hébergeur à renseigner par l'exploitant"),
-  LEGAL_CONTACT: z.string().default("contact@fidele.local"),
+  LEGAL_COMPANY: z.string().default(LEGAL_PLACEHOLDERS.LEGAL_COMPANY),
+  LEGAL_ADDRESS: z.string().default(LEGAL_PLACEHOLDERS.LEGAL_ADDRESS),
+  LEGAL_DIRECTOR: z.string().default(LEGAL_PLACEHOLDERS.LEGAL_DIRECTOR),
+  LEGAL_HOST: z.string().default(LEGAL_PLACEHOLDERS.LEGAL_HOST),
+  LEGAL_CONTACT: z.string().default(LEGAL_PLACEHOLDERS.LEGAL_CONTACT),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** How often the job engine looks for jobs whose process died (pg-boss supervise/monitor), in seconds. */
   JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),

@@ -6,7 +6,7 @@ import { createAuth } from "./auth.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { migrateDatabase } from "./db/migrate.ts";
 import { DEMO_ACCOUNTS, seedDemo } from "./db/seed.ts";
-import type { Env } from "./env.ts";
+import { type Env, unsetLegalDetails } from "./env.ts";
 import type { Deps } from "./lib/context.ts";
 import { createJobs } from "./jobs/jobs.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
@@ -37,6 +37,12 @@ export async function startServer(env: Env, options: { clientDir?: string; datab
   if (env.SEED_DEMO && (await seedDemo(deps, deps.logger))) {
     deps.logger.info(
       `demo accounts — shop owner: ${DEMO_ACCOUNTS.owner.email} / ${DEMO_ACCOUNTS.owner.password} · shopper: ${DEMO_ACCOUNTS.shopper.email} / ${DEMO_ACCOUNTS.shopper.password} · platform admin: ${DEMO_ACCOUNTS.admin.email} / ${DEMO_ACCOUNTS.admin.password}`,
+    );
+  }
+  const unsetLegal = unsetLegalDetails(env);
+  if (unsetLegal.length > 0) {
+    deps.logger.warn(
+      `legal notice incomplete: /mentions-legales shows placeholders until ${unsetLegal.join(", ")} ${unsetLegal.length > 1 ? "are" : "is"} set (French law requires them on a public site)`,
     );
   }
   const app = createApp({ deps, clientDir: options.clientDir ?? DEFAULT_CLIENT_DIR });

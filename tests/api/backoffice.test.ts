@@ -169,7 +169,7 @@ describe("team invitations (better-auth organization plugin)", () => {
     expect(mail.text).toContain("Maison Invite");
 
     const team = await (await owner.client.request(`/api/backoffice/shops/${shop.id}/team`)).json();
-    expect(team.invitations).toEqual([expect.objectContaining({ email: invitee.user.email, role: "member", roleLabel: "Équipe" })]);
+    expect(team.invitations).toEqual([expect.objectContaining({ email: invitee.user.email, role: "member", roleLabel: "Équipier" })]);
 
     const seen = await (await intruder.client.request(`/api/backoffice/invitations/${invitation.id}`)).json();
     expect(seen.invitation).toMatchObject({ shop: { name: "Maison Invite" }, status: "pending", isForMe: false });

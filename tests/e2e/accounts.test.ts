@@ -131,7 +131,7 @@ describe("accounts journeys", () => {
     // The confirmation link of the real mail, carrying the redirect.
     const confirmation = await stack.smtp.waitForMail(email, (m) => m.subject.includes("Confirmez"));
     const confirmLink = linkIn(confirmation, "verify-email");
-    expect(new URL(confirmLink).searchParams.get("callbackURL")).toBe("/confirm?redirect=%2Fprofil");
+    expect(new URL(confirmLink).searchParams.get("callbackURL")).toBe("/confirm?from=email&redirect=%2Fprofil");
     await page.goto(confirmLink);
     await page.waitForURL((url) => url.pathname === "/confirm");
     await eventually(() => heading(page)).toBe("Bienvenue sur Fidèle !");
@@ -445,7 +445,7 @@ describe("accounts journeys", () => {
     await eventually(() => page.getByText("Votre adresse e-mail n'est pas encore confirmée.").isVisible()).toBe(true);
     const mail = await stack.smtp.waitForMail(account.email, (m) => m.subject.includes("Confirmez"));
     const link = linkIn(mail, "verify-email");
-    expect(new URL(link).searchParams.get("callbackURL")).toBe("/confirm?redirect=%2Fedit-profil");
+    expect(new URL(link).searchParams.get("callbackURL")).toBe("/confirm?from=email&redirect=%2Fedit-profil");
     await page.goto(link);
     await eventually(() => heading(page)).toBe("Bienvenue sur Fidèle !");
     // The profile is already complete: straight on to where the person was going.

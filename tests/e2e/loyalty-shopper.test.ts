@@ -175,7 +175,7 @@ describe("scanning a shop's code", () => {
     await offline.route("**/api/cards", (route) => route.abort("internetdisconnected"));
     await offline.goto("/cartes-de-fidelite");
     await eventually(() => offline.getByText(shop.name).isVisible()).toBe(true);
-    await eventually(() => offline.getByText("Hors connexion : vos cartes telles qu'au", { exact: false }).isVisible()).toBe(true);
+    await eventually(() => offline.getByText("Hors connexion : soldes vu à ", { exact: false }).isVisible()).toBe(true);
     await snap(offline, "loyalty-cards-offline");
     await context.close();
   });

@@ -109,7 +109,7 @@ describe("/scanner", () => {
     await snap(page, "scanner-camera-blocked");
 
     // A wrong code, then the link copied from the counter screen.
-    const field = page.getByLabel("Collez ou tapez le lien affiché sous le QR code du comptoir.");
+    const field = page.getByLabel("Tapez le code de 6 caractères affiché sous le QR code du comptoir (ou collez son lien).");
     await field.fill("https://example.org/autre-chose");
     await page.getByRole("button", { name: "Valider le code" }).click();
     await eventually(() => page.getByText("Ce code n'est pas reconnu.", { exact: false }).isVisible()).toBe(true);

@@ -12,6 +12,8 @@ import { viewerOf } from "./viewer.ts";
 export const loadBackOfficeBars = () => import("./back-office-bars.tsx");
 const AdminBar = lazy(() => loadBackOfficeBars().then((m) => ({ default: m.AdminBar })));
 const Sidebar = lazy(() => loadBackOfficeBars().then((m) => ({ default: m.Sidebar })));
+// Only for the platform admin, on back-office pages.
+const OperatorNotice = lazy(() => import("./operator-notice.tsx").then((m) => ({ default: m.OperatorNotice })));
 // Needed only by a guarded page opened offline (then it comes from the service worker's precache).
 const OfflineNotice = lazy(() => import("./shell/offline-notice.tsx").then((m) => ({ default: m.OfflineNotice })));
 
@@ -60,6 +62,11 @@ export function AppLayout() {
       {meta.showSidebar && sidebar.open ? (
         <Suspense fallback={null}>
           <Sidebar open onClose={sidebar.closeSidebar} me={me} />
+        </Suspense>
+      ) : null}
+      {meta.showAdminbar && me?.user.isAdmin ? (
+        <Suspense fallback={null}>
+          <OperatorNotice />
         </Suspense>
       ) : null}
       <main key={location.pathname} className={transition === "none" ? "" : `page-${transition}`}>

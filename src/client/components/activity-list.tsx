@@ -35,13 +35,14 @@ function EntryRow({ entry }: { entry: Entry }) {
         <Glyph name={entry.kind === "redemption" || isHandover ? "sparkle" : entry.kind === "adjustment" ? "list" : "check"} className="size-5" />
       </span>
       <div className="min-w-0 flex-1">
-        <p className="truncate font-semibold">
+        {/* The whole name and the date, on two lines if need be: a narrow phone cut both (issue 12). */}
+        <p className="line-clamp-2 break-words font-semibold">
           <Link to={`/shop/${entry.shop.slug}`} className="hover:underline">
             {entry.shop.name}
           </Link>
         </p>
-        <p className="truncate text-sm text-stone-600 dark:text-stone-400">
-          {entry.kindLabel} · {formatMoment(entry.createdAt)}
+        <p className="text-sm text-stone-600 dark:text-stone-400">
+          {entry.kindLabel} · <span className="whitespace-nowrap">{formatMoment(entry.createdAt)}</span>
         </p>
         {entry.reason ? <p className="text-sm text-stone-600 italic dark:text-stone-400">« {entry.reason} »</p> : null}
       </div>

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { rewardsAvailableFr } from "../../domain/phrases.ts";
 import { Glyph } from "./loyalty/glyph.tsx";
 import { progressLabelFr, readableOn } from "./loyalty/loyalty-card.tsx";
 import { useMyCards } from "./loyalty/my-cards-query.ts";
@@ -49,7 +50,7 @@ export function CardsGlance() {
                     <span className="block text-sm">{progressLabelFr(card.progress)}</span>
                     {card.rewards?.reachable ? (
                       <span className="block text-sm font-semibold">
-                        {card.rewards.reachable} récompense{card.rewards.reachable > 1 ? "s" : ""} disponible{card.rewards.reachable > 1 ? "s" : ""}
+                        {rewardsAvailableFr(card.rewards.reachable)}
                       </span>
                     ) : null}
                     {percent !== null ? (

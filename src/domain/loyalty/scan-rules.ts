@@ -70,13 +70,14 @@ export const SCAN_OUTCOMES = [
   "poster_disabled",
   "suspended",
   "unknown_shop",
+  "offline_late",
 ] as const;
 export type ScanOutcome = (typeof SCAN_OUTCOMES)[number];
 
 export const SCAN_METHODS = ["rotating", "poster", "staff"] as const;
 export type ScanMethod = (typeof SCAN_METHODS)[number];
 
-export const SCAN_FLAGS = ["shared_device", "outside_hours"] as const;
+export const SCAN_FLAGS = ["shared_device", "outside_hours", "offline"] as const;
 export type ScanFlag = (typeof SCAN_FLAGS)[number];
 
 export const SCAN_OUTCOME_LABELS_FR: Record<ScanOutcome, string> = {
@@ -88,11 +89,13 @@ export const SCAN_OUTCOME_LABELS_FR: Record<ScanOutcome, string> = {
   poster_disabled: "Affiche désactivée",
   suspended: "Boutique suspendue",
   unknown_shop: "Boutique inconnue",
+  offline_late: "Hors ligne, envoyé trop tard",
 };
 
 export const SCAN_FLAG_LABELS_FR: Record<ScanFlag, string> = {
   shared_device: "Plusieurs comptes sur le même appareil",
   outside_hours: "En dehors des heures d'ouverture",
+  offline: "Scanné hors ligne, envoyé au retour du réseau",
 };
 
 export const SCAN_METHOD_LABELS_FR: Record<ScanMethod, string> = {
@@ -145,5 +148,7 @@ export function scanMessageFr(s: ScanMessageInput): string {
       return `${shop} est momentanément suspendue sur Fidèle : aucun passage ne peut être crédité.`;
     case "unknown_shop":
       return "Ce code ne correspond à aucune boutique Fidèle.";
+    case "offline_late":
+      return `Ce passage chez ${shop} a été scanné sans réseau et envoyé trop tard : la boutique accepte les passages hors ligne pendant un temps limité. Il n'a pas été crédité.`;
   }
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { LEDGER_KINDS } from "../loyalty/ledger.ts";
 import { parsePersonalCode } from "../loyalty/personal-code.ts";
 import { SCAN_OUTCOMES } from "../loyalty/scan-rules.ts";
+import { normaliseShortCode } from "../loyalty/short-code.ts";
 import { emailSchema } from "./accounts.ts";
 
 /** Shared by the API and the forms of cards, scans and the ledger. */
@@ -33,6 +34,11 @@ export const scanRequestSchema = z
     claim: z.string().max(200).optional().transform((v) => v || null),
     deviceId: deviceIdSchema,
     idempotencyKey: idempotencyKeySchema,
+    /** Set when the phone scanned the code without network and sends it later: when it was scanned. */
+    offlineAt: z.iso
+      .datetime({ offset: true, error: "Date du passage hors ligne invalide." })
+      .optional()
+      .transform((v) => v ?? null),
   })
   .refine((s) => s.token !== null || s.poster !== null, {
     message: "Ce code est incomplet : scannez le code affiché au comptoir.",
@@ -46,6 +52,25 @@ export const scanClaimRequestSchema = z.object({
   token: z.string({ error: "Ce code est incomplet : scannez le code affiché au comptoir." }).min(1).max(64),
 });
 export type ScanClaimRequestInput = z.input<typeof scanClaimRequestSchema>;
+
+/** /scanner: the short code shown under the counter's QR code, typed. */
+export const shortCodeRequestSchema = z.object({
+  code: z
+    .string({ error: "Tapez le code affiché sous le QR code du comptoir." })
+    .max(20, "Ce code est trop long : il a 6 caractères.")
+    .transform((v, ctx) => {
+      const code = normaliseShortCode(v);
+      if (!code) {
+        ctx.addIssue({
+          code: "custom",
+          message: "Le code du comptoir a 6 caractères (lettres et chiffres), par exemple K7M 4PX.",
+        });
+        return z.NEVER;
+      }
+      return code;
+    }),
+});
+export type ShortCodeRequestInput = z.input<typeof shortCodeRequestSchema>;
 
 /**
  * /manager: credit a visit for a customer whose phone has no camera: by the personal code the customer shows

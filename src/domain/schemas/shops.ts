@@ -220,6 +220,13 @@ export const cardSettingsSchema = z.object({
     .max(7 * 24 * 60, "Le délai ne peut pas dépasser 7 jours."),
   dailyCap: z.coerce.number().int("Nombre entier attendu.").min(1, "Au moins 1 passage par jour.").max(20, "Au plus 20 passages par jour."),
   allowStaticPoster: z.boolean(),
+  /** A visit scanned without network counts when sent within the code's validity plus this (0: never). */
+  offlineGraceMinutes: z.coerce
+    .number()
+    .int("Nombre entier attendu.")
+    .min(0, "Le délai ne peut pas être négatif.")
+    .max(240, "Le délai ne peut pas dépasser 4 heures.")
+    .optional(),
   design: cardDesignSchema,
   /** A manual adjustment larger than this needs the owner or a manager (kept as is when absent). */
   adjustmentLimit: z.coerce
@@ -288,11 +295,5 @@ export const invitationSchema = z.object({
   role: z.enum(["member", "admin"], { error: "Rôle inconnu." }).default("member"),
 });
 export type InvitationInput = z.input<typeof invitationSchema>;
-
-export const SHOP_ROLE_LABELS_FR: Record<string, string> = {
-  owner: "Propriétaire",
-  admin: "Gérant",
-  member: "Équipe",
-};
 
 export const paginationSchema = z.object({ limit: limitSchema(100, 50), offset: offsetSchema });

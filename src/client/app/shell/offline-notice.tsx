@@ -1,40 +1,10 @@
-import { Link } from "react-router";
+import { OfflineView } from "../../components/errors/offline-view.tsx";
 
 /**
- * What a signed-in page shows when the app opened offline: who is signed in cannot be known without the network,
- * so the page waits for it instead of sending the person to the login page. The account query resumes by itself
- * when the network returns, and the page then appears.
+ * What a signed-in page shows when the app opened offline and this phone has no copy of the account: who is signed
+ * in cannot be known without the network, so the page waits for it instead of sending the person to the login page.
+ * The account query resumes by itself when the network returns, and the page then appears.
  */
 export function OfflineNotice() {
-  return (
-    <div className="mx-auto flex max-w-md flex-col items-center px-6 py-16 text-center">
-      <div
-        className="flex size-16 items-center justify-center rounded-full bg-brand-50 text-brand-700 dark:bg-stone-800 dark:text-brand-200"
-        aria-hidden="true"
-      >
-        <svg
-          viewBox="0 0 24 24"
-          aria-hidden="true"
-          className="size-8"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        >
-          <path d="M2 8.8a15 15 0 0 1 4.2-2.6M10.7 5.1A15 15 0 0 1 22 8.8M5 12.5a10 10 0 0 1 5.2-2.4M16.2 10.9A10 10 0 0 1 19 12.5M8.5 16a5 5 0 0 1 7 0M12 20h.01M3 3l18 18" />
-        </svg>
-      </div>
-      <h1 className="mt-5 text-2xl font-bold tracking-tight">Vous êtes hors connexion</h1>
-      <p className="mt-2 text-stone-600 dark:text-stone-400">
-        Cette page a besoin d'Internet. Elle s'affichera d'elle-même dès que la connexion reviendra.
-      </p>
-      <Link
-        to="/"
-        className="mt-6 inline-flex min-h-12 items-center rounded-xl px-5 font-semibold text-brand-800 hover:bg-brand-50 dark:text-brand-200 dark:hover:bg-stone-800"
-      >
-        Retour à l'accueil
-      </Link>
-    </div>
-  );
+  return <OfflineView />;
 }

@@ -1,7 +1,9 @@
 import { onlineManager, useQuery } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
 import { matchRoute, type RouteMeta } from "../../../domain/routes.ts";
+import { startOfflineScans } from "../../features/cards/api/offline-scans.ts";
 import { meQueryOptions } from "../../lib/me.ts";
+import { queryClient } from "../../lib/query-client.ts";
 import type { createRouter } from "../router.tsx";
 import { setForcedColourMode, startColourMode } from "./colour-mode.tsx";
 import { useHeartbeat } from "./heartbeat.ts";
@@ -21,6 +23,8 @@ type AppRouter = ReturnType<typeof createRouter>;
  */
 export function startShell() {
   onlineManager.setOnline(navigator.onLine);
+  // Visits scanned with no network go out when it returns (and at start).
+  startOfflineScans(queryClient);
   startColourMode(matchRoute(window.location.pathname)?.colorMode);
   captureInstallPrompt();
 }

@@ -1,8 +1,9 @@
 import { type CSSProperties, type ReactNode, useEffect, useRef } from "react";
+import { formatAmount, formatNumber, unitWord } from "../../../domain/format.ts";
 import type { CardProgress } from "../../../domain/loyalty/ledger.ts";
+import { stampsLeftFr, stampsOfGoalFr } from "../../../domain/phrases.ts";
 import type { CardDesign } from "../../../domain/schemas/shops.ts";
 import { StampIcon } from "./stamp-icon.tsx";
-import { formatAmount, formatNumber } from "../../../domain/format.ts";
 
 
 /**
@@ -50,15 +51,14 @@ export function readableOn(hex: string): "#000000" | "#ffffff" {
 /** "7 tampons sur 10" / "120 points": what a screen reader hears for a card's progress. */
 export function progressLabelFr(progress: CardProgress): string {
   if (progress.mode === "points") return formatAmount("points", progress.points);
-  return `${progress.stamps} tampon${progress.stamps > 1 ? "s" : ""} sur ${progress.goal}`;
+  return stampsOfGoalFr(progress.stamps, progress.goal);
 }
 
 /** "Plus que 3 tampons avant votre récompense" and the like. */
 export function progressHintFr(progress: CardProgress): string {
   if (progress.mode === "points") return "Cumulez des points à chaque passage.";
   if (progress.isFull) return "Carte complète : votre récompense vous attend !";
-  const left = progress.goal - progress.stamps;
-  return `Plus que ${left} tampon${left > 1 ? "s" : ""} avant votre récompense.`;
+  return stampsLeftFr(progress.goal - progress.stamps);
 }
 
 function Logo({ name, logoUrl, design }: { name: string; logoUrl: string | null; design: CardDesign }) {
@@ -125,6 +125,7 @@ export function LoyaltyCard({
   progress,
   fresh = 0,
   footer,
+  hint,
   headingLevel = 2,
 }: {
   shopName: string;
@@ -135,9 +136,16 @@ export function LoyaltyCard({
   progress: CardProgress | null;
   fresh?: number;
   footer?: ReactNode;
+  /**
+   * What the card says under the stamps. By default, what is left before a full card; a card whose shop has a
+   * catalogue of rewards passes its own (or null), so « Plus que 7 tampons » never stands beside « 1 récompense
+   * disponible ».
+   */
+  hint?: string | null;
   headingLevel?: 2 | 3;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
+  const shownHint = progress === null ? null : hint === undefined ? progressHintFr(progress) : hint;
   return (
     <div
       className="relative overflow-hidden rounded-3xl p-5 shadow-lg ring-1 ring-black/5"
@@ -168,7 +176,7 @@ export function LoyaltyCard({
               <span className="font-semibold">tampons</span>
             </p>
             <StampGrid progress={progress} design={design} fresh={fresh} />
-            <p className="mt-3 text-sm font-semibold">{progressHintFr(progress)}</p>
+            {shownHint ? <p className="mt-3 text-sm font-semibold">{shownHint}</p> : null}
           </>
         ) : (
           <>
@@ -176,9 +184,9 @@ export function LoyaltyCard({
               <Pop active={fresh > 0} delay={300} className="inline-block text-4xl font-black tabular-nums" style={{}}>
                 {formatNumber(progress.points)}
               </Pop>
-              <span className="font-semibold">point{Math.abs(progress.points) > 1 ? "s" : ""}</span>
+              <span className="font-semibold">{unitWord("points", progress.points)}</span>
             </p>
-            <p className="mt-2 text-sm font-semibold">{progressHintFr(progress)}</p>
+            {shownHint ? <p className="mt-2 text-sm font-semibold">{shownHint}</p> : null}
           </>
         )}
         {footer ? <div className="mt-3 text-sm">{footer}</div> : null}

@@ -1,7 +1,6 @@
 import { useId } from "react";
+import { shopRoleLabel } from "../../../domain/roles.ts";
 import type { MyShop } from "./current-shop.ts";
-
-const ROLE_LABELS: Record<string, string> = { owner: "propriétaire", admin: "gérant", member: "équipe" };
 
 /** A select of my shops, for the dark admin bar; shown only to people with several shops. */
 export function ShopSwitcher({
@@ -29,7 +28,7 @@ export function ShopSwitcher({
         {value && !shops.some((s) => s.id === value) ? <option value={value}>Autre boutique</option> : null}
         {shops.map((s) => (
           <option key={s.id} value={s.id}>
-            {s.name} ({ROLE_LABELS[s.role] ?? s.role}){s.status === "suspended" ? " – suspendue" : ""}
+            {s.name} ({shopRoleLabel(s.role).toLowerCase()}){s.status === "suspended" ? " – suspendue" : ""}
           </option>
         ))}
       </select>

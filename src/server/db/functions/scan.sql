@@ -19,7 +19,8 @@ CREATE OR REPLACE FUNCTION fidele_scan(
   p_outside_hours boolean,
   p_device_id text,
   p_shared_device_accounts integer,
-  p_shared_device_days integer
+  p_shared_device_days integer,
+  p_visit_at timestamptz
 ) RETURNS jsonb LANGUAGE plpgsql AS $$
 DECLARE
   v_now timestamptz := now();
@@ -48,7 +49,7 @@ BEGIN
   END IF;
 
   SELECT id, name, slug, status, timezone, card_mode, stamps_goal, points_per_visit, cooldown_minutes,
-         daily_cap, allow_static_poster, config_version
+         daily_cap, allow_static_poster, config_version, offline_grace_minutes
     INTO v_shop FROM shops WHERE scan_uid = p_scan_uid;
   IF NOT FOUND THEN
     v_outcome := 'unknown_shop';
@@ -60,7 +61,13 @@ BEGIN
     v_outcome := 'poster_disabled';
   ELSIF p_code = 'stale' THEN
     v_outcome := 'stale_code';
-  ELSIF p_code <> 'valid' THEN
+  ELSIF p_code = 'offline' AND (p_visit_at IS NULL
+        OR v_now > p_visit_at + make_interval(mins => v_shop.offline_grace_minutes)) THEN
+    -- Kept offline for longer than the shop allows (p_visit_at is within the code's validity).
+    v_outcome := 'offline_late';
+  ELSIF p_code = 'offline' THEN
+    v_flags := array_append(v_flags, 'offline');
+  ELSIF p_code NOT IN ('valid', 'offline') THEN
     v_outcome := 'invalid_code';
   END IF;
 
@@ -77,7 +84,8 @@ BEGIN
     -- The time of the visit is when we hold the lock, not when the transaction began: a
     -- request that waited for a twin's lock must not see the twin's visit "in its future"
     -- (with no cooldown, now() < last_scan_at would read as a cooldown).
-    v_now := GREATEST(clock_timestamp(), v_last_scan_at);
+    -- A visit scanned offline is dated honestly: when the code was shown, not when the network came back.
+    v_now := CASE WHEN p_code = 'offline' THEN p_visit_at ELSE GREATEST(clock_timestamp(), v_last_scan_at) END;
     v_today := (v_now AT TIME ZONE v_shop.timezone)::date;
     v_day_count := CASE WHEN v_day_key = v_today THEN v_day_count ELSE 0 END;
     IF v_day_count >= v_shop.daily_cap THEN

@@ -73,6 +73,8 @@ export const shops = pgTable(
     cooldownMinutes: integer().notNull().default(240),
     dailyCap: integer().notNull().default(2),
     allowStaticPoster: boolean().notNull().default(false),
+    /** A scan made offline counts when sent within the code's validity plus these minutes (0: never). */
+    offlineGraceMinutes: integer().notNull().default(30),
     cardDesign: jsonb().$type<CardDesign>().notNull(),
     weeklyHours: jsonb().$type<WeeklyHours>().notNull().default([[], [], [], [], [], [], []]),
     closures: jsonb().$type<Closure[]>().notNull().default([]),
@@ -91,6 +93,7 @@ export const shops = pgTable(
     index().on(t.city),
     index().on(t.category),
     check("shops_rules_check", sql`${t.stampsGoal} > 0 and ${t.pointsPerVisit} > 0 and ${t.cooldownMinutes} >= 0 and ${t.dailyCap} > 0`),
+    check("shops_offline_grace_check", sql`${t.offlineGraceMinutes} between 0 and 240`),
   ],
 );
 

@@ -59,10 +59,15 @@ function tellExistingAccount(deps: Deps, email: string): void {
     });
 }
 
-/** Where the confirmation link lands: /confirm, carrying a safe `redirect` for after the profile step. */
+/**
+ * Where the confirmation link lands: /confirm?from=email (so the page tells a link opened twice from /confirm
+ * opened without any link), carrying a safe `redirect` for after the profile step.
+ */
 export function confirmCallback(redirect: string | undefined): string {
   const target = safeRedirect(redirect, "");
-  return target && target !== "/" ? `/confirm?redirect=${encodeURIComponent(target)}` : "/confirm";
+  return target && target !== "/"
+    ? `/confirm?from=email&redirect=${encodeURIComponent(target)}`
+    : "/confirm?from=email";
 }
 
 export type Membership = { shopId: string; shopName: string; shopSlug: string; role: string };

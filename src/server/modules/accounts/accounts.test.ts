@@ -56,11 +56,11 @@ async function confirmationCallback(email: string): Promise<string | null> {
 
 describe("confirmCallback", () => {
   it("keeps a path of this site and drops anything else", () => {
-    expect(confirmCallback(undefined)).toBe("/confirm");
-    expect(confirmCallback("/")).toBe("/confirm");
-    expect(confirmCallback("/shop/boulangerie?x=1")).toBe("/confirm?redirect=%2Fshop%2Fboulangerie%3Fx%3D1");
+    expect(confirmCallback(undefined)).toBe("/confirm?from=email");
+    expect(confirmCallback("/")).toBe("/confirm?from=email");
+    expect(confirmCallback("/shop/boulangerie?x=1")).toBe("/confirm?from=email&redirect=%2Fshop%2Fboulangerie%3Fx%3D1");
     for (const bad of ["//evil.example", "https://evil.example/", "/\\evil.example", "javascript:alert(1)"]) {
-      expect(confirmCallback(bad)).toBe("/confirm");
+      expect(confirmCallback(bad)).toBe("/confirm?from=email");
     }
   });
 });
@@ -71,7 +71,7 @@ describe("POST /api/accounts/sign-up with a redirect", () => {
     const res = await signUp({ email, password: "un-mot-de-passe", redirect: "/shop/boulangerie" });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: "check-email" });
-    expect(await confirmationCallback(email)).toBe("/confirm?redirect=%2Fshop%2Fboulangerie");
+    expect(await confirmationCallback(email)).toBe("/confirm?from=email&redirect=%2Fshop%2Fboulangerie");
   });
 
   it("drops a redirect to another site, and answers the same", async () => {
@@ -79,7 +79,7 @@ describe("POST /api/accounts/sign-up with a redirect", () => {
     const res = await signUp({ email, password: "un-mot-de-passe", redirect: "https://evil.example/" });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: "check-email" });
-    expect(await confirmationCallback(email)).toBe("/confirm");
+    expect(await confirmationCallback(email)).toBe("/confirm?from=email");
   });
 
   it("refuses an oversized redirect with a French 400", async () => {

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { suspendShopSchema } from "../../../domain/schemas/shops.ts";
+import { unsetLegalDetails } from "../../env.ts";
 import { type AppEnv, currentAdmin } from "../../lib/context.ts";
 import { shopIdSchema } from "../../lib/shop-access.ts";
 import { validate } from "../../lib/validate.ts";
@@ -15,10 +16,26 @@ const platformQuery = z.object({
 });
 
 /** /api/admin: the platform admin's tools. */
-export const adminRoutes = new Hono<AppEnv>().get("/outbox", async (c) => {
-  currentAdmin(c);
-  return c.json({ messages: await listOutbox(c.get("deps").db) });
-});
+export const adminRoutes = new Hono<AppEnv>()
+  .get("/outbox", async (c) => {
+    currentAdmin(c);
+    return c.json({ messages: await listOutbox(c.get("deps").db) });
+  })
+  /** What the operator must still do, shown to the platform admin on the back-office pages. */
+  .get("/notices", (c) => {
+    currentAdmin(c);
+    const unset = unsetLegalDetails(c.get("deps").env);
+    const notices =
+      unset.length > 0
+        ? [
+            {
+              id: "legal-notice",
+              message: `Les mentions légales affichent encore des valeurs d'exemple (« ${c.get("deps").env.LEGAL_ADDRESS} »…). Renseignez ${unset.join(", ")} dans l'environnement du serveur, puis redémarrez-le : la loi les exige sur un site public.`,
+            },
+          ]
+        : [];
+    return c.json({ notices });
+  });
 
 /** /api/backoffice/platform: the platform admin's list of shops, suspension and reactivation. */
 export const platformRoutes = new Hono<AppEnv>()

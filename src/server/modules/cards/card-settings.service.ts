@@ -45,6 +45,7 @@ export async function getCardSettings(db: Db, access: ShopAccess) {
     dailyCap: s.dailyCap,
     allowStaticPoster: s.allowStaticPoster,
     adjustmentLimit: s.adjustmentLimit,
+    offlineGraceMinutes: s.offlineGraceMinutes,
     design: designOf(s.cardDesign),
     summary: rulesSummaryFr(s),
     shop: { name: s.name, logoUrl: imageUrl(s.slug, "logo", Boolean(s.logo), s.updatedAt) },
@@ -62,6 +63,7 @@ export async function updateCardSettings(db: Db, access: ShopAccess, input: z.ou
     allowStaticPoster: input.allowStaticPoster,
     cardDesign: input.design,
     ...(input.adjustmentLimit === undefined ? {} : { adjustmentLimit: input.adjustmentLimit }),
+    ...(input.offlineGraceMinutes === undefined ? {} : { offlineGraceMinutes: input.offlineGraceMinutes }),
   });
   return getCardSettings(db, access);
 }

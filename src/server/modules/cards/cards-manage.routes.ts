@@ -20,6 +20,7 @@ import {
   updateCardSettings,
   updateDoublePoints,
 } from "./card-settings.service.ts";
+import { getCodesAhead } from "./counter-codes.service.ts";
 import { adjustCard, creditVisit, getReaderCode, lookupCustomer } from "./counter.service.ts";
 import {
   customersCsv,
@@ -49,6 +50,10 @@ const csv = (body: string, filename: string) =>
  */
 export const cardsManageRoutes = new Hono<ShopEnv>()
   // — any member of the shop: the counter —
+  .get("/reader/ahead", async (c) => {
+    const { db, env } = c.get("deps");
+    return c.json(await getCodesAhead(db, c.get("access"), env.APP_URL));
+  })
   .get("/reader", async (c) => {
     const { db, env } = c.get("deps");
     return c.json(await getReaderCode(db, c.get("access"), env.APP_URL));

@@ -1,11 +1,17 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { activityQuerySchema, scanClaimRequestSchema, scanRequestSchema } from "../../../domain/schemas/cards.ts";
+import {
+  activityQuerySchema,
+  scanClaimRequestSchema,
+  scanRequestSchema,
+  shortCodeRequestSchema,
+} from "../../../domain/schemas/cards.ts";
 import { type AppEnv, currentUser } from "../../lib/context.ts";
 import { enforceThrottle } from "../../lib/throttle.ts";
 import { validate } from "../../lib/validate.ts";
 import { getMyCard, listMyActivity, listMyCards } from "./cards.service.ts";
 import { getMyPersonalCode, renewMyPersonalCode } from "./personal-code.service.ts";
+import { resolveShortCode } from "./counter-codes.service.ts";
 import { issueScanClaim, performScan } from "./scan.service.ts";
 
 const cardParam = z.object({ cardId: z.string().uuid("Carte introuvable.") });
@@ -31,6 +37,16 @@ export const cardsRoutes = new Hono<AppEnv>()
     const { db } = c.get("deps");
     await enforceThrottle(db, `scan-claim:ip:${c.get("clientIp")}`, 600, 30);
     return c.json(await issueScanClaim(db, c.req.valid("json")));
+  })
+  /**
+   * The short code typed on /scanner (the QR's fallback): `{ scanUid, token }`, the counter code it stands for,
+   * which the web app opens as if it had been scanned. Open to anyone; limited per client address (a code is
+   * 30 bits: guessing one takes far more tries than the limit allows).
+   */
+  .post("/short-codes", validate("json", shortCodeRequestSchema), async (c) => {
+    const { db } = c.get("deps");
+    await enforceThrottle(db, `short-code:ip:${c.get("clientIp")}`, 600, 30);
+    return c.json(await resolveShortCode(db, c.req.valid("json").code));
   })
   .get("/", async (c) => {
     const user = currentUser(c);

@@ -168,6 +168,7 @@ type ScanRow = {
   multiplier: number;
   flags: ScanFlag[];
   device_id: string | null;
+  device_no: number | null;
   card_id: string | null;
   user_id: string | null;
   actor_id: string;
@@ -188,10 +189,17 @@ async function queryScans(
 ) {
   const from = q.from ? zonedToUtc(q.from, 0, tz) : null;
   const to = q.to ? zonedToUtc(addDays(q.to, 1), 0, tz) : null;
+  // Devices are numbered per shop in the order they were first seen (« appareil 3 »): a raw id means nothing to
+  // an owner, a number is stable and tells two phones apart.
   const result = await db.execute<ScanRow>(sql`
-    select s.id, s.created_at, s.outcome, s.method, s.delta, s.multiplier, s.flags, s.device_id, s.card_id, s.user_id,
-           s.actor_id, p.first_name, p.last_name, u.email, (count(*) over ())::int as total
+    with devices as (
+      select device_id, (row_number() over (order by min(created_at), device_id))::int as device_no
+      from scans where shop_id = ${shopScope(access)} and device_id is not null group by device_id
+    )
+    select s.id, s.created_at, s.outcome, s.method, s.delta, s.multiplier, s.flags, s.device_id, dv.device_no, s.card_id,
+           s.user_id, s.actor_id, p.first_name, p.last_name, u.email, (count(*) over ())::int as total
     from scans s
+    left join devices dv on dv.device_id = s.device_id
     left join "user" u on u.id = s.user_id
     left join profiles p on p.id = s.user_id
     where s.shop_id = ${shopScope(access)}
@@ -204,6 +212,8 @@ async function queryScans(
     limit ${page.limit} offset ${page.offset}`);
   return result.rows;
 }
+
+const deviceLabelFr = (n: number | null) => (n ? `appareil ${n}` : null);
 
 function scanDto(r: ScanRow) {
   return {
@@ -219,7 +229,7 @@ function scanDto(r: ScanRow) {
     flagLabels: r.flags.map((f) => SCAN_FLAG_LABELS_FR[f]),
     isFlagged: r.flags.length > 0,
     byStaff: r.actor_id !== r.user_id,
-    deviceId: r.device_id ? r.device_id.slice(0, 8) : null,
+    deviceLabel: deviceLabelFr(r.device_no),
     customer: { cardId: r.card_id, firstName: r.first_name, lastName: r.last_name, email: r.email },
   };
 }
@@ -246,7 +256,7 @@ export async function scansCsv(db: Db, access: ShopAccess, q: ScansQuery) {
       r.first_name ?? "",
       r.last_name ?? "",
       r.email ?? "",
-      r.device_id ? r.device_id.slice(0, 8) : "",
+      deviceLabelFr(r.device_no) ?? "",
     ]),
   );
   return { csv, filename: `passages-${shop.slug}-${localParts(new Date(), shop.timezone).date}.csv` };

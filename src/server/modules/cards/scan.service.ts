@@ -14,6 +14,8 @@ import {
 } from "../../../domain/loyalty/scan-rules.ts";
 import {
   CLAIM_TTL_SECONDS,
+  CODE_STEP_SECONDS,
+  CODE_STEPS_ACCEPTED,
   importCodeKey,
   randomSecret,
   rotatingToken,
@@ -150,7 +152,7 @@ export function forgetScanProfile(db: Db, scanUid: string): void {
 const SCAN_SQL = `select case
   when exists (select 1 from member m join shops s on s.id = m.organization_id where s.scan_uid = $3 and m.user_id = $2)
     then '{"outcome": "staff_self"}'::jsonb
-  else fidele_scan($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) end as r`;
+  else fidele_scan($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) end as r`;
 
 /** The raw answer of fidele_scan (stored as the scan's `response`). */
 export type ScanRecord = {
@@ -179,7 +181,7 @@ type ScanParams = [
   scanUid: string,
   key: string,
   method: ScanMethod,
-  code: TokenCheck,
+  code: TokenCheck | "offline",
   configVersion: number | null,
   /** JSON of visitMultipliers (src/domain/loyalty/rewards.ts). */
   multipliers: string,
@@ -187,6 +189,7 @@ type ScanParams = [
   deviceId: string | null,
   sharedDeviceAccounts: number,
   sharedDeviceDays: number,
+  visitAt: string | null,
 ];
 
 /** One round trip: a named prepared statement on PostgreSQL (planned once per connection), a query on PGlite. */
@@ -207,6 +210,8 @@ export type ScanInput = {
   claim?: string | null;
   deviceId: string | null;
   idempotencyKey: string;
+  /** When the phone scanned the code while it had no network (the scan was queued and sent later). */
+  offlineAt?: string | null;
 };
 
 /**
@@ -254,6 +259,20 @@ async function codeByClaim(db: Db, profile: ScanProfile, userId: string, input: 
 }
 
 /**
+ * The moment of a visit scanned offline: what the phone says, kept inside the window in which the code was valid
+ * (its step and the next), since the code proves the shopper was at the counter then and the phone's clock proves
+ * nothing. Null for a malformed token.
+ */
+function offlineVisit(token: string, offlineAt: string): string | null {
+  const step = tokenStepOf(token);
+  if (step === null) return null;
+  const from = step * CODE_STEP_SECONDS * 1000;
+  const until = from + CODE_STEPS_ACCEPTED * CODE_STEP_SECONDS * 1000 - 1000;
+  const said = Date.parse(offlineAt);
+  return new Date(Math.min(until, Math.max(from, Number.isNaN(said) ? from : said))).toISOString();
+}
+
+/**
  * Credits a visit (or records why not). `actorId` sent the request: the shopper
  * themself, or a staff member crediting them at the counter (method "staff").
  */
@@ -269,7 +288,8 @@ export async function performScan(
   let record: ScanRecord | null = null;
   for (let attempt = 0; attempt < 3 && !record; attempt++) {
     const profile = await getScanProfile(db, input.scanUid, attempt > 0);
-    let code: TokenCheck = "invalid";
+    let code: TokenCheck | "offline" = "invalid";
+    let visitAt: string | null = null;
     let multipliers: MultiplierCandidate[] = [];
     let outsideHours = false;
     if (profile) {
@@ -279,6 +299,11 @@ export async function performScan(
         // Only the shopper's own scan can lean on a claim (a staff scan needs none).
         if (code === "stale" && input.claim && who.actorId === who.userId) {
           code = await codeByClaim(db, profile, who.userId, input, now.getTime());
+        }
+        // A code kept by a phone without network: authentic, sent late; the shop's grace decides (fidele_scan).
+        if (code === "stale" && input.offlineAt && who.actorId === who.userId) {
+          visitAt = offlineVisit(input.token, input.offlineAt);
+          if (visitAt) code = "offline";
         }
       }
       else if (resolved === "poster" && input.poster) {
@@ -302,6 +327,7 @@ export async function performScan(
       resolved === "staff" ? null : input.deviceId,
       SHARED_DEVICE_ACCOUNTS,
       SHARED_DEVICE_WINDOW_DAYS,
+      visitAt,
     ]);
     if (result.outcome === "staff_self") {
       throw new AppError("FORBIDDEN", {

@@ -1,5 +1,6 @@
 import { EventEmitter } from "node:events";
 import { and, desc, eq, sql } from "drizzle-orm";
+import { reservedFr } from "../../../domain/phrases.ts";
 import { AppError } from "../../../domain/errors.ts";
 import {
   REDEMPTION_QR_PREFIX,
@@ -221,6 +222,8 @@ function shopperRedemptionDto(r: RedemptionRow) {
     title: r.title,
     cost: r.cost,
     costLabel: r.cost > 0 ? unitLabelFr(r.mode, r.cost) : "Offert",
+    /** "3 tampons réservés", "1 tampon réservé", or "Offert". */
+    reservedLabel: r.cost > 0 ? reservedFr(r.mode, r.cost) : "Offert",
     expiresAt: r.expiresAt.toISOString(),
     /** Time left when this answer was made: a phone whose clock is off still counts down right. */
     expiresInMs: expiresInMs(r.expiresAt),

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
-import { SHOP_ROLE_LABELS_FR } from "../../../domain/schemas/shops.ts";
+import { shopRoleLabel } from "../../../domain/roles.ts";
 import type { Deps } from "../../lib/context.ts";
 import type { Db } from "../../db/client.ts";
 import { invitation, member, organization, profiles, user } from "../../db/schema/index.ts";
@@ -85,11 +85,11 @@ export async function listTeam(db: Db, access: ShopAccess) {
     .where(and(eq(invitation.organizationId, scope), eq(invitation.status, "pending"), sql`${invitation.expiresAt} > now()`))
     .orderBy(desc(invitation.createdAt));
   return {
-    members: members.map((m) => ({ ...m, roleLabel: SHOP_ROLE_LABELS_FR[m.role] ?? m.role, isMe: m.userId === access.userId, createdAt: m.createdAt.toISOString() })),
+    members: members.map((m) => ({ ...m, roleLabel: shopRoleLabel(m.role), isMe: m.userId === access.userId, createdAt: m.createdAt.toISOString() })),
     invitations: invitations.map((i) => ({
       ...i,
       role: i.role ?? "member",
-      roleLabel: SHOP_ROLE_LABELS_FR[i.role ?? "member"] ?? "Équipe",
+      roleLabel: shopRoleLabel(i.role),
       expiresAt: i.expiresAt.toISOString(),
       createdAt: i.createdAt.toISOString(),
     })),
@@ -158,7 +158,7 @@ export async function getInvitationDetails(db: Db, invitationId: string, viewerE
     id: row.id,
     shop: { id: row.shopId, name: row.shopName, slug: row.shopSlug },
     role: row.role ?? "member",
-    roleLabel: SHOP_ROLE_LABELS_FR[row.role ?? "member"] ?? "Équipe",
+    roleLabel: shopRoleLabel(row.role),
     status: isExpired && row.status === "pending" ? ("expired" as const) : (row.status as "pending" | "accepted" | "rejected" | "canceled"),
     expiresAt: row.expiresAt.toISOString(),
     inviterName: row.inviterFirstName || row.inviterName || "L'équipe",

@@ -22,6 +22,10 @@ const LINK_ERRORS: Record<string, { title: string; text: string }> = {
     title: "Ce lien n'est pas valable",
     text: "Il a peut-être été mal copié ou coupé par votre messagerie. Demandez un nouveau lien ci-dessous.",
   },
+  MISSING_LINK: {
+    title: "Ouvrez le lien reçu par e-mail",
+    text: "Cette page confirme votre adresse quand vous ouvrez le lien de l'e-mail reçu après votre inscription. Ouvrez ce lien, ou demandez-en un nouveau ci-dessous.",
+  },
   INVALID_USER: {
     title: "Un autre compte est connecté",
     text: "Ce lien concerne un autre compte que celui connecté sur ce téléphone. Déconnectez-vous, puis ouvrez de nouveau le lien reçu par e-mail.",
@@ -42,6 +46,8 @@ export default function ConfirmPage() {
   const { data: me } = useQuery(meQueryOptions());
 
   if (error) return <LinkError error={error} redirect={redirect} />;
+  // Opened without the e-mail's link (the link lands here with ?from=email): nothing was confirmed.
+  if (!me && params.get("from") !== "email") return <LinkError error="MISSING_LINK" redirect={redirect} />;
 
   if (!me) {
     // A link opened twice: the address is confirmed, but only the first visit signs in.

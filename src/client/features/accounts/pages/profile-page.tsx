@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { shopRoleLabel } from "../../../../domain/roles.ts";
 import { Link, useLocation } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
@@ -7,8 +8,6 @@ import { useMe } from "../../../lib/me.ts";
 import { useSignOut } from "../api/sign-out.ts";
 import { Glyph, type GlyphName } from "../components/badge-icon.tsx";
 import { TwoFactorNudge } from "../components/two-factor-nudge.tsx";
-
-const ROLE_LABEL: Record<string, string> = { owner: "Gérant", admin: "Responsable", member: "Équipe" };
 
 export default function ProfilePage() {
   const { data: me } = useMe();
@@ -69,7 +68,7 @@ export default function ProfilePage() {
               <li key={m.shopId} className="flex items-center justify-between gap-3 py-1">
                 <span className="truncate font-medium">{m.shopName}</span>
                 <span className="shrink-0 rounded-full bg-stone-100 px-2.5 py-0.5 text-xs font-semibold text-stone-700 dark:bg-stone-800 dark:text-stone-300">
-                  {ROLE_LABEL[m.role] ?? m.role}
+                  {shopRoleLabel(m.role)}
                 </span>
               </li>
             ))}

@@ -61,6 +61,16 @@ const COOLDOWNS = [
   { value: 10080, label: "7 jours" },
 ];
 
+/** How long a visit scanned without network may take to arrive (src/server/modules/cards/scan.service.ts). */
+const OFFLINE_GRACES = [
+  { value: 0, label: "Refusés (réseau obligatoire)" },
+  { value: 15, label: "Acceptés s'ils arrivent dans les 15 minutes" },
+  { value: 30, label: "Acceptés s'ils arrivent dans les 30 minutes (conseillé)" },
+  { value: 60, label: "Acceptés s'ils arrivent dans l'heure" },
+  { value: 120, label: "Acceptés s'ils arrivent dans les 2 heures" },
+  { value: 240, label: "Acceptés s'ils arrivent dans les 4 heures" },
+];
+
 type Draft = {
   mode: "stamps" | "points";
   stampsGoal: string;
@@ -69,6 +79,7 @@ type Draft = {
   dailyCap: string;
   allowStaticPoster: boolean;
   adjustmentLimit: string;
+  offlineGraceMinutes: string;
   design: CardDesign;
 };
 
@@ -80,6 +91,7 @@ const toDraft = (c: CardSettings): Draft => ({
   dailyCap: String(c.dailyCap),
   allowStaticPoster: c.allowStaticPoster,
   adjustmentLimit: String(c.adjustmentLimit),
+  offlineGraceMinutes: String(c.offlineGraceMinutes),
   design: { ...c.design },
 });
 
@@ -335,6 +347,19 @@ function CardDesignForm({ shopId, settings }: { shopId: string; settings: CardSe
               hint="Au-delà, seuls vous et vos gérants peuvent corriger un solde. Chaque correction garde son auteur et son motif dans l'historique du client."
               error={e.adjustmentLimit}
             />
+            <SelectField
+              label="Passages scannés sans réseau"
+              value={draft.offlineGraceMinutes}
+              onChange={(ev) => update({ offlineGraceMinutes: ev.target.value })}
+              hint="Le téléphone d'un client sans réseau garde le code scanné et l'envoie au retour du réseau : le passage compte s'il arrive dans ce délai, à l'heure où il a eu lieu."
+              error={e.offlineGraceMinutes}
+            >
+              {OFFLINE_GRACES.map((g) => (
+                <option key={g.value} value={String(g.value)}>
+                  {g.label}
+                </option>
+              ))}
+            </SelectField>
             <div className="rounded-xl border border-stone-200 p-3 dark:border-stone-700">
               <Checkbox
                 label="Autoriser l'affiche imprimée (code fixe)"

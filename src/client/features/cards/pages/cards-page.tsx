@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { unitLabelFr } from "../../../../domain/loyalty/rewards.ts";
+import { loyaltyCardsFr, rewardsAvailableFr, seenAtFr, visitsFr } from "../../../../domain/phrases.ts";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { LoyaltyCard } from "../../../components/loyalty/loyalty-card.tsx";
 import { type MyCard, useMyCards } from "../../../components/loyalty/my-cards-query.ts";
@@ -16,14 +17,14 @@ function RewardsLine({ card }: { card: MyCard }) {
     <p className="mb-2 flex items-start gap-1.5 font-semibold" data-testid="card-rewards">
       <Glyph name="sparkle" className="mt-0.5 size-4 shrink-0" />
       {glance.reachable > 0
-        ? `${glance.reachable} récompense${glance.reachable > 1 ? "s" : ""} disponible${glance.reachable > 1 ? "s" : ""}`
+        ? rewardsAvailableFr(glance.reachable)
         : `Prochaine récompense : ${glance.next?.title} (encore ${unitLabelFr(card.progress.mode, glance.next?.missing ?? 0)})`}
     </p>
   );
 }
 
 function CardFooter({ card }: { card: MyCard }) {
-  const visits = `${card.visits} passage${card.visits > 1 ? "s" : ""}`;
+  const visits = visitsFr(card.visits);
   return (
     <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 border-t pt-3" style={{ borderColor: `${card.shop.design.foreground}40` }}>
       <span>
@@ -75,7 +76,7 @@ export default function CardsPage() {
           <h1 className="text-2xl font-bold tracking-tight">Mes cartes</h1>
           <p className="mt-1 text-stone-700 dark:text-stone-300">
             {cards.data && cards.data.length > 0
-              ? `${cards.data.length} carte${cards.data.length > 1 ? "s" : ""} de fidélité, la dernière visitée en premier.`
+              ? `${loyaltyCardsFr(cards.data.length)}, la dernière visitée en premier.`
               : "Vos cartes de fidélité, toujours sur vous."}
           </p>
         </div>
@@ -92,8 +93,7 @@ export default function CardsPage() {
 
       {isStale ? (
         <Notice tone="info">
-          Hors connexion : vos cartes telles qu'au {formatMoment(new Date(cards.dataUpdatedAt))}. Elles se mettront à jour dès le retour du
-          réseau.
+          Hors connexion : soldes {seenAtFr(cards.dataUpdatedAt, undefined, cards.data && cards.data.length > 1)}. Ils se mettront à jour dès le retour du réseau.
         </Notice>
       ) : null}
       {cards.isError && !cards.data ? <Notice tone="error">{cards.error.message}</Notice> : null}
@@ -120,10 +120,17 @@ export default function CardsPage() {
                   design={card.shop.design}
                   logoUrl={card.shop.logoUrl}
                   progress={card.progress}
+                  // The shop's rewards line says what is next: the full-card hint would contradict it.
+                  hint={card.rewards && (card.rewards.reachable > 0 || card.rewards.next) ? null : undefined}
                   footer={
                     <>
                       <RewardsLine card={card} />
                       <CardFooter card={card} />
+                      {isStale ? (
+                        <p className="mt-1 text-xs font-medium" data-testid="card-seen-at">
+                          Solde {seenAtFr(cards.dataUpdatedAt)}
+                        </p>
+                      ) : null}
                     </>
                   }
                 />

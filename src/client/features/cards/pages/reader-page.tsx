@@ -1,24 +1,14 @@
-import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { CODE_STEP_SECONDS } from "../../../../domain/loyalty/scan-code.ts";
+import { displayShortCode } from "../../../../domain/loyalty/short-code.ts";
 import { APP_DESIGN, readableOn } from "../../../components/loyalty/loyalty-card.tsx";
 import { StampIcon } from "../../../components/loyalty/stamp-icon.tsx";
 import { QrImage } from "../../../components/qr/qr-image.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
-import { getReaderCode } from "../api/counter.ts";
+import { useCounterCode } from "../api/counter-code.ts";
 import { CounterShopPicker, useCounterShop } from "../components/counter-shop.tsx";
 import { cardsKeys } from "../api/keys.ts";
-
-/** The code of this step, with the difference between the server's clock and this screen's. */
-async function fetchCode(shopId: string) {
-  const code = await getReaderCode(shopId);
-  return { ...code, skewMs: Date.parse(code.serverTime) - Date.now() };
-}
-type Code = Awaited<ReturnType<typeof fetchCode>>;
-
-/** When the code stops being the current one, on this screen's clock. */
-const localExpiry = (code: Code) => Date.parse(code.expiresAt) - code.skewMs;
 
 /** A ring emptying over the 30 s of a code, and the seconds left. */
 function Countdown({ endsAt, foreground }: { endsAt: number; foreground: string }) {
@@ -86,26 +76,10 @@ export default function ReaderPage() {
   const counter = useCounterShop();
   const { shopId } = counter;
   useWakeLock();
-  const code = useQuery({
-    queryKey: cardsKeys.counterReader(shopId),
-    queryFn: () => fetchCode(shopId ?? ""),
-    enabled: Boolean(shopId),
-    staleTime: Number.POSITIVE_INFINITY,
-    // Fetched again as the code expires (a quarter second after, on the server's clock), and every 5 s while it fails.
-    refetchInterval: (query) => (query.state.data && !query.state.error ? Math.max(1_000, localExpiry(query.state.data) - Date.now() + 250) : 5_000),
-    refetchIntervalInBackground: true,
-    retry: 1,
-  });
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), 1_000);
-    return () => window.clearInterval(timer);
-  }, []);
-
-  const design = code.data?.shop.design ?? APP_DESIGN;
-  const name = code.data?.shop.name ?? counter.shopName ?? "Votre boutique";
-  // A code stays valid one step after it stops being current: past that, showing it would only mislead.
-  const isDead = code.data ? now > localExpiry(code.data) + CODE_STEP_SECONDS * 1000 : false;
+  // The live code, or offline the one of this step among the codes fetched ahead (counter-code.ts).
+  const { code: current, ...code } = useCounterCode(shopId);
+  const design = current?.shop.design ?? APP_DESIGN;
+  const name = current?.shop.name ?? counter.shopName ?? "Votre boutique";
 
   if (!shopId) {
     return (
@@ -134,11 +108,11 @@ export default function ReaderPage() {
       </div>
       <div className="relative flex flex-1 flex-col items-center justify-center gap-6 px-6 pb-8 pt-2 landscape:flex-row landscape:gap-12">
         <div className="aspect-square w-[min(86vw,60vh)] rounded-3xl bg-white p-3 shadow-2xl landscape:w-auto landscape:h-[min(78vh,55vw)]">
-          {code.data && !isDead ? (
-            <QrImage text={code.data.url} label={`QR code à scanner pour valider un passage chez ${name}`} />
+          {current ? (
+            <QrImage text={current.url} label={`QR code à scanner pour valider un passage chez ${name}`} />
           ) : (
             <div className="flex size-full flex-col items-center justify-center gap-3 p-6 text-center text-stone-800" role="status">
-              {code.isError || isDead ? (
+              {code.isError || !code.isPending ? (
                 <p className="font-semibold">Connexion perdue : le code ne peut pas être renouvelé. Nouvel essai dans quelques secondes…</p>
               ) : (
                 <>
@@ -149,13 +123,14 @@ export default function ReaderPage() {
             </div>
           )}
         </div>
+        {current?.shortCode ? <ShortCode code={current.shortCode} /> : null}
         <div className="flex max-w-md flex-col items-center gap-4 text-center landscape:items-start landscape:text-left">
-          {code.data?.shop.logoUrl ? <img src={code.data.shop.logoUrl} alt="" className="size-16 rounded-2xl bg-white object-cover" /> : null}
+          {current?.shop.logoUrl ? <img src={current.shop.logoUrl} alt="" className="size-16 rounded-2xl bg-white object-cover" /> : null}
           <h1 className="text-3xl font-black leading-tight tracking-tight sm:text-4xl">{name}</h1>
           <p className="text-xl font-semibold">Scannez ce code pour valider votre passage</p>
           <p className="text-base">Avec l'appareil photo de votre téléphone ou le scanner de l'application Fidèle.</p>
-          {code.data && !isDead ? <Countdown endsAt={localExpiry(code.data)} foreground={design.foreground} /> : null}
-          {code.data?.shop.status === "suspended" ? (
+          {current ? <Countdown endsAt={current.endsAt} foreground={design.foreground} /> : null}
+          {current?.shop.status === "suspended" ? (
             <p className="rounded-xl px-4 py-2 font-semibold" style={{ background: design.accent, color: readableOn(design.accent) }}>
               Boutique suspendue : les passages ne sont pas crédités.
             </p>
@@ -165,6 +140,18 @@ export default function ReaderPage() {
           ) : null}
         </div>
       </div>
+    </div>
+  );
+}
+
+/** The code to type on /scanner when a camera fails: big, spaced, in two groups of three. */
+function ShortCode({ code }: { code: string }) {
+  return (
+    <div className="relative -mt-2 flex flex-col items-center text-center landscape:mt-0">
+      <p className="text-sm font-semibold">Pas de caméra ? Tapez ce code dans l'application :</p>
+      <p className="font-mono text-4xl font-black tracking-[0.2em] tabular-nums" data-testid="short-code">
+        {displayShortCode(code)}
+      </p>
     </div>
   );
 }

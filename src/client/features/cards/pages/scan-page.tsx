@@ -12,6 +12,7 @@ import { useMe } from "../../../lib/me.ts";
 import { useShopByScan } from "../api/get-shop-by-scan.ts";
 import { postScan, type ScanAnswer } from "../api/post-scan.ts";
 import { postScanClaim } from "../api/post-scan-claim.ts";
+import { keepOfflineScan, OFFLINE_SCAN_SENT } from "../api/offline-scans.ts";
 import { attemptIdempotencyKey, deviceId, endAttempt, keepClaim, pendingClaim } from "../api/scan-keys.ts";
 import { formatMoment } from "../../../../domain/format.ts";
 
@@ -25,9 +26,10 @@ const REFUSAL: Record<Exclude<Outcome, "accepted">, { title: string; glyph: Glyp
   poster_disabled: { title: "Affiche non acceptée", glyph: "alert", tone: "warning", rescan: true },
   suspended: { title: "Boutique suspendue", glyph: "alert", tone: "danger", rescan: false },
   unknown_shop: { title: "Boutique inconnue", glyph: "alert", tone: "danger", rescan: true },
+  offline_late: { title: "Passage envoyé trop tard", glyph: "clock", tone: "warning", rescan: false },
 };
 
-type State = { kind: "waiting" } | { kind: "error"; message: string };
+type State = { kind: "waiting" } | { kind: "error"; message: string } | { kind: "kept" };
 
 /**
  * /boutique/{scanUid}?t=… — the URL of every shop code. Signed in, the visit is credited at once; signed out,
@@ -88,10 +90,33 @@ export default function ScanPage() {
       navigate(here, { replace: true, state: { answer: result } });
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return toSignIn();
+      // No network at the counter: the code is kept and sent when the network returns (offline-scans.ts).
+      if (error instanceof ApiError && error.status === 0 && code.token) {
+        keepOfflineScan({
+          scanUid: code.scanUid,
+          token: code.token,
+          deviceId: deviceId(),
+          idempotencyKey: attemptIdempotencyKey(code),
+          offlineAt: new Date().toISOString(),
+        });
+        return setState({ kind: "kept" });
+      }
       // The key stays: "Réessayer" sends the same one, so a request that did arrive is not credited twice.
       setState({ kind: "error", message: error instanceof ApiError ? error.message : "Une erreur inattendue est survenue. Réessayez." });
     }
   }, [code, here, navigate, queryClient, toSignIn]);
+
+  // A kept scan sent when the network returned: its answer shows here if the page is still open.
+  useEffect(() => {
+    if (state.kind !== "kept") return;
+    const key = attemptIdempotencyKey(code);
+    const onSent = (event: Event) => {
+      const detail = (event as CustomEvent<{ idempotencyKey: string; answer: ScanAnswer }>).detail;
+      if (detail.idempotencyKey === key) navigate(here, { replace: true, state: { answer: detail.answer } });
+    };
+    window.addEventListener(OFFLINE_SCAN_SENT, onSent);
+    return () => window.removeEventListener(OFFLINE_SCAN_SENT, onSent);
+  }, [state.kind, code, here, navigate]);
 
   const started = useRef(false);
   useEffect(() => {
@@ -106,6 +131,17 @@ export default function ScanPage() {
 
   if (problem) {
     return <Refusal title="Code non reconnu" glyph="alert" tone="danger" message={problem} rescan />;
+  }
+  if (state.kind === "kept" && !answer) {
+    return (
+      <Refusal
+        title="Passage gardé sur ce téléphone"
+        glyph="clock"
+        tone="warning"
+        message={`Pas de réseau pour l'instant. Votre passage${shopName ? ` chez ${shopName}` : ""} est gardé et sera envoyé dès le retour du réseau, pendant le délai que la boutique accorde aux passages hors ligne.`}
+        rescan={false}
+      />
+    );
   }
   if (answer) {
     return answer.accepted ? (

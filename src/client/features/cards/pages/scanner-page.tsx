@@ -1,6 +1,9 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
 import { useNavigate } from "react-router";
 import { parseScanCode, type ScanCode, scanUrl } from "../../../../domain/loyalty/scan-code.ts";
+import { normaliseShortCode } from "../../../../domain/loyalty/short-code.ts";
+import { ApiError } from "../../../lib/api-client.ts";
+import { resolveShortCode } from "../api/resolve-short-code.ts";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
@@ -137,36 +140,50 @@ export default function ScannerPage() {
   );
 }
 
-/** Without a camera: paste or type the link shown under the counter's QR code. */
+/** Without a camera: type the short code shown under the counter's QR code (or paste its link). */
 function ManualEntry({ onCode }: { onCode: (code: ScanCode) => void }) {
   const id = useId();
   const [error, setError] = useState<string | null>(null);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
+  const [isResolving, setResolving] = useState(false);
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const value = String(new FormData(event.currentTarget).get("code") ?? "");
-    if (!value.trim()) return setError("Saisissez ou collez le code de la boutique.");
+    if (!value.trim()) return setError("Saisissez le code affiché sous le QR code du comptoir.");
+    // The 6-character code under the counter's QR: the server says which shop's code of the moment it is.
+    if (normaliseShortCode(value)) {
+      setResolving(true);
+      try {
+        const { scanUid, token } = await resolveShortCode(value);
+        setError(null);
+        return onCode({ scanUid, token, poster: null });
+      } catch (e) {
+        return setError(e instanceof ApiError ? e.message : "Une erreur inattendue est survenue. Réessayez.");
+      } finally {
+        setResolving(false);
+      }
+    }
     const code = parseScanCode(value);
-    if (!code) return setError("Ce code n'est pas reconnu. Copiez le lien complet affiché sous le QR code du comptoir (il contient « /boutique/ »).");
+    if (!code) return setError("Ce code n'est pas reconnu. Tapez les 6 caractères affichés sous le QR code du comptoir, ou copiez le lien complet affiché sous le QR code du comptoir (il contient « /boutique/ »).");
     if (!code.token && !code.poster) return setError("Ce code est incomplet : il manque la partie après « ? ». Copiez le lien en entier.");
     setError(null);
     onCode(code);
   };
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-3 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800">
+    <form onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-3 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800">
       <h2 className="flex items-center gap-2 text-lg font-semibold">
         <Glyph name="keyboard" className="size-5" />
         Saisir le code
       </h2>
       <label htmlFor={id} className="text-sm text-stone-700 dark:text-stone-300">
-        Collez ou tapez le lien affiché sous le QR code du comptoir.
+        Tapez le code de 6 caractères affiché sous le QR code du comptoir (ou collez son lien).
       </label>
       <input
         id={id}
         name="code"
         autoComplete="off"
-        autoCapitalize="none"
+        autoCapitalize="characters"
         spellCheck={false}
-        placeholder="…/boutique/AbC123…?t=…"
+        placeholder="Par exemple K7M 4PX"
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
         className={`min-h-12 rounded-xl border bg-white px-4 text-base text-stone-900 placeholder:text-stone-500 dark:bg-stone-950 dark:text-stone-100 ${
@@ -178,7 +195,7 @@ function ManualEntry({ onCode }: { onCode: (code: ScanCode) => void }) {
           {error}
         </p>
       ) : null}
-      <Button type="submit" variant="secondary" full>
+      <Button type="submit" variant="secondary" full isLoading={isResolving}>
         Valider le code
       </Button>
     </form>

@@ -64,7 +64,7 @@ function ScanItem({ scan, mode }: { scan: Scan; mode: ShopOverview["mode"] }) {
       </div>
       <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
         <time dateTime={scan.createdAt}>{formatDateTime(scan.createdAt)}</time> · {scan.methodLabel}
-        {scan.deviceId ? ` · appareil ${scan.deviceId}` : ""}
+        {scan.deviceLabel ? ` · ${scan.deviceLabel}` : ""}
       </p>
     </li>
   );

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { shopRoleLabel } from "../../../../domain/roles.ts";
 import { Link } from "react-router";
 import { ActivityList } from "../../../components/activity-list.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
@@ -31,8 +32,6 @@ export function profileCompleteness(profile: Me["profile"]) {
   const missing = PROFILE_FIELDS.filter((f) => !profile[f.key]);
   return { percent: Math.round(((PROFILE_FIELDS.length - missing.length) / PROFILE_FIELDS.length) * 100), missing };
 }
-
-const ROLE_LABEL: Record<string, string> = { owner: "Propriétaire", admin: "Gérant", member: "Équipe" };
 
 function Row({ label, children, to, action }: { label: string; children: ReactNode; to?: string; action?: string }) {
   return (
@@ -156,7 +155,7 @@ export default function DashboardPage() {
               <li key={m.shopId} className="flex items-center justify-between gap-3 py-3">
                 <div className="min-w-0">
                   <p className="truncate font-semibold">{m.shopName}</p>
-                  <p className="text-sm text-stone-600 dark:text-stone-400">{ROLE_LABEL[m.role] ?? "Équipe"}</p>
+                  <p className="text-sm text-stone-600 dark:text-stone-400">{shopRoleLabel(m.role)}</p>
                 </div>
                 <Link
                   to={m.role === "owner" ? "/admin" : "/manager"}

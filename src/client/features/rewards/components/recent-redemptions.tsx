@@ -1,7 +1,7 @@
 import { ButtonLink } from "../../../components/ui/button.tsx";
 import { type ShopRedemption, useShopRedemptions } from "../api/list-shop-redemptions.ts";
 import { BackofficeError, Section } from "../../../components/back-office/back-office-page.tsx";
-import { formatMoment } from "../../../../domain/format.ts";
+import { formatMoment, plural } from "../../../../domain/format.ts";
 
 /* Recent redemptions ---------------------------------------------------------- */
 
@@ -22,7 +22,7 @@ export function RecentRedemptions({ shopId }: { shopId: string }) {
       id="recentes"
       lead={
         pending > 0
-          ? `${pending} récompense${pending > 1 ? "s" : ""} en attente au comptoir.`
+          ? `${plural(pending, "récompense", "récompenses")} en attente au comptoir.`
           : "Les 20 dernières demandes de vos clients."
       }
       actions={

@@ -201,8 +201,7 @@ function PendingView({
         </p>
         <h1 className="mt-1 text-2xl font-bold leading-tight tracking-tight">{redemption.title}</h1>
         <p className="mt-1 text-stone-700 dark:text-stone-300">
-          {redemption.costLabel === "Offert" ? "Offert" : `${redemption.costLabel} réservés`} · montrez cet écran au
-          comptoir
+          {redemption.reservedLabel} · montrez cet écran au comptoir
         </p>
       </div>
       <LiveSeal>

@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { redeemRefusalFr, unitLabelFr } from "../../../../domain/loyalty/rewards.ts";
+import { reservedForFr } from "../../../../domain/phrases.ts";
 import { Glyph } from "../../../components/loyalty/glyph.tsx";
 import { Button, ButtonLink } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
@@ -127,9 +128,8 @@ function Action({ data, slug }: { data: RewardPageData; slug: string }) {
             Utiliser
           </Button>
           <p className="text-sm text-stone-600 dark:text-stone-400">
-            Un code s'affiche : montrez-le au comptoir. Vos {reward.costLabel} sont réservés pendant{" "}
-            {shop.redemptionTtlMinutes} minute
-            {shop.redemptionTtlMinutes > 1 ? "s" : ""} et vous sont rendus si la récompense n'est pas remise.
+            Un code s'affiche : montrez-le au comptoir.{" "}
+            {reservedForFr(shop.mode, reward.cost, shop.redemptionTtlMinutes)}
           </p>
         </>
       ) : reward.refusal &&

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { plural } from "../../../../domain/format.ts";
 import { Link, useLocation } from "react-router";
 import { rewardSettingsSchema } from "../../../../domain/schemas/rewards.ts";
 import { Button, ButtonLink } from "../../../components/ui/button.tsx";

@@ -1,4 +1,4 @@
-import { queryOptions, useSuspenseQuery } from "@tanstack/react-query";
+import { onlineManager, queryOptions, useSuspenseQuery } from "@tanstack/react-query";
 import { data, type LoaderFunctionArgs } from "react-router";
 import { ApiError, api, unwrap } from "../../../lib/api-client.ts";
 import { queryClient } from "../../../lib/query-client.ts";
@@ -17,6 +17,10 @@ export async function shopLoader({ params, request }: LoaderFunctionArgs) {
   const slug = params.slug ?? "";
   try {
     if (!/^[a-z0-9-]{1,80}$/.test(slug)) throw new ApiError(404, { code: "NOT_FOUND", message: "" });
+    // Offline, a page never seen here would wait for the network forever (a blank page): say so instead.
+    if (!onlineManager.isOnline() && !queryClient.getQueryData(shopQueryOptions(slug).queryKey)) {
+      throw new ApiError(0, { code: "INTERNAL", message: "Cette page a besoin d'Internet." });
+    }
     await queryClient.ensureQueryData(shopQueryOptions(slug));
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 400)) {

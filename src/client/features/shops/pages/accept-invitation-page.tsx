@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { asShopRoleFr } from "../../../../domain/roles.ts";
 import { Link, useNavigate, useParams } from "react-router";
 import { ErrorView } from "../../../components/errors/error-view.tsx";
 import { Button, ButtonLink } from "../../../components/ui/button.tsx";
@@ -86,8 +87,8 @@ function SignedIn({ token, email }: { token: string; email: string }) {
         <p className="text-sm uppercase tracking-widest text-brand-100">Invitation</p>
         <h1 className="mt-1 text-2xl font-bold">Rejoindre {inv.shop.name}</h1>
         <p className="mt-2 text-brand-50">
-          {inv.inviterName} vous invite à rejoindre l'équipe de {inv.shop.name} en tant que{" "}
-          <strong>{inv.roleLabel.toLowerCase()}</strong>.
+          {inv.inviterName} vous invite à rejoindre l'équipe de {inv.shop.name}{" "}
+          <strong>{asShopRoleFr(inv.role)}</strong>.
         </p>
         {inv.status === "pending" ? (
           <p className="mt-2 text-sm text-brand-100">Valable jusqu'au {formatDate(inv.expiresAt)}.</p>

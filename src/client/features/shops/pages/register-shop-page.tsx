@@ -42,7 +42,7 @@ export default function RegisterShopPage() {
   return (
     <div className="mx-auto w-full max-w-xl px-5 pb-12 pt-6">
       <ol
-        className="mb-5 flex items-center gap-1.5 whitespace-nowrap text-xs font-semibold text-stone-600 dark:text-stone-400"
+        className="mb-5 flex flex-wrap items-center gap-x-1.5 gap-y-2 whitespace-nowrap text-xs font-semibold text-stone-600 dark:text-stone-400"
         aria-label="Étapes"
       >
         {STEPS.map((step, i) => (

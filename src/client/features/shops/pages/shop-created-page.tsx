@@ -39,6 +39,9 @@ export default function ShopCreatedPage() {
   const shop = shops.data?.find((s) => s.id === shopId) ?? (fromState && fromState.id === shopId ? fromState : null);
   const name = shop?.name ?? null;
   const card = useQuery({ ...cardSettingsQueryOptions(shopId ?? ""), enabled: Boolean(shopId) });
+  // Only the owner of the shop named in the address hears it was created (issue 12): anyone else is told plainly.
+  const isOwner = Boolean(shops.data?.some((s) => s.id === shopId && s.role === "owner"));
+  if (!isOwner) return <NoShopCreated isLoading={shops.isPending || shops.isFetching} />;
   return (
     <div className="mx-auto w-full max-w-xl px-5 pb-12 pt-8">
       <div className="flex flex-col items-center text-center">
@@ -91,6 +94,26 @@ export default function ShopCreatedPage() {
           Compléter ma page publique
         </ButtonLink>
       </div>
+    </div>
+  );
+}
+
+/** /result-boutique opened by someone who did not just create this shop (a shopper, a stale link). */
+function NoShopCreated({ isLoading }: { isLoading: boolean }) {
+  if (isLoading) return <div className="min-h-[50vh]" aria-busy="true" />;
+  return (
+    <div className="mx-auto flex w-full max-w-xl flex-col gap-4 px-5 pb-12 pt-8 text-center">
+      <h1 className="text-2xl font-bold tracking-tight">Aucune boutique créée ici</h1>
+      <p className="text-stone-700 dark:text-stone-300">
+        Cette page confirme l'inscription d'une boutique à son propriétaire. Aucune boutique inscrite par votre compte
+        ne correspond à ce lien.
+      </p>
+      <ButtonLink to="/inscription-boutique" full>
+        Inscrire ma boutique
+      </ButtonLink>
+      <ButtonLink to="/" variant="secondary" full>
+        Retour à l'accueil
+      </ButtonLink>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
+import { rewardsAvailableFr } from "../../../../domain/phrases.ts";
 import type { ReactNode } from "react";
 import { Link, useLocation, useParams } from "react-router";
 import { Glyph, type GlyphName } from "../../../components/loyalty/glyph.tsx";
@@ -230,7 +231,7 @@ function Rewards({ data, isSignedIn }: { data: ShopPageData; isSignedIn: boolean
     <Section title="Récompenses" id="recompenses">
       {isSignedIn && reachable > 0 ? (
         <p className="mb-2 text-sm font-semibold text-emerald-800 dark:text-emerald-300">
-          {reachable} récompense{reachable > 1 ? "s" : ""} disponible{reachable > 1 ? "s" : ""} avec votre solde.
+          {rewardsAvailableFr(reachable)} avec votre solde.
         </p>
       ) : null}
       <ul className="-mx-2 flex flex-col gap-1">

@@ -1,4 +1,5 @@
 import { useRef, useState } from "react";
+import { SHOP_ROLE_LABELS_FR } from "../../../../domain/roles.ts";
 import { invitationSchema } from "../../../../domain/schemas/shops.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
@@ -44,11 +45,11 @@ function InviteForm({ shopId }: { shopId: string }) {
         label="Rôle"
         name="role"
         defaultValue="member"
-        hint="Équipe : le comptoir (code, crédit d'un passage). Gérant : aussi le tableau de bord, les clients et les réglages."
+        hint={`${SHOP_ROLE_LABELS_FR.member} : le comptoir (code, crédit d'un passage). ${SHOP_ROLE_LABELS_FR.admin} : aussi le tableau de bord, les clients et les réglages.`}
         error={form.fieldErrors.role}
       >
-        <option value="member">Équipe (comptoir)</option>
-        <option value="admin">Gérant</option>
+        <option value="member">{SHOP_ROLE_LABELS_FR.member} (comptoir)</option>
+        <option value="admin">{SHOP_ROLE_LABELS_FR.admin}</option>
       </SelectField>
       {sent ? (
         <Notice tone="success">

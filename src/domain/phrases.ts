@@ -1,0 +1,50 @@
+import { type CardMode, formatAmount, formatClock, formatMoment, isPlural, plural, pluralWord } from "./format.ts";
+
+/**
+ * French sentences with a number in them, agreed through src/domain/format.ts (Intl.PluralRules), so that none
+ * reads « Vos 1 tampon sont réservés » or « 1 tampon réservés » again (issue 12). Unit-tested with 0, 1 and 2.
+ */
+
+/**
+ * "Vos 3 tampons sont réservés pendant 15 minutes et vous sont rendus si la récompense n'est pas remise.",
+ * "Votre 1 tampon est réservé pendant 1 minute et vous est rendu si …".
+ */
+export function reservedForFr(mode: CardMode, n: number, minutes: number): string {
+  const [subject, verb, back] = isPlural(n)
+    ? ["Vos", "sont réservés", "vous sont rendus"]
+    : ["Votre", "est réservé", "vous est rendu"];
+  return `${subject} ${formatAmount(mode, n)} ${verb} pendant ${minutesFr(minutes)} et ${back} si la récompense n'est pas remise.`;
+}
+
+/** "1 tampon réservé", "3 tampons réservés". */
+export const reservedFr = (mode: CardMode, n: number) =>
+  `${formatAmount(mode, n)} ${pluralWord(n, "réservé", "réservés")}`;
+
+/** "1 carte de fidélité", "2 cartes de fidélité". */
+export const loyaltyCardsFr = (n: number) => plural(n, "carte de fidélité", "cartes de fidélité");
+
+/** "1 récompense disponible", "2 récompenses disponibles". */
+export const rewardsAvailableFr = (n: number) => plural(n, "récompense disponible", "récompenses disponibles");
+
+/** "1 passage", "3 passages". */
+export const visitsFr = (n: number) => plural(n, "passage", "passages");
+
+/** "Plus que 1 tampon avant votre récompense.", "Plus que 7 tampons avant votre récompense." */
+export const stampsLeftFr = (n: number) => `Plus que ${formatAmount("stamps", n)} avant votre récompense.`;
+
+/** "7 tampons sur 10", "1 tampon sur 10". */
+export const stampsOfGoalFr = (stamps: number, goal: number) => `${formatAmount("stamps", stamps)} sur ${goal}`;
+
+/** "15 minutes", "1 minute". */
+export const minutesFr = (n: number) => plural(n, "minute", "minutes");
+
+/**
+ * When a balance shown offline was last seen: "vu à 14 h 05" today, "vu hier à 14 h 05", "vu le 12 mars";
+ * "vus …" for several (« soldes vus à 14 h 05 »).
+ */
+export function seenAtFr(value: string | Date | number, now = new Date(), many = false): string {
+  const date = new Date(value);
+  const moment = formatMoment(date, now);
+  const seen = many ? "vus" : "vu";
+  return moment.startsWith("aujourd'hui") ? `${seen} à ${formatClock(date)}` : `${seen} ${moment}`;
+}
