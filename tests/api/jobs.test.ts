@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { type Database, openDatabase } from "../../src/server/db/client.ts";
 import { createReward, createShop, createUser, grantPoints } from "../../src/server/db/factories.ts";
 import { cards, ledgerEntries, redemptions, scanClaims } from "../../src/server/db/schema/index.ts";
@@ -78,6 +78,23 @@ describe("the job engine", () => {
     });
     expect(job.retryCount).toBe(0);
     expect(job.output).toEqual({ pid: process.pid });
+  });
+
+  it("retries a failing job, then moves it to the dead-letter queue and logs it as an error", async () => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const label = randomUUID();
+    const id = await t.deps.jobs.send("test.probe", { label, fail: true }, { retryLimit: 2, retryDelay: 0 });
+    const [dead] = await until("the job to reach the dead-letter queue", async () => {
+      const jobs = await boss().findJobs(DEAD_LETTER_QUEUE, { data: { label } });
+      return jobs.length > 0 ? jobs : null;
+    });
+    expect(dead).toMatchObject({ sourceName: "test.probe", sourceId: id });
+    const [source] = await boss().findJobs("test.probe", { id: id! });
+    expect(source).toMatchObject({ state: "failed", retryCount: 2 });
+    expect(errors).toHaveBeenCalledWith(
+      expect.stringContaining("jobs: test.probe failed for good, moved to dead-letter"),
+    );
+    expect(errors).toHaveBeenCalledTimes(1);
   });
 
   it("refuses to send a job when the engine is not started (tests without jobs, a wrong start)", async () => {
