@@ -2,6 +2,7 @@ import { count, eq } from "drizzle-orm";
 import type { WeeklyHours } from "../../domain/loyalty/hours.ts";
 import type { Logger } from "../lib/logger.ts";
 import { createReward, createShop, createUser, type FactoryDeps, recordVisit } from "./factories.ts";
+import { seedContestsDemo } from "../modules/contests/demo.ts";
 import { doublePointsPeriods, shops, user, vipTiers } from "./schema/index.ts";
 
 /** Demo accounts, given in the README and the start log. Change them before real use. */
@@ -220,6 +221,7 @@ export async function seedDemo(deps: FactoryDeps, logger: Logger): Promise<boole
     { shopId: cafe.id, name: "Habitué", threshold: 100, multiplier: 1 },
     { shopId: cafe.id, name: "Connaisseur", threshold: 300, multiplier: 2 },
   ]);
+  await seedContestsDemo(deps.db, { ownerId: owner.id, bakeryId: bakery.id, cafeId: cafe.id });
   logger.info("seed: demo data created");
   return true;
 }
