@@ -1,14 +1,16 @@
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { verifyDraw } from "../../src/domain/contests/draw.ts";
 import { addStaff, grantPoints } from "../../src/server/db/factories.ts";
 import { contests, contestWinnings, prizeLots, shops } from "../../src/server/db/schema/index.ts";
 import { drawContest, expireUnclaimed } from "../../src/server/modules/contests/draw.service.ts";
-import { createTestApp, ROOT, type TestApp } from "../setup/api.ts";
+import { createTestApp, ROOT, type ServerProcess, spawnServer, type TestApp, waitHealthy } from "../setup/api.ts";
 import { type Client, shopWithOwner, signedIn } from "./shops-helpers.ts";
 
 let t: TestApp;
@@ -497,4 +499,68 @@ describe("shoppers' lists and featured pages", () => {
     expect(none.open.length).toBeGreaterThan(0);
     expect((await t.request("/api/contests/featured/inconnu")).status).toBe(400);
   });
+});
+
+describe("two server processes on one PostgreSQL", () => {
+  it.skipIf(!inject("testDatabaseUrl"))(
+    "both run the draw at the closing time: it happens exactly once (skipped without TEST_DATABASE_URL)",
+    async () => {
+      const { draw } = await (async () => {
+        const { shop, owner } = await shopWithOwner(t);
+        const lot = await createLot(owner.client, shop.id, { quantity: 3 });
+        const contest = await createContest(owner.client, shop.id, {
+          kind: "draw",
+          prizes: [{ lotId: lot.id, quantity: 2 }],
+        });
+        await schedule(owner.client, shop.id, contest.id);
+        for (const p of await Promise.all(Array.from({ length: 6 }, () => signedIn(t)))) {
+          expect((await p.client.request(`/api/contests/${contest.id}/enter`, { json: {} })).status).toBe(201);
+        }
+        return { draw: contest };
+      })();
+      await closeNow(draw.id);
+      const env = {
+        DATABASE_URL: inject("testDatabaseUrl"),
+        APP_URL: "http://fidele.test",
+        SECRET: randomBytes(32).toString("hex"),
+        DATA_DIR: await mkdtemp(path.join(tmpdir(), "fidele-two-")),
+        SEED_DEMO: "0",
+      };
+      const servers: ServerProcess[] = [await spawnServer(env), await spawnServer(env)];
+      try {
+        await Promise.all(servers.map((s) => waitHealthy(s)));
+        // Each process runs its contests pass at start (then every 30 s): both race for the same due draw.
+        await expect
+          .poll(
+            async () =>
+              (await t.deps.db.select({ status: contests.status }).from(contests).where(eq(contests.id, draw.id)))[0]
+                ?.status,
+            { timeout: 30_000 },
+          )
+          .toBe("drawn");
+        await new Promise((r) => setTimeout(r, 1500));
+        const rows = await t.deps.db.select().from(contestWinnings).where(eq(contestWinnings.contestId, draw.id));
+        expect(rows).toHaveLength(2);
+        const published = await json<{
+          seed: string;
+          commitment: string;
+          entrantsHash: string;
+          entrants: { ticketId: string; participantId: string }[];
+        }>(await t.request(`/api/contests/${draw.id}/draw`));
+        const { sequence, seedMatches, listMatches } = await verifyDraw({
+          ...published,
+          listHash: published.entrantsHash,
+          tickets: published.entrants,
+          count: 2,
+        });
+        expect(seedMatches && listMatches).toBe(true);
+        expect(sequence.map((x) => x.ticketId)).toEqual(
+          [...rows].sort((a, b) => a.drawRank! - b.drawRank!).map((r) => r.entryId),
+        );
+      } finally {
+        await Promise.all(servers.map((s) => s.stop()));
+      }
+    },
+    180_000,
+  );
 });
