@@ -119,6 +119,13 @@ describe("contests: owner, shopper and counter", () => {
     expect(await win.getByTestId("win-status").textContent()).toBe("À remettre");
     expect(await win.getByText(/Présentez ce code à la boutique avant le/).isVisible()).toBe(true);
 
+    // The won lot is also among the shopper's cards and rewards, with its code and deadline.
+    await open(page, "/cartes-de-fidelite", "Mes cartes");
+    const toCollect = page.getByRole("region", { name: "Lots gagnés à retirer" });
+    await eventually(() => toCollect.getByTestId("win-code").textContent()).toBe(code);
+    expect(await toCollect.getByText(/avant le/).isVisible()).toBe(true);
+    await expectAccessible(page);
+
     // — Staff at the counter: the same validation screen as rewards.
     const counter = await signedIn(employee);
     const staffPage = await counter.newPage();
@@ -134,7 +141,7 @@ describe("contests: owner, shopper and counter", () => {
     await snap(staffPage, "contests-counter");
 
     // — The shopper sees it handed over.
-    await page.reload();
+    await open(page, "/jeu-concours", "Jeux concours");
     await eventually(() =>
       page.getByRole("listitem").filter({ hasText: "Croissant offert" }).getByTestId("win-status").textContent(),
     ).toBe("Remis");
@@ -164,12 +171,26 @@ describe("contests: owner, shopper and counter", () => {
     expect(
       await page.getByText("Participation gratuite et sans obligation d'achat.", { exact: false }).isVisible(),
     ).toBe(true);
+    // Every section of the règlement, in order.
+    expect(await page.getByRole("heading", { level: 2 }).allTextContents()).toEqual([
+      "Article 1 — Organisateur",
+      "Article 2 — Dates du jeu",
+      "Article 3 — Qui peut participer, et combien de fois",
+      "Article 4 — Participation gratuite",
+      "Article 5 — Mécanisme du jeu",
+      "Article 6 — Dotations",
+      "Article 7 — Désignation et information des gagnants",
+      "Article 8 — Retrait des lots",
+      "Article 9 — Lots non réclamés",
+      "Article 10 — Données personnelles",
+      "Article 11 — Accès au règlement",
+    ]);
     await expectAccessible(page);
 
     await ownerContext.close();
     await counter.close();
     await shopperContext.close();
-  });
+  }, 240_000);
 
   it("the featured pages, the wheel page and the sign-in gate are real pages, accessible, signed out and in", async () => {
     const anonymous = await stack.newContext();
@@ -197,5 +218,5 @@ describe("contests: owner, shopper and counter", () => {
     await signed.goto("/jeux-concours-auth?redirect=/jeu-concours-roulette");
     await signed.waitForURL((url) => url.pathname === "/jeu-concours-roulette");
     await context.close();
-  });
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { LotsToCollect } from "../../../components/contests/won-lots.tsx";
 import { unitLabelFr } from "../../../../domain/loyalty/rewards.ts";
 import { formatMomentFr } from "../../../components/loyalty/format.ts";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
@@ -98,6 +99,7 @@ export default function CardsPage() {
         </Notice>
       ) : null}
       {cards.isError && !cards.data ? <Notice tone="error">{cards.error.message}</Notice> : null}
+      <LotsToCollect />
 
       {cards.data === undefined ? (
         cards.isError ? null : (

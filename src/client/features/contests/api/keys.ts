@@ -1,7 +1,6 @@
 /** Query keys of contests: the shopper's side under ["contests"], the back-office's under ["backoffice", shopId, …]. */
 export const contestsKeys = {
   open: (near: { lat: number; lng: number } | null) => ["contests", "open", near] as const,
-  mine: () => ["contests", "mine"] as const,
   one: (id: string) => ["contests", "one", id] as const,
   rules: (id: string, version: number | null) => ["contests", "rules", id, version] as const,
   featured: (slot: string) => ["contests", "featured", slot] as const,

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { FeaturedSlot } from "../../../../domain/contests/schemas.ts";
+import { myContestsQueryOptions } from "../../../components/contests/won-lots.tsx";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { contestsKeys } from "./keys.ts";
 
@@ -10,10 +11,7 @@ export const useOpenContests = (near: { lat: number; lng: number } | null) =>
   useQuery(queryOptions({ queryKey: contestsKeys.open(near), queryFn: () => listOpenContests(near) }));
 export type ContestSummary = Awaited<ReturnType<typeof listOpenContests>>["contests"][number];
 
-export const getMyContests = () => unwrap(api.contests.mine.$get());
-export const useMyContests = (enabled: boolean) =>
-  useQuery(queryOptions({ queryKey: contestsKeys.mine(), queryFn: getMyContests, enabled }));
-export type MyWin = Awaited<ReturnType<typeof getMyContests>>["wins"][number];
+export const useMyContests = (enabled: boolean) => useQuery(myContestsQueryOptions(enabled));
 
 export const getPublicContest = (id: string) => unwrap(api.contests[":id"].$get({ param: { id } }));
 export const usePublicContest = (id: string | null) =>

@@ -1,45 +1,14 @@
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { formatDate } from "../../../../domain/format.ts";
-import { QrImage } from "../../../components/qr/qr-image.tsx";
+import { WinCard } from "../../../components/contests/won-lots.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Page } from "../../../components/ui/page.tsx";
 import { useMe } from "../../../lib/me.ts";
-import { type MyWin, useMyContests, useOpenContests, usePublicContest } from "../api/play.ts";
+import { useMyContests, useOpenContests, usePublicContest } from "../api/play.ts";
 import { ContestCard } from "../components/contest-card.tsx";
 import { LoadError } from "../components/contests-frame.tsx";
 import { RulesView } from "../components/rules-view.tsx";
 import { Verification } from "../components/verification.tsx";
-
-/** A lot I won: its code (and QR code) to show at the counter, and the claim deadline. */
-export function WinCard({ win }: { win: MyWin }) {
-  return (
-    <li className="flex flex-col gap-2 rounded-2xl border border-stone-200 bg-white p-4 dark:border-stone-800 dark:bg-stone-900">
-      <p className="text-sm font-semibold text-brand-800 dark:text-brand-200">
-        {win.shop.name} · {win.contestTitle}
-      </p>
-      <p className="text-lg font-bold">{win.lotName}</p>
-      <p className="font-semibold" data-testid="win-status">
-        {win.statusLabel}
-      </p>
-      {win.status === "to_hand_over" ? (
-        <>
-          <p className="text-sm">
-            Présentez ce code à la boutique avant le <strong>{formatDate(win.claimBy)}</strong> :
-          </p>
-          <p className="font-mono text-2xl font-bold tracking-widest" data-testid="win-code">
-            {win.code}
-          </p>
-          <div className="size-40">
-            <QrImage text={win.qr} label={`QR code du lot ${win.lotName}, code ${win.code}`} />
-          </div>
-        </>
-      ) : win.handedOverAt ? (
-        <p className="text-sm">Remis le {formatDate(win.handedOverAt)}.</p>
-      ) : null}
-    </li>
-  );
-}
 
 function Mine() {
   const me = useMe();
