@@ -218,5 +218,23 @@ describe("contests: owner, shopper and counter", () => {
     await signed.goto("/jeux-concours-auth?redirect=/jeu-concours-roulette");
     await signed.waitForURL((url) => url.pathname === "/jeu-concours-roulette");
     await context.close();
+
+    // The platform admin pins an open contest to a featured page; visitors then see it there.
+    const admin = await stack.createUser({ role: "admin" });
+    const adminContext = await signedIn(admin);
+    const adminPage = await adminContext.newPage();
+    await open(adminPage, "/jeux-concours-mabbam-giagia", "Jeu concours");
+    const select = adminPage.getByLabel("Jeu affiché sur cette page");
+    await eventually(() => select.locator("option", { hasText: "Roue du test" }).count()).toBe(1);
+    await select.selectOption({ label: "Roue du test — Boulangerie du Test" });
+    await adminPage.getByRole("button", { name: "Enregistrer" }).click();
+    await eventually(() => adminPage.getByText("Jeu mis en avant sur cette page.").isVisible()).toBe(true);
+    await expectAccessible(adminPage);
+    await adminContext.close();
+    const visitor = await stack.newContext();
+    const visitorPage = await visitor.newPage();
+    await open(visitorPage, "/jeux-concours-mabbam-giagia", "Jeu concours");
+    await eventually(() => visitorPage.getByRole("heading", { level: 2, name: "Roue du test" }).isVisible()).toBe(true);
+    await visitor.close();
   }, 120_000);
 });

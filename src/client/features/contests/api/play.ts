@@ -54,3 +54,13 @@ export function usePlay() {
     refresh,
   };
 }
+
+/** The platform admin pins a contest to a featured page (or unpins it with null). */
+export function usePinFeatured(slot: FeaturedSlot) {
+  const queryClient = useQueryClient();
+  return async (contestId: string | null) => {
+    const result = await unwrap(api.contests.featured[":slot"].$put({ param: { slot }, json: { contestId } }));
+    await queryClient.invalidateQueries({ queryKey: contestsKeys.featured(slot) });
+    return result;
+  };
+}
