@@ -219,6 +219,25 @@ describe("contests: owner, shopper and counter", () => {
     await signed.waitForURL((url) => url.pathname === "/jeu-concours-roulette");
     await context.close();
 
+    // "Reduce motion": the wheel does not spin, it points at the slice at once, and says the result in words.
+    const calm = await stack.createUser();
+    const calmContext = await stack.newContext({ reducedMotion: "reduce" });
+    await stack.signIn(calmContext, calm.email, calm.password);
+    const calmPage = await calmContext.newPage();
+    await open(calmPage, "/jeu-concours", "Jeux concours");
+    await calmPage
+      .getByRole("article")
+      .filter({ hasText: "Roue du test" })
+      .getByRole("link", { name: "Tourner la roue" })
+      .click();
+    await eventually(() => heading(calmPage)).toBe("La roue de la chance");
+    await calmPage.getByRole("button", { name: "Tourner la roue" }).click();
+    const clicked = Date.now();
+    await eventually(() => calmPage.getByTestId("wheel-result").textContent(), 5000).toMatch(/^Gagné !/);
+    expect(Date.now() - clicked).toBeLessThan(3000);
+    expect(await calmPage.getByTestId("wheel").evaluate((el) => getComputedStyle(el).transitionDuration)).toBe("0s");
+    await calmContext.close();
+
     // The platform admin pins an open contest to a featured page; visitors then see it there.
     const admin = await stack.createUser({ role: "admin" });
     const adminContext = await signedIn(admin);
