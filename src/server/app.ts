@@ -22,6 +22,7 @@ import { cardsManageRoutes } from "./modules/cards/cards-manage.routes.ts";
 import { cardsRoutes } from "./modules/cards/cards.routes.ts";
 import { rewardsManageRoutes } from "./modules/rewards/rewards-manage.routes.ts";
 import { redemptionsRoutes, rewardsRoutes } from "./modules/rewards/rewards.routes.ts";
+import { contestsApi, contestsManageRoutes } from "./modules/contests/contests.routes.ts";
 import { contentRoutes } from "./modules/content/content.routes.ts";
 import { articlePathExists } from "./modules/content/content.service.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
@@ -53,7 +54,8 @@ const shopBackoffice = new Hono<ShopEnv>()
   .use(shopAccess)
   .route("/", shopsManageRoutes)
   .route("/", cardsManageRoutes)
-  .route("/", rewardsManageRoutes);
+  .route("/", rewardsManageRoutes)
+  .route("/", contestsManageRoutes);
 
 const api = new Hono<AppEnv>()
   .route("/health", healthRoutes)
@@ -66,7 +68,8 @@ const api = new Hono<AppEnv>()
   .route("/backoffice/invitations", invitationsRoutes)
   .route("/backoffice/platform", platformRoutes)
   .route("/rewards", rewardsRoutes)
-  .route("/redemptions", redemptionsRoutes);
+  .route("/redemptions", redemptionsRoutes)
+  .route("/", contestsApi);
 
 /** The typed API for `hc<AppType>` in the web app. */
 export type AppType = typeof api;

@@ -32,7 +32,10 @@ const JOBS_START_DELAY_MS = 2000;
 
 export type RunningServer = { deps: Deps; server: ServerType; port: number; close: () => Promise<void> };
 
-export async function startServer(env: Env, options: { clientDir?: string; database?: Database; logger?: Logger } = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Env,
+  options: { clientDir?: string; database?: Database; logger?: Logger } = {},
+): Promise<RunningServer> {
   const deps = await createDeps(env, options);
   if (env.SEED_DEMO && (await seedDemo(deps, deps.logger))) {
     deps.logger.info(
@@ -47,7 +50,9 @@ export async function startServer(env: Env, options: { clientDir?: string; datab
   }
   const app = createApp({ deps, clientDir: options.clientDir ?? DEFAULT_CLIENT_DIR });
   const { server, port } = await new Promise<{ server: ServerType; port: number }>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => resolve({ server: s, port: info.port }));
+    const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) =>
+      resolve({ server: s, port: info.port }),
+    );
     s.once("error", reject);
   });
   // The job engine starts a couple of seconds after the server answers: its start (1-3 s of schema checks,

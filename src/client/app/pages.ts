@@ -81,6 +81,16 @@ export const PAGES = {
   "/admin/validate-reward": page(() => import("../features/rewards/pages/validate-reward-page.tsx")),
   "/admin/recompenses": page(() => import("../features/rewards/pages/rewards-admin-page.tsx")),
   "/admin/ajouter-un-reward": page(() => import("../features/rewards/pages/reward-form-page.tsx")),
+  // Contests: the shopper's pages, the featured pages, the sign-in gate, and the shop's lots and contests.
+  "/jeu-concours": page(() => import("../features/contests/pages/contests-page.tsx")),
+  "/jeu-concours-roulette": page(() => import("../features/contests/pages/roulette-page.tsx")),
+  "/jeux-concours-auth": page(() => import("../features/contests/pages/contests-auth-page.tsx")),
+  "/jeu-concours-cajvb": page(() => import("../features/contests/pages/featured-cajvb-page.tsx")),
+  "/jeu-concours-1-an-giagia": page(() => import("../features/contests/pages/featured-anniversary-page.tsx")),
+  "/jeux-concours-mabbam-giagia": page(() => import("../features/contests/pages/featured-mabbam-page.tsx")),
+  "/admin/jeux-concours": page(() => import("../features/contests/pages/admin-contests-page.tsx")),
+  "/admin/gestion-des-lots": page(() => import("../features/contests/pages/prize-lots-page.tsx")),
+  "/admin/gestion-des-lots-2": page(() => import("../features/contests/pages/winnings-page.tsx")),
 } satisfies Record<ReadyRoute, LazyPage>;
 
 export const pageFor = (path: RoutePath): LazyPage => (PAGES as Partial<Record<RoutePath, LazyPage>>)[path] ?? pending;

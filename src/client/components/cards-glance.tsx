@@ -15,7 +15,10 @@ export function CardsGlance() {
   const { data: cards } = useMyCards();
   const shown = cards?.slice(0, 3) ?? [];
   return (
-    <section aria-labelledby="cards-glance-title" className="rounded-2xl border border-stone-200 bg-white p-5 shadow-sm dark:border-stone-800 dark:bg-stone-900">
+    <section
+      aria-labelledby="cards-glance-title"
+      className="rounded-2xl border border-stone-200 bg-white p-5 shadow-sm dark:border-stone-800 dark:bg-stone-900"
+    >
       <div className="flex items-baseline justify-between gap-3">
         <h2 id="cards-glance-title" className="text-lg font-semibold">
           Vos cartes en un coup d'œil
@@ -42,7 +45,10 @@ export function CardsGlance() {
                   className="flex items-center gap-3 rounded-2xl p-3 shadow-sm"
                   style={{ background: design.background, color: design.foreground }}
                 >
-                  <span className="flex size-10 shrink-0 items-center justify-center rounded-full" style={{ background: design.accent, color: readableOn(design.accent) }}>
+                  <span
+                    className="flex size-10 shrink-0 items-center justify-center rounded-full"
+                    style={{ background: design.accent, color: readableOn(design.accent) }}
+                  >
                     <StampIcon name={design.stampIcon} className="size-5" />
                   </span>
                   <span className="min-w-0 flex-1">
@@ -54,8 +60,15 @@ export function CardsGlance() {
                       </span>
                     ) : null}
                     {percent !== null ? (
-                      <span className="mt-1.5 block h-1.5 overflow-hidden rounded-full" style={{ background: `${design.foreground}33` }} aria-hidden="true">
-                        <span className="block h-full rounded-full" style={{ width: `${percent}%`, background: design.accent }} />
+                      <span
+                        className="mt-1.5 block h-1.5 overflow-hidden rounded-full"
+                        style={{ background: `${design.foreground}33` }}
+                        aria-hidden="true"
+                      >
+                        <span
+                          className="block h-full rounded-full"
+                          style={{ width: `${percent}%`, background: design.accent }}
+                        />
                       </span>
                     ) : null}
                   </span>

@@ -35,9 +35,7 @@ export const personalCodes = pgTable("personal_codes", {
 export const consents = pgTable(
   "consents",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
+    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
     userId: text()
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
@@ -53,9 +51,7 @@ export const consents = pgTable(
 export const mailOutbox = pgTable(
   "mail_outbox",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
+    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
     to: text().notNull(),
     subject: text().notNull(),
     text: text().notNull(),

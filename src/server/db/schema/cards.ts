@@ -14,9 +14,7 @@ import { shops } from "./shops.ts";
 export const cards = pgTable(
   "cards",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
+    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
     shopId: text()
       .notNull()
       .references(() => shops.id),
@@ -46,9 +44,7 @@ export const cards = pgTable(
 export const ledgerEntries = pgTable(
   "ledger_entries",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
+    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
     cardId: text()
       .notNull()
       .references(() => cards.id),
@@ -82,9 +78,7 @@ export const ledgerEntries = pgTable(
 export const scans = pgTable(
   "scans",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
+    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
     shopId: text().references(() => shops.id, { onDelete: "cascade" }),
     /** The customer credited (or refused). */
     userId: text().references(() => user.id, { onDelete: "set null" }),

@@ -14,9 +14,7 @@ import { shops } from "./shops.ts";
 export const rewards = pgTable(
   "rewards",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
+    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
     shopId: text()
       .notNull()
       .references(() => shops.id, { onDelete: "cascade" }),
@@ -54,9 +52,7 @@ export const rewards = pgTable(
 export const redemptions = pgTable(
   "redemptions",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
+    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
     shopId: text()
       .notNull()
       .references(() => shops.id, { onDelete: "cascade" }),
@@ -101,9 +97,7 @@ export const redemptions = pgTable(
 export const vipTiers = pgTable(
   "vip_tiers",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
+    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
     shopId: text()
       .notNull()
       .references(() => shops.id, { onDelete: "cascade" }),

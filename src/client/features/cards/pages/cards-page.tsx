@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { LotsToCollect } from "../../../components/contests/won-lots.tsx";
 import { unitLabelFr } from "../../../../domain/loyalty/rewards.ts";
 import { loyaltyCardsFr, rewardsAvailableFr, seenAtFr, visitsFr } from "../../../../domain/phrases.ts";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
@@ -26,7 +27,10 @@ function RewardsLine({ card }: { card: MyCard }) {
 function CardFooter({ card }: { card: MyCard }) {
   const visits = visitsFr(card.visits);
   return (
-    <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 border-t pt-3" style={{ borderColor: `${card.shop.design.foreground}40` }}>
+    <div
+      className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 border-t pt-3"
+      style={{ borderColor: `${card.shop.design.foreground}40` }}
+    >
       <span>
         {visits}
         {card.lastScanAt ? ` · dernier ${formatMoment(card.lastScanAt)}` : ""}
@@ -49,8 +53,9 @@ function EmptyCards() {
       <GlyphBadge name="card" size="lg" />
       <h2 className="text-xl font-bold">Pas encore de carte</h2>
       <p className="text-stone-700 dark:text-stone-300">
-        Votre première carte s'ouvre lors de votre prochain passage dans une boutique Fidèle : au comptoir, scannez le code affiché avec
-        l'appareil photo de votre téléphone ou avec le scanner de l'application. Votre passage est crédité aussitôt.
+        Votre première carte s'ouvre lors de votre prochain passage dans une boutique Fidèle : au comptoir, scannez le
+        code affiché avec l'appareil photo de votre téléphone ou avec le scanner de l'application. Votre passage est
+        crédité aussitôt.
       </p>
       <div className="grid w-full grid-cols-1 gap-3">
         <ButtonLink to="/scanner" full>
@@ -97,6 +102,7 @@ export default function CardsPage() {
         </Notice>
       ) : null}
       {cards.isError && !cards.data ? <Notice tone="error">{cards.error.message}</Notice> : null}
+      <LotsToCollect />
 
       {cards.data === undefined ? (
         cards.isError ? null : (

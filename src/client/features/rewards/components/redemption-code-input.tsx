@@ -28,7 +28,8 @@ type CounterCode = { kind: "reward" | "personal"; code: string };
  */
 const readCounterCode = (value: string): QrReading<CounterCode> => {
   const upper = value.toUpperCase();
-  const code = upper.startsWith("FIDELE-R:") ? parseRedemptionCode(value) : null;
+  // FIDELE-R: a reward being redeemed; FIDELE-L: a prize lot won in a contest (same code format, same desk).
+  const code = /^FIDELE-[RL]:/.test(upper) ? parseRedemptionCode(value.replace(/^FIDELE-L:/i, "")) : null;
   if (code) return { code: { kind: "reward", code } };
   const personal = upper.startsWith(PERSONAL_QR_PREFIX) ? parsePersonalCode(value) : null;
   if (personal) return { code: { kind: "personal", code: personal } };

@@ -1,3 +1,4 @@
+import { type CounterLot, LotHandOver, lookupLot } from "../../../components/contests/lot-hand-over.tsx";
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useCallback, useRef, useState } from "react";
 import { useNavigate } from "react-router";
@@ -254,6 +255,8 @@ export default function ValidateRewardPage() {
   const current = useCurrentShop();
   const inputRef = useRef<HTMLInputElement>(null);
   const [found, setFound] = useState<CounterRedemption | null>(null);
+  // A code that is not a redemption may be a lot won in a contest (components/contests/lot-hand-over.tsx).
+  const [lot, setLot] = useState<CounterLot | null>(null);
   const [outcome, setOutcome] = useState<"validated" | "refused" | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -272,6 +275,9 @@ export default function ValidateRewardPage() {
         setFound(await lookupRedemption(shopId, code));
         setOutcome(null);
       } catch (e) {
+        const asLot =
+          e instanceof ApiError && e.status === 404 ? await lookupLot(shopId, code).catch(() => null) : null;
+        if (asLot) return setLot(asLot);
         setError(e instanceof ApiError ? e.message : "Une erreur inattendue est survenue. Réessayez.");
       } finally {
         setBusy(false);
@@ -281,6 +287,7 @@ export default function ValidateRewardPage() {
   );
 
   const next = () => {
+    setLot(null);
     setFound(null);
     setOutcome(null);
     setError(null);
@@ -324,6 +331,8 @@ export default function ValidateRewardPage() {
         <Notice tone="error">
           Aucune boutique n'est liée à votre compte : cette page sert au personnel d'une boutique.
         </Notice>
+      ) : lot ? (
+        <LotHandOver shopId={shopId} lot={lot} onNext={next} />
       ) : found && outcome && found.status !== "pending" ? (
         <Outcome redemption={found} outcome={outcome} onNext={next} />
       ) : found ? (

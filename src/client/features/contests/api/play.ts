@@ -1,0 +1,66 @@
+import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { FeaturedSlot } from "../../../../domain/contests/schemas.ts";
+import { myContestsQueryOptions } from "../../../components/contests/won-lots.tsx";
+import { api, unwrap } from "../../../lib/api-client.ts";
+import { contestsKeys } from "./keys.ts";
+
+/** The shopper's side: open contests, mine, a contest's public page and règlement, entering and spinning. */
+export const listOpenContests = (near: { lat: number; lng: number } | null) =>
+  unwrap(api.contests.$get({ query: near ? { lat: near.lat, lng: near.lng } : {} }));
+export const useOpenContests = (near: { lat: number; lng: number } | null) =>
+  useQuery(queryOptions({ queryKey: contestsKeys.open(near), queryFn: () => listOpenContests(near) }));
+export type ContestSummary = Awaited<ReturnType<typeof listOpenContests>>["contests"][number];
+
+export const useMyContests = (enabled: boolean) => useQuery(myContestsQueryOptions(enabled));
+
+export const getPublicContest = (id: string) => unwrap(api.contests[":id"].$get({ param: { id } }));
+export const usePublicContest = (id: string | null) =>
+  useQuery(
+    queryOptions({
+      queryKey: contestsKeys.one(id ?? ""),
+      queryFn: () => getPublicContest(id ?? ""),
+      enabled: Boolean(id),
+    }),
+  );
+export type PublicContest = Awaited<ReturnType<typeof getPublicContest>>;
+
+export const getRules = (id: string, version: number | null) =>
+  unwrap(api.contests[":id"].rules.$get({ param: { id }, query: version ? { version } : {} }));
+export const useRules = (id: string, version: number | null) =>
+  useQuery(queryOptions({ queryKey: contestsKeys.rules(id, version), queryFn: () => getRules(id, version) }));
+
+export const getFeatured = (slot: FeaturedSlot) => unwrap(api.contests.featured[":slot"].$get({ param: { slot } }));
+export const useFeatured = (slot: FeaturedSlot) =>
+  useQuery(queryOptions({ queryKey: contestsKeys.featured(slot), queryFn: () => getFeatured(slot) }));
+
+export const spin = (id: string, marketingConsent: boolean) =>
+  unwrap(api.contests[":id"].spin.$post({ param: { id }, json: { marketingConsent } }));
+export type SpinResult = Awaited<ReturnType<typeof spin>>;
+
+export function usePlay() {
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ["contests"] });
+  return {
+    enter: async (id: string, marketingConsent: boolean) => {
+      const result = await unwrap(api.contests[":id"].enter.$post({ param: { id }, json: { marketingConsent } }));
+      await refresh();
+      return result;
+    },
+    spin: async (id: string, marketingConsent: boolean) => {
+      const result = await spin(id, marketingConsent);
+      // Refreshed after the wheel stops (the page calls refresh), so the result is not given away early.
+      return result;
+    },
+    refresh,
+  };
+}
+
+/** The platform admin pins a contest to a featured page (or unpins it with null). */
+export function usePinFeatured(slot: FeaturedSlot) {
+  const queryClient = useQueryClient();
+  return async (contestId: string | null) => {
+    const result = await unwrap(api.contests.featured[":slot"].$put({ param: { slot }, json: { contestId } }));
+    await queryClient.invalidateQueries({ queryKey: contestsKeys.featured(slot) });
+    return result;
+  };
+}

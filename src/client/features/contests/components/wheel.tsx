@@ -1,0 +1,84 @@
+import { useEffect, useRef, useState } from "react";
+import { wheelStopAngle } from "../../../../domain/contests/wheel.ts";
+
+const COLOURS = ["#0f766e", "#f59e0b", "#be123c", "#4338ca", "#15803d", "#c2410c", "#0369a1", "#7e22ce"];
+const LOSING_COLOUR = "#57534e";
+const SPIN_MS = 4200;
+
+export const prefersReducedMotion = () =>
+  typeof window !== "undefined" &&
+  typeof window.matchMedia === "function" &&
+  window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+/**
+ * The wheel: equal slices (the odds are the server's, not the drawing's), the last one the losing slice. It turns
+ * to the slice the server chose — a CSS transform on the compositor, smooth on a mid-range phone — and calls
+ * `onStopped` when it stops. With "reduce motion", it does not spin: it points at the slice at once.
+ */
+export function Wheel({
+  slices,
+  target,
+  onStopped,
+}: {
+  slices: { id: string; label: string }[];
+  target: number | null;
+  onStopped: () => void;
+}) {
+  const [angle, setAngle] = useState(0);
+  const [moving, setMoving] = useState(false);
+  const stopped = useRef(onStopped);
+  stopped.current = onStopped;
+  const count = Math.max(slices.length, 1);
+  const size = 360 / count;
+
+  useEffect(() => {
+    if (target === null) return;
+    const reduced = prefersReducedMotion();
+    const jitter = (crypto.getRandomValues(new Uint8Array(1))[0] ?? 128) / 256;
+    const next = wheelStopAngle(target, count, reduced ? 0 : 6, jitter);
+    setMoving(!reduced);
+    setAngle(next);
+    const timer = window.setTimeout(
+      () => {
+        setMoving(false);
+        stopped.current();
+      },
+      reduced ? 50 : SPIN_MS + 100,
+    );
+    return () => window.clearTimeout(timer);
+  }, [target, count]);
+
+  const gradient = slices
+    .map(
+      (_, i) =>
+        `${i === slices.length - 1 ? LOSING_COLOUR : COLOURS[i % COLOURS.length]} ${i * size}deg ${(i + 1) * size}deg`,
+    )
+    .join(", ");
+
+  return (
+    <div className="relative mx-auto aspect-square w-full max-w-xs" aria-hidden="true">
+      <div className="absolute left-1/2 top-0 z-10 -translate-x-1/2 -translate-y-1 text-3xl text-stone-900 drop-shadow dark:text-white">
+        ▼
+      </div>
+      <div
+        data-testid="wheel"
+        className="size-full rounded-full border-8 border-white shadow-xl ring-1 ring-stone-300 will-change-transform dark:border-stone-800"
+        style={{
+          background: `conic-gradient(${gradient})`,
+          transform: `rotate(${angle}deg)`,
+          transition: moving ? `transform ${SPIN_MS}ms cubic-bezier(0.12, 0.8, 0.18, 1)` : "none",
+        }}
+      >
+        {slices.map((slice, i) => (
+          <span
+            key={slice.id}
+            className="absolute left-1/2 top-1/2 w-24 -translate-x-1/2 text-center text-xs font-bold leading-tight text-white"
+            style={{ transform: `translate(-50%, -50%) rotate(${i * size + size / 2}deg) translateY(-6.5rem)` }}
+          >
+            {slice.label}
+          </span>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,6 @@
+import { FeaturedPage } from "../components/featured-page.tsx";
+
+/** A featured contest page (the platform admin pins its contest). */
+export default function Featured() {
+  return <FeaturedPage slot="1-an-giagia" title="Jeu concours anniversaire" />;
+}

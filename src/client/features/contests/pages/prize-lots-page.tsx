@@ -1,0 +1,234 @@
+import { type FormEvent, useState } from "react";
+import { HANDOVER_LABELS_FR, HANDOVER_MODES, type HandoverMode } from "../../../../domain/contests/contests.ts";
+import { LOT_PHOTO_MAX_BYTES } from "../../../../domain/contests/schemas.ts";
+import { formatNumber, plural } from "../../../../domain/format.ts";
+import { resizeImage } from "../../../components/ui/resize-image.ts";
+import { Button } from "../../../components/ui/button.tsx";
+import { Field } from "../../../components/ui/field.tsx";
+import { Notice } from "../../../components/ui/notice.tsx";
+import { SelectField } from "../../../components/ui/select-field.tsx";
+import { TextareaField } from "../../../components/ui/textarea-field.tsx";
+import { ApiError } from "../../../lib/api-client.ts";
+import { type PrizeLot, usePrizeLotActions, usePrizeLots } from "../api/prize-lots.ts";
+import { ContestsFrame, errorText, LoadError, Section } from "../components/contests-frame.tsx";
+
+type Draft = {
+  name: string;
+  description: string;
+  photo: string | null;
+  value: string;
+  quantity: string;
+  handover: HandoverMode;
+  points: string;
+  claimDays: string;
+};
+
+const empty: Draft = {
+  name: "",
+  description: "",
+  photo: null,
+  value: "",
+  quantity: "1",
+  handover: "counter",
+  points: "",
+  claimDays: "15",
+};
+
+const fromLot = (l: PrizeLot): Draft => ({
+  name: l.name,
+  description: l.description ?? "",
+  photo: l.photo,
+  value: (l.valueCents / 100).toFixed(2).replace(".", ","),
+  quantity: String(l.quantity),
+  handover: l.handover,
+  points: l.points ? String(l.points) : "",
+  claimDays: String(l.claimDays),
+});
+
+function LotForm({ shopId, editing, onDone }: { shopId: string; editing: PrizeLot | null; onDone: () => void }) {
+  const [draft, setDraft] = useState<Draft>(editing ? fromLot(editing) : empty);
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const { save } = usePrizeLotActions(shopId);
+  const set = (k: keyof Draft) => (e: { target: { value: string } }) =>
+    setDraft((d) => ({ ...d, [k]: e.target.value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    setFields({});
+    const euros = Number(draft.value.replace(",", ".").replace(/\s/g, ""));
+    try {
+      await save(editing?.id ?? null, {
+        name: draft.name,
+        description: draft.description || null,
+        photo: draft.photo,
+        valueCents: Number.isFinite(euros) ? Math.round(euros * 100) : Number.NaN,
+        quantity: draft.quantity as unknown as number,
+        handover: draft.handover,
+        points: draft.handover === "points" ? (draft.points as unknown as number) : null,
+        claimDays: draft.claimDays as unknown as number,
+      });
+      setDraft(empty);
+      onDone();
+    } catch (e) {
+      setError(errorText(e));
+      if (e instanceof ApiError) setFields(e.fields);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const pickPhoto = async (file: File | undefined) => {
+    if (!file) return;
+    try {
+      const photo = await resizeImage(file, { maxWidth: 800, maxHeight: 800, maxBytes: LOT_PHOTO_MAX_BYTES });
+      setDraft((d) => ({ ...d, photo }));
+    } catch {
+      setFields((f) => ({ ...f, photo: "Cette image n'a pas pu être lue : choisissez un fichier PNG, JPEG ou WebP." }));
+    }
+  };
+
+  return (
+    <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
+      {error ? <Notice tone="error">{error}</Notice> : null}
+      <Field label="Nom du lot" value={draft.name} onChange={set("name")} error={fields.name} required />
+      <TextareaField
+        label="Description (facultatif)"
+        value={draft.description}
+        onChange={set("description")}
+        error={fields.description}
+        rows={2}
+      />
+      <div className="flex flex-col gap-1.5">
+        <label htmlFor="lot-photo" className="text-sm font-medium">
+          Photo (facultatif)
+        </label>
+        <input
+          id="lot-photo"
+          type="file"
+          accept="image/png,image/jpeg,image/webp"
+          onChange={(e) => void pickPhoto(e.target.files?.[0])}
+        />
+        {draft.photo ? <img src={draft.photo} alt="Aperçu du lot" className="size-24 rounded-xl object-cover" /> : null}
+        {fields.photo ? <p className="text-sm text-red-700">{fields.photo}</p> : null}
+      </div>
+      <div className="grid grid-cols-2 gap-3">
+        <Field
+          label="Valeur commerciale (€)"
+          inputMode="decimal"
+          value={draft.value}
+          onChange={set("value")}
+          error={fields.valueCents}
+          hint="Indiquée dans le règlement."
+        />
+        <Field
+          label="Quantité"
+          inputMode="numeric"
+          value={draft.quantity}
+          onChange={set("quantity")}
+          error={fields.quantity}
+        />
+      </div>
+      <SelectField label="Remise du lot" value={draft.handover} onChange={set("handover")} error={fields.handover}>
+        {HANDOVER_MODES.map((m) => (
+          <option key={m} value={m}>
+            {HANDOVER_LABELS_FR[m]}
+          </option>
+        ))}
+      </SelectField>
+      {draft.handover === "points" ? (
+        <Field
+          label="Points crédités"
+          inputMode="numeric"
+          value={draft.points}
+          onChange={set("points")}
+          error={fields.points}
+        />
+      ) : null}
+      <Field
+        label="Délai pour retirer le lot (jours)"
+        inputMode="numeric"
+        value={draft.claimDays}
+        onChange={set("claimDays")}
+        error={fields.claimDays}
+      />
+      <div className="flex flex-wrap gap-3">
+        <Button type="submit" isLoading={busy}>
+          {editing ? "Enregistrer le lot" : "Ajouter le lot"}
+        </Button>
+        {editing ? (
+          <Button variant="secondary" onClick={onDone}>
+            Annuler
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+function Lots({ shopId }: { shopId: string }) {
+  const lots = usePrizeLots(shopId);
+  const { archive } = usePrizeLotActions(shopId);
+  const [editing, setEditing] = useState<PrizeLot | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  return (
+    <>
+      <Section title={editing ? `Modifier « ${editing.name} »` : "Nouveau lot"}>
+        <LotForm key={editing?.id ?? "new"} shopId={shopId} editing={editing} onDone={() => setEditing(null)} />
+      </Section>
+      <Section title="Stock de lots">
+        {message ? <Notice tone="error">{message}</Notice> : null}
+        {lots.isPending ? (
+          <p aria-busy="true">Chargement…</p>
+        ) : lots.error ? (
+          <LoadError error={lots.error} />
+        ) : lots.data.lots.length === 0 ? (
+          <p className="text-stone-700 dark:text-stone-300">Aucun lot pour l'instant : ajoutez le premier ci-dessus.</p>
+        ) : (
+          <ul className="flex flex-col divide-y divide-stone-200 dark:divide-stone-800">
+            {lots.data.lots.map((l) => (
+              <li key={l.id} className="flex flex-wrap items-center gap-3 py-3">
+                {l.photo ? <img src={l.photo} alt="" className="size-12 rounded-lg object-cover" /> : null}
+                <div className="min-w-0 flex-1">
+                  <p className="font-semibold">{l.name}</p>
+                  <p className="text-sm text-stone-700 dark:text-stone-300">
+                    {l.valueLabel} · {formatNumber(l.remaining)} sur {plural(l.quantity, "disponible", "disponibles")} ·{" "}
+                    {l.handoverLabel}
+                  </p>
+                </div>
+                <Button variant="secondary" onClick={() => setEditing(l)} aria-label={`Modifier ${l.name}`}>
+                  Modifier
+                </Button>
+                <Button
+                  variant="ghost"
+                  aria-label={`Retirer ${l.name}`}
+                  onClick={() => {
+                    setMessage(null);
+                    archive(l.id).catch((e) => setMessage(errorText(e)));
+                  }}
+                >
+                  Retirer
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+    </>
+  );
+}
+
+/** /admin/gestion-des-lots: the shop's stock of prizes for its contests. */
+export default function PrizeLotsPage() {
+  return (
+    <ContestsFrame
+      title="Gestion des lots"
+      lead="Les lots que vos jeux concours font gagner : valeur, quantité, remise et délai de retrait."
+    >
+      {(shopId) => <Lots shopId={shopId} />}
+    </ContestsFrame>
+  );
+}

@@ -1,0 +1,474 @@
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import {
+  CONTEST_PHASE_LABELS_FR,
+  contestPhase,
+  ELIGIBILITY_LABELS_FR,
+  ineligibilityReason,
+  LOT_QR_PREFIX,
+  periodKey,
+  WINNING_STATUS_LABELS_FR,
+} from "../../../domain/contests/contests.ts";
+import type { FeaturedSlot } from "../../../domain/contests/schemas.ts";
+import { losingOddsBp, pickSlice, secureRandomBelow, ODDS_SCALE } from "../../../domain/contests/wheel.ts";
+import { AppError } from "../../../domain/errors.ts";
+import { formatEuros } from "../../../domain/format.ts";
+import type { Db } from "../../db/client.ts";
+import {
+  cards,
+  contestEntries,
+  contests,
+  contestWinnings,
+  featuredContests,
+  prizeLots,
+  shops,
+  user,
+  vipTiers,
+} from "../../db/schema/index.ts";
+import { member } from "../../db/schema/auth.ts";
+import { prizeDto, prizesOf } from "./contests.service.ts";
+import { contestNotFound, insertWinning, type Tx } from "./shared.ts";
+
+/* What shoppers see ------------------------------------------------------------------------------------------ */
+
+const publicColumns = {
+  contest: contests,
+  shopName: shops.name,
+  shopSlug: shops.slug,
+  shopCity: shops.city,
+  shopLat: shops.lat,
+  shopLng: shops.lng,
+  timezone: shops.timezone,
+  tierName: vipTiers.name,
+};
+
+const publicQuery = (db: Tx) =>
+  db
+    .select(publicColumns)
+    .from(contests)
+    .innerJoin(shops, eq(shops.id, contests.shopId))
+    .leftJoin(vipTiers, eq(vipTiers.id, contests.vipTierId));
+type PublicRow = Awaited<ReturnType<typeof publicQuery>>[number];
+
+function summaryDto(
+  r: PublicRow,
+  prizes: Awaited<ReturnType<typeof prizesOf>>,
+  now: Date,
+  extra: { isMyShop?: boolean; distanceKm?: number | null; myEntries?: number } = {},
+) {
+  const c = r.contest;
+  const phase = contestPhase(c, now);
+  const mine = prizes.filter((p) => p.contestId === c.id);
+  return {
+    id: c.id,
+    kind: c.kind,
+    title: c.title,
+    description: c.description,
+    phase,
+    phaseLabel: CONTEST_PHASE_LABELS_FR[phase],
+    startsAt: c.startsAt.toISOString(),
+    endsAt: c.endsAt.toISOString(),
+    eligibilityLabel:
+      c.eligibility === "vip" && r.tierName
+        ? `${ELIGIBILITY_LABELS_FR.vip} « ${r.tierName} »`
+        : ELIGIBILITY_LABELS_FR[c.eligibility],
+    entriesPerPerson: c.entriesPerPerson,
+    spinPeriod: c.spinPeriod,
+    shop: { name: r.shopName, slug: r.shopSlug, city: r.shopCity },
+    prizes: mine.map(prizeDto),
+    losingOddsBp: c.kind === "wheel" ? losingOddsBp(mine) : null,
+    isMyShop: extra.isMyShop ?? false,
+    distanceKm: extra.distanceKm ?? null,
+    myEntries: extra.myEntries ?? 0,
+  };
+}
+export type ContestSummary = ReturnType<typeof summaryDto>;
+
+const km = (a: { lat: number; lng: number }, b: { lat: number; lng: number }) => {
+  const rad = Math.PI / 180;
+  const h =
+    Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 +
+    Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lng - a.lng) * rad) / 2) ** 2;
+  return 12_742 * Math.asin(Math.sqrt(h));
+};
+
+/** Open contests: in my shops first (those where I hold a card), then the nearest, then those ending soonest. */
+export async function listOpenContests(
+  db: Db,
+  userId: string | null,
+  near: { lat: number; lng: number } | null,
+  now = new Date(),
+) {
+  const rows = await publicQuery(db)
+    .where(
+      and(
+        eq(contests.status, "scheduled"),
+        sql`${contests.startsAt} <= ${now}`,
+        sql`${contests.endsAt} > ${now}`,
+        eq(shops.status, "active"),
+      ),
+    )
+    .limit(200);
+  const ids = rows.map((r) => r.contest.id);
+  const prizes = await prizesOf(db, ids);
+  const myShops = new Set<string>();
+  const myEntries = new Map<string, number>();
+  if (userId && ids.length > 0) {
+    for (const c of await db.select({ shopId: cards.shopId }).from(cards).where(eq(cards.userId, userId)))
+      myShops.add(c.shopId);
+    const entries = await db
+      .select({ contestId: contestEntries.contestId, n: sql<number>`count(*)::int` })
+      .from(contestEntries)
+      .where(and(eq(contestEntries.userId, userId), inArray(contestEntries.contestId, ids)))
+      .groupBy(contestEntries.contestId);
+    for (const e of entries) myEntries.set(e.contestId, e.n);
+  }
+  const list = rows.map((r) =>
+    summaryDto(r, prizes, now, {
+      isMyShop: myShops.has(r.contest.shopId),
+      distanceKm:
+        near && r.shopLat !== null && r.shopLng !== null ? km(near, { lat: r.shopLat, lng: r.shopLng }) : null,
+      myEntries: myEntries.get(r.contest.id) ?? 0,
+    }),
+  );
+  list.sort(
+    (a, b) =>
+      Number(b.isMyShop) - Number(a.isMyShop) ||
+      (a.distanceKm ?? Number.POSITIVE_INFINITY) - (b.distanceKm ?? Number.POSITIVE_INFINITY) ||
+      a.endsAt.localeCompare(b.endsAt),
+  );
+  return { contests: list };
+}
+
+/** My entries and my wins. */
+export async function myContests(db: Db, userId: string, now = new Date()) {
+  const entries = await db
+    .select({
+      contestId: contests.id,
+      title: contests.title,
+      kind: contests.kind,
+      status: contests.status,
+      startsAt: contests.startsAt,
+      endsAt: contests.endsAt,
+      shopName: shops.name,
+      count: sql<number>`count(*)::int`,
+      last: sql<string>`max(${contestEntries.createdAt})`,
+    })
+    .from(contestEntries)
+    .innerJoin(contests, eq(contests.id, contestEntries.contestId))
+    .innerJoin(shops, eq(shops.id, contests.shopId))
+    .where(eq(contestEntries.userId, userId))
+    .groupBy(contests.id, shops.name)
+    .orderBy(desc(sql`max(${contestEntries.createdAt})`))
+    .limit(50);
+  const wins = await db
+    .select({
+      id: contestWinnings.id,
+      code: contestWinnings.code,
+      status: contestWinnings.status,
+      claimBy: contestWinnings.claimBy,
+      createdAt: contestWinnings.createdAt,
+      handedOverAt: contestWinnings.handedOverAt,
+      lotName: prizeLots.name,
+      handover: prizeLots.handover,
+      points: prizeLots.points,
+      valueCents: prizeLots.valueCents,
+      contestId: contests.id,
+      contestTitle: contests.title,
+      shopName: shops.name,
+      shopSlug: shops.slug,
+    })
+    .from(contestWinnings)
+    .innerJoin(prizeLots, eq(prizeLots.id, contestWinnings.lotId))
+    .innerJoin(contests, eq(contests.id, contestWinnings.contestId))
+    .innerJoin(shops, eq(shops.id, contestWinnings.shopId))
+    .where(eq(contestWinnings.userId, userId))
+    .orderBy(desc(contestWinnings.createdAt))
+    .limit(50);
+  return {
+    entries: entries.map((e) => {
+      const phase = contestPhase(e, now);
+      return {
+        contestId: e.contestId,
+        title: e.title,
+        kind: e.kind,
+        shopName: e.shopName,
+        count: e.count,
+        phase,
+        phaseLabel: CONTEST_PHASE_LABELS_FR[phase],
+        endsAt: e.endsAt.toISOString(),
+      };
+    }),
+    wins: wins.map((w) => ({
+      id: w.id,
+      code: w.code,
+      qr: `${LOT_QR_PREFIX}${w.code}`,
+      status: w.status,
+      statusLabel: WINNING_STATUS_LABELS_FR[w.status],
+      claimBy: w.claimBy.toISOString(),
+      createdAt: w.createdAt.toISOString(),
+      handedOverAt: w.handedOverAt?.toISOString() ?? null,
+      lotName: w.lotName,
+      handover: w.handover,
+      points: w.points,
+      valueLabel: formatEuros(w.valueCents / 100),
+      contestId: w.contestId,
+      contestTitle: w.contestTitle,
+      shop: { name: w.shopName, slug: w.shopSlug },
+    })),
+  };
+}
+
+/**
+ * A contest's public page: its details, and what makes the draw checkable — the seed's commitment from scheduling,
+ * then the seed, the entrant list's hash and the winners (pseudonyms and ranks) once drawn. A draft is not public.
+ */
+export async function getPublicContest(db: Db, id: string, userId: string | null, now = new Date()) {
+  const [row] = await publicQuery(db).where(and(eq(contests.id, id), sql`${contests.status} <> 'draft'`));
+  if (!row) throw contestNotFound();
+  const prizes = await prizesOf(db, [id]);
+  const c = row.contest;
+  let myEntries = 0;
+  if (userId) {
+    const [mine] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(contestEntries)
+      .where(and(eq(contestEntries.contestId, id), eq(contestEntries.userId, userId)));
+    myEntries = mine?.n ?? 0;
+  }
+  const winners =
+    c.status === "drawn"
+      ? (
+          await db
+            .select({
+              rank: contestWinnings.drawRank,
+              entryId: contestWinnings.entryId,
+              status: contestWinnings.status,
+              lotName: prizeLots.name,
+            })
+            .from(contestWinnings)
+            .innerJoin(prizeLots, eq(prizeLots.id, contestWinnings.lotId))
+            .where(eq(contestWinnings.contestId, id))
+            .orderBy(contestWinnings.drawRank)
+        ).map((w) => ({
+          rank: (w.rank ?? 0) + 1,
+          participantId: c.entrants?.find((t) => t.ticketId === w.entryId)?.participantId ?? null,
+          lotName: w.lotName,
+          status: w.status,
+          statusLabel: WINNING_STATUS_LABELS_FR[w.status],
+        }))
+      : [];
+  return {
+    contest: summaryDto(row, prizes, now, { myEntries }),
+    verification:
+      c.kind === "draw"
+        ? {
+            commitment: c.seedCommitment,
+            seed: c.status === "drawn" ? c.seed : null,
+            entrantsHash: c.entrantsHash,
+            entrantsCount: c.entrants?.length ?? null,
+            drawnAt: c.drawnAt?.toISOString() ?? null,
+            winners,
+          }
+        : null,
+  };
+}
+
+/** What scripts/verify-draw.mjs reads: the published seed, commitment, list and number of prizes. */
+export async function getPublishedDraw(db: Db, id: string) {
+  const [c] = await db
+    .select()
+    .from(contests)
+    .where(and(eq(contests.id, id), eq(contests.kind, "draw"), eq(contests.status, "drawn")));
+  if (!c) throw new AppError("NOT_FOUND", { userMessage: "Ce tirage n'a pas encore eu lieu." });
+  const prizes = await prizesOf(db, [id]);
+  return {
+    contestId: c.id,
+    commitment: c.seedCommitment,
+    seed: c.seed,
+    entrantsHash: c.entrantsHash,
+    entrants: c.entrants ?? [],
+    winnersCount: prizes.reduce((s, p) => s + p.quantity, 0),
+  };
+}
+
+/* Taking part ----------------------------------------------------------------------------------------------- */
+
+async function openContestFor(tx: Tx, id: string, userId: string, now: Date) {
+  const [row] = await tx
+    .select({
+      contest: contests,
+      timezone: shops.timezone,
+      emailVerified: user.emailVerified,
+      isShopMember: sql<boolean>`exists (select 1 from ${member} m where m.organization_id = ${contests.shopId} and m.user_id = ${userId})`,
+      hasCard: sql<boolean>`exists (select 1 from ${cards} c where c.shop_id = ${contests.shopId} and c.user_id = ${userId})`,
+      lifetime: sql<number>`coalesce((select c.lifetime from ${cards} c where c.shop_id = ${contests.shopId} and c.user_id = ${userId}), 0)`,
+      vipThreshold: vipTiers.threshold,
+    })
+    .from(contests)
+    .innerJoin(shops, eq(shops.id, contests.shopId))
+    .innerJoin(user, eq(user.id, userId))
+    .leftJoin(vipTiers, eq(vipTiers.id, contests.vipTierId))
+    .where(and(eq(contests.id, id), sql`${contests.status} <> 'draft'`, eq(shops.status, "active")));
+  if (!row) throw contestNotFound();
+  const phase = contestPhase(row.contest, now);
+  if (phase !== "open")
+    throw new AppError("CONFLICT", {
+      userMessage: phase === "scheduled" ? "Ce jeu n'a pas encore commencé." : "Ce jeu est terminé.",
+    });
+  const reason = ineligibilityReason(
+    {
+      emailVerified: row.emailVerified,
+      isShopMember: Boolean(row.isShopMember),
+      hasCard: Boolean(row.hasCard),
+      lifetime: Number(row.lifetime),
+    },
+    { eligibility: row.contest.eligibility, vipThreshold: row.vipThreshold },
+  );
+  if (reason) throw new AppError("FORBIDDEN", { message: "not eligible", userMessage: reason });
+  return { contest: row.contest, timezone: row.timezone };
+}
+
+/**
+ * One entry, or none: the next free number within the person's allowance for this period; the unique index
+ * refuses a twin made at the same instant.
+ */
+async function takeEntry(
+  tx: Tx,
+  contestId: string,
+  userId: string,
+  period: string,
+  allowance: number,
+  consent: boolean,
+  now: Date,
+) {
+  const result = await tx.execute<{ id: string }>(sql`
+    with mine as (
+      select count(*)::int as n from ${contestEntries} e
+      where e.contest_id = ${contestId} and e.user_id = ${userId} and e.period = ${period})
+    insert into ${contestEntries} (contest_id, user_id, period, n, marketing_consent, created_at)
+    select ${contestId}, ${userId}, ${period}, mine.n + 1, ${consent}, ${now.toISOString()}::timestamptz from mine
+    where mine.n < ${allowance}
+    on conflict do nothing
+    returning id`);
+  return result.rows[0] ?? null;
+}
+
+export async function enterDraw(db: Db, userId: string, id: string, consent: boolean, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const { contest } = await openContestFor(tx, id, userId, now);
+    if (contest.kind !== "draw") throw new AppError("CONFLICT", { userMessage: "Ce jeu se joue avec la roue." });
+    const entry = await takeEntry(tx, id, userId, "contest", contest.entriesPerPerson, consent, now);
+    if (!entry)
+      throw new AppError("CONFLICT", {
+        userMessage:
+          contest.entriesPerPerson === 1
+            ? "Vous participez déjà à ce tirage."
+            : "Vous avez utilisé toutes vos participations à ce tirage.",
+      });
+    const [count] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(contestEntries)
+      .where(and(eq(contestEntries.contestId, id), eq(contestEntries.userId, userId)));
+    return { entryId: entry.id, myEntries: count?.n ?? 1 };
+  });
+}
+
+/**
+ * A spin of the wheel. The result is decided here with the CSPRNG, in the transaction that takes the lot from
+ * stock: `remaining - 1 … where remaining > 0` cannot go below zero, and a slice whose lot ran out (now, or in a
+ * spin that committed first) loses.
+ */
+export async function spinWheel(db: Db, userId: string, id: string, consent: boolean, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const { contest, timezone } = await openContestFor(tx, id, userId, now);
+    if (contest.kind !== "wheel")
+      throw new AppError("CONFLICT", { userMessage: "Ce jeu est un tirage au sort, pas une roue." });
+    const entry = await takeEntry(tx, id, userId, periodKey(contest.spinPeriod, now, timezone), 1, consent, now);
+    if (!entry)
+      throw new AppError("CONFLICT", {
+        userMessage:
+          contest.spinPeriod === "day"
+            ? "Vous avez déjà joué aujourd'hui : revenez demain !"
+            : contest.spinPeriod === "week"
+              ? "Vous avez déjà joué cette semaine : revenez la semaine prochaine !"
+              : "Vous avez déjà joué à ce jeu.",
+      });
+    const prizes = await prizesOf(tx, [id]);
+    const slice = pickSlice(
+      prizes.map((p) => ({ ...p, inStock: p.remaining > 0 })),
+      secureRandomBelow(ODDS_SCALE),
+    );
+    let won: { prize: (typeof prizes)[number]; winningId: string; code: string; claimBy: string } | null = null;
+    if (slice) {
+      const [taken] = await tx
+        .update(prizeLots)
+        .set({ remaining: sql`${prizeLots.remaining} - 1` })
+        .where(and(eq(prizeLots.id, slice.lotId), sql`${prizeLots.remaining} > 0`))
+        .returning({ id: prizeLots.id });
+      if (taken) {
+        const row = await insertWinning(tx, {
+          shopId: contest.shopId,
+          contestId: id,
+          prizeId: slice.id,
+          lotId: slice.lotId,
+          entryId: entry.id,
+          userId,
+          drawRank: null,
+          claimDays: slice.claimDays,
+          handover: slice.handover,
+          points: slice.points,
+          lotName: slice.name,
+          now,
+        });
+        await tx.update(contestEntries).set({ prizeId: slice.id }).where(eq(contestEntries.id, entry.id));
+        won = { prize: slice, winningId: row.id, code: row.code, claimBy: row.claimBy.toISOString() };
+      }
+    }
+    // Slices in the order the wheel draws them (the losing slice last): the page turns to the index given.
+    const sliceIndex = won ? prizes.findIndex((p) => p.id === won.prize.id) : prizes.length;
+    return {
+      won: won !== null,
+      sliceIndex,
+      slices: [...prizes.map((p) => ({ id: p.id, label: p.name })), { id: "perdu", label: "Perdu" }],
+      winning: won
+        ? {
+            id: won.winningId,
+            lotName: won.prize.name,
+            code: won.code,
+            claimBy: won.claimBy,
+            handover: won.prize.handover,
+            points: won.prize.points,
+          }
+        : null,
+    };
+  });
+}
+
+/* Featured pages (/jeu-concours-cajvb …) --------------------------------------------------------------------- */
+
+export async function getFeatured(db: Db, slot: FeaturedSlot, userId: string | null, now = new Date()) {
+  const [pin] = await db
+    .select({ contestId: featuredContests.contestId })
+    .from(featuredContests)
+    .where(eq(featuredContests.slot, slot));
+  const pinned = pin ? await getPublicContest(db, pin.contestId, userId, now).catch(() => null) : null;
+  const open = pinned ? [] : (await listOpenContests(db, userId, null, now)).contests;
+  return { slot, pinned, open };
+}
+
+export async function setFeatured(db: Db, slot: FeaturedSlot, contestId: string | null) {
+  if (!contestId) {
+    await db.delete(featuredContests).where(eq(featuredContests.slot, slot));
+    return { slot, contestId: null };
+  }
+  const [c] = await db
+    .select({ id: contests.id })
+    .from(contests)
+    .where(and(eq(contests.id, contestId), sql`${contests.status} <> 'draft'`));
+  if (!c) throw contestNotFound();
+  await db
+    .insert(featuredContests)
+    .values({ slot, contestId })
+    .onConflictDoUpdate({ target: featuredContests.slot, set: { contestId, updatedAt: new Date() } });
+  return { slot, contestId };
+}

@@ -1,0 +1,566 @@
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { verifyDraw } from "../../src/domain/contests/draw.ts";
+import { addStaff, grantPoints } from "../../src/server/db/factories.ts";
+import { contests, contestWinnings, prizeLots, shops } from "../../src/server/db/schema/index.ts";
+import { drawContest, expireUnclaimed } from "../../src/server/modules/contests/draw.service.ts";
+import { createTestApp, ROOT, type ServerProcess, spawnServer, type TestApp, waitHealthy } from "../setup/api.ts";
+import { type Client, shopWithOwner, signedIn } from "./shops-helpers.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const lotInput = (over: Record<string, unknown> = {}) => ({
+  name: "Croissant offert",
+  description: "Un croissant pur beurre",
+  valueCents: 120,
+  quantity: 10,
+  handover: "counter",
+  claimDays: 15,
+  ...over,
+});
+
+async function json<T = Record<string, unknown>>(res: Response) {
+  return (await res.json()) as T & { message?: string; code?: string };
+}
+
+async function createLot(owner: Client, shopId: string, over: Record<string, unknown> = {}) {
+  const res = await owner.request(`/api/backoffice/shops/${shopId}/prize-lots`, { json: lotInput(over) });
+  expect(res.status).toBe(201);
+  return (await json<{ lot: { id: string; remaining: number } }>(res)).lot;
+}
+
+type Owned = { id: string; phase: string; seedCommitment: string | null };
+
+async function createContest(owner: Client, shopId: string, body: Record<string, unknown>) {
+  const res = await owner.request(`/api/backoffice/shops/${shopId}/contests`, {
+    json: {
+      title: "Grand jeu",
+      startsAt: new Date(Date.now() - 60_000).toISOString(),
+      endsAt: new Date(Date.now() + 86_400_000).toISOString(),
+      ...body,
+    },
+  });
+  const out = await json<{ contest: Owned }>(res);
+  expect(res.status, out.message).toBe(201);
+  return out.contest;
+}
+
+async function schedule(owner: Client, shopId: string, id: string) {
+  const res = await owner.request(`/api/backoffice/shops/${shopId}/contests/${id}/schedule`, { method: "POST" });
+  const out = await json<{ contest: Owned }>(res);
+  expect(res.status, out.message).toBe(200);
+  return out.contest;
+}
+
+/** Ends a contest now (as time passing would). */
+const closeNow = (id: string) =>
+  t.deps.db
+    .update(contests)
+    .set({ endsAt: new Date(Date.now() - 1000), startsAt: new Date(Date.now() - 86_400_000) })
+    .where(eq(contests.id, id));
+
+describe("prize lots and contests in the back office", () => {
+  it("the owner manages lots; staff may not; another shop's owner gets 404", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const lot = await createLot(owner.client, shop.id);
+    expect(lot.remaining).toBe(10);
+    const list = await json<{ lots: { id: string; valueLabel: string }[] }>(
+      await owner.client.request(`/api/backoffice/shops/${shop.id}/prize-lots`),
+    );
+    expect(list.lots.map((l) => l.id)).toEqual([lot.id]);
+    expect(list.lots[0]!.valueLabel.replace(/\s/g, " ")).toBe("1,20 €");
+
+    const staff = await signedIn(t);
+    await addStaff(t.deps, shop.id, staff.user.id);
+    expect((await staff.client.request(`/api/backoffice/shops/${shop.id}/prize-lots`)).status).toBe(403);
+
+    const other = await shopWithOwner(t);
+    expect((await other.owner.client.request(`/api/backoffice/shops/${shop.id}/prize-lots`)).status).toBe(404);
+    const put = await other.owner.client.request(`/api/backoffice/shops/${other.shop.id}/prize-lots/${lot.id}`, {
+      method: "PUT",
+      json: lotInput(),
+    });
+    expect(put.status).toBe(404);
+    // Using another shop's lot in a contest: refused.
+    const res = await other.owner.client.request(`/api/backoffice/shops/${other.shop.id}/contests`, {
+      json: {
+        kind: "draw",
+        title: "Vol",
+        startsAt: new Date().toISOString(),
+        endsAt: new Date(Date.now() + 3600_000).toISOString(),
+        prizes: [{ lotId: lot.id, quantity: 1 }],
+      },
+    });
+    expect(res.status).toBe(400);
+  });
+
+  it("no contest can ask for a purchase or points: any cost field is refused", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const lot = await createLot(owner.client, shop.id);
+    for (const extra of [{ cost: 10 }, { pointsCost: 5 }, { purchaseRequired: true }]) {
+      const res = await owner.client.request(`/api/backoffice/shops/${shop.id}/contests`, {
+        json: {
+          kind: "draw",
+          title: "Jeu payant",
+          startsAt: new Date().toISOString(),
+          endsAt: new Date(Date.now() + 3600_000).toISOString(),
+          prizes: [{ lotId: lot.id }],
+          ...extra,
+        },
+      });
+      expect(res.status).toBe(400);
+      expect((await json(res)).message).toMatch(/gratuit/);
+    }
+    const lotWithPrice = await owner.client.request(`/api/backoffice/shops/${shop.id}/prize-lots`, {
+      json: lotInput({ price: 2 }),
+    });
+    expect(lotWithPrice.status).toBe(400);
+    const columns = await t.deps.db.execute<{ column_name: string }>(
+      sql`select column_name from information_schema.columns where table_name in ('contests', 'contest_entries', 'contest_prizes') and column_name ~ '(cost|price|purchase)'`,
+    );
+    expect(columns.rows).toEqual([]);
+  });
+});
+
+describe("the wheel", () => {
+  it("100 concurrent spins against a lot with stock 3: exactly 3 wins, stock 0, never below", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const lot = await createLot(owner.client, shop.id, { quantity: 3 });
+    const wheel = await createContest(owner.client, shop.id, {
+      kind: "wheel",
+      spinPeriod: "day",
+      prizes: [{ lotId: lot.id, oddsBp: 10_000 }],
+    });
+    await schedule(owner.client, shop.id, wheel.id);
+    const players = await Promise.all(Array.from({ length: 100 }, () => signedIn(t)));
+    const answers = await Promise.all(
+      players.map(async (p) => {
+        const res = await p.client.request(`/api/contests/${wheel.id}/spin`, { json: {} });
+        return { status: res.status, body: await json<{ won: boolean; sliceIndex: number }>(res) };
+      }),
+    );
+    expect(answers.map((a) => a.status).filter((s) => s !== 201)).toEqual([]);
+    expect(answers.filter((a) => a.body.won)).toHaveLength(3);
+    expect(answers.filter((a) => !a.body.won).every((a) => a.body.sliceIndex === 1)).toBe(true);
+    const [row] = await t.deps.db
+      .select({ remaining: prizeLots.remaining })
+      .from(prizeLots)
+      .where(eq(prizeLots.id, lot.id));
+    expect(row!.remaining).toBe(0);
+    const won = await t.deps.db.select().from(contestWinnings).where(eq(contestWinnings.contestId, wheel.id));
+    expect(won).toHaveLength(3);
+    expect(new Set(won.map((w) => w.code)).size).toBe(3);
+
+    // Once a day per person: a second spin is refused, in French.
+    const again = await players[0]!.client.request(`/api/contests/${wheel.id}/spin`, { json: {} });
+    expect(again.status).toBe(409);
+    expect((await json(again)).message).toBe("Vous avez déjà joué aujourd'hui : revenez demain !");
+  });
+
+  it("a win is told by e-mail with its code; staff hand it over once at the counter; the shopper sees it handed over", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const lot = await createLot(owner.client, shop.id, { quantity: 5, name: "Baguette tradition" });
+    const wheel = await createContest(owner.client, shop.id, {
+      kind: "wheel",
+      spinPeriod: "contest",
+      prizes: [{ lotId: lot.id, oddsBp: 10_000 }],
+    });
+    await schedule(owner.client, shop.id, wheel.id);
+    const shopper = await signedIn(t);
+    const spin = await json<{ won: boolean; winning: { id: string; code: string } }>(
+      await shopper.client.request(`/api/contests/${wheel.id}/spin`, { json: { marketingConsent: false } }),
+    );
+    expect(spin.won).toBe(true);
+    const mail = t.lastMail(shopper.user.email, "contest-win");
+    expect(mail.subject).toBe("Vous avez gagné : Baguette tradition");
+    expect(mail.text).toContain(spin.winning.code);
+
+    const staff = await signedIn(t, { firstName: "Hugo", lastName: "Caisse" });
+    await addStaff(t.deps, shop.id, staff.user.id);
+    const found = await json<{ winning: { id: string; status: string; lotName: string } }>(
+      await staff.client.request(
+        `/api/backoffice/shops/${shop.id}/contest-winnings/lookup?code=${encodeURIComponent(`FIDELE-L:${spin.winning.code.toLowerCase()}`)}`,
+      ),
+    );
+    expect(found.winning).toMatchObject({ id: spin.winning.id, status: "to_hand_over", lotName: "Baguette tradition" });
+    const other = await shopWithOwner(t);
+    expect(
+      (
+        await other.owner.client.request(
+          `/api/backoffice/shops/${shop.id}/contest-winnings/lookup?code=${spin.winning.code}`,
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await other.owner.client.request(
+          `/api/backoffice/shops/${other.shop.id}/contest-winnings/lookup?code=${spin.winning.code}`,
+        )
+      ).status,
+    ).toBe(404);
+
+    const [first, second] = await Promise.all([
+      staff.client.request(`/api/backoffice/shops/${shop.id}/contest-winnings/${spin.winning.id}/hand-over`, {
+        method: "POST",
+      }),
+      staff.client.request(`/api/backoffice/shops/${shop.id}/contest-winnings/${spin.winning.id}/hand-over`, {
+        method: "POST",
+      }),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([200, 409]);
+    const mine = await json<{ wins: { id: string; status: string; statusLabel: string }[] }>(
+      await shopper.client.request("/api/contests/mine"),
+    );
+    expect(mine.wins[0]).toMatchObject({ id: spin.winning.id, status: "handed_over", statusLabel: "Remis" });
+    const list = await json<{ winnings: { id: string; handedOverByName: string }[] }>(
+      await owner.client.request(`/api/backoffice/shops/${shop.id}/contest-winnings?q=baguette`),
+    );
+    expect(list.winnings[0]).toMatchObject({ id: spin.winning.id, handedOverByName: "Hugo Caisse" });
+    const csv = await owner.client.request(`/api/backoffice/shops/${shop.id}/contest-winnings/export`);
+    expect(csv.headers.get("content-type")).toContain("text/csv");
+    expect(await csv.text()).toContain(`${spin.winning.code};Remis;Baguette tradition`);
+  });
+});
+
+describe("the draw", () => {
+  async function drawSetup(participants: number, prizes = 2) {
+    const { shop, owner } = await shopWithOwner(t);
+    await t.deps.db
+      .update(shops)
+      .set({
+        legal: {
+          legalName: "Dupain SARL",
+          legalForm: "SARL",
+          vatNumber: null,
+          shareCapital: "5 000 €",
+          rcs: "RCS Lyon 123",
+          legalAddress: "3 rue des Fours, 69001 Lyon",
+          director: "Marie Dupain",
+          contactEmail: "contact@dupain.fr",
+        },
+      })
+      .where(eq(shops.id, shop.id));
+    const lot = await createLot(owner.client, shop.id, { quantity: 5, name: "Bûche", valueCents: 3250 });
+    const draw = await createContest(owner.client, shop.id, {
+      kind: "draw",
+      prizes: [{ lotId: lot.id, quantity: prizes }],
+    });
+    const scheduled = await schedule(owner.client, shop.id, draw.id);
+    const players = await Promise.all(Array.from({ length: participants }, () => signedIn(t)));
+    for (const p of players) {
+      const res = await p.client.request(`/api/contests/${draw.id}/enter`, { json: {} });
+      expect(res.status).toBe(201);
+    }
+    return { shop, owner, lot, draw: scheduled, players };
+  }
+
+  it("publishes the seed's commitment and the règlement at scheduling; staff and unconfirmed accounts cannot enter; one entry each", async () => {
+    const { shop, draw, players, lot } = await drawSetup(1);
+    expect(draw.seedCommitment).toMatch(/^[0-9a-f]{64}$/);
+    const [reserved] = await t.deps.db
+      .select({ remaining: prizeLots.remaining })
+      .from(prizeLots)
+      .where(eq(prizeLots.id, lot.id));
+    expect(reserved!.remaining).toBe(3);
+    const rules = await json<{ version: number; document: { sections: { id: string; paragraphs: string[] }[] } }>(
+      await t.request(`/api/contests/${draw.id}/rules`),
+    );
+    expect(rules.version).toBe(1);
+    expect(rules.document.sections.map((s) => s.id)).toEqual([
+      "organiser",
+      "dates",
+      "participants",
+      "free",
+      "mechanism",
+      "prizes",
+      "winners",
+      "claim",
+      "unclaimed",
+      "personal-data",
+      "access",
+    ]);
+    const text = rules.document.sections.flatMap((s) => s.paragraphs).join("\n");
+    expect(text).toContain("Dupain SARL");
+    expect(text).toContain("Participation gratuite et sans obligation d'achat.");
+    expect(text).toContain(draw.seedCommitment!);
+
+    const again = await players[0]!.client.request(`/api/contests/${draw.id}/enter`, { json: {} });
+    expect(again.status).toBe(409);
+    expect((await json(again)).message).toBe("Vous participez déjà à ce tirage.");
+    const staff = await signedIn(t);
+    await addStaff(t.deps, shop.id, staff.user.id);
+    const byStaff = await staff.client.request(`/api/contests/${draw.id}/enter`, { json: {} });
+    expect(byStaff.status).toBe(403);
+    expect((await json(byStaff)).message).toMatch(/personnel/);
+    const unconfirmed = await signedIn(t, { emailVerified: false });
+    expect((await unconfirmed.client.request(`/api/contests/${draw.id}/enter`, { json: {} })).status).toBe(403);
+    expect((await t.request(`/api/contests/${draw.id}/enter`, { json: {} })).status).toBe(401);
+  });
+
+  it("an edit once open is a new dated version of the règlement; v1 stays as it was", async () => {
+    const { shop, owner, draw, lot } = await drawSetup(0);
+    const body = {
+      kind: "draw",
+      title: "Grand jeu prolongé",
+      startsAt: new Date(Date.now() - 60_000).toISOString(),
+      endsAt: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      prizes: [{ lotId: lot.id, quantity: 2 }],
+    };
+    const res = await owner.client.request(`/api/backoffice/shops/${shop.id}/contests/${draw.id}`, {
+      method: "PUT",
+      json: body,
+    });
+    expect(res.status).toBe(200);
+    const v2 = await json<{ version: number; versions: unknown[]; document: { title: string } }>(
+      await t.request(`/api/contests/${draw.id}/rules`),
+    );
+    expect(v2.version).toBe(2);
+    expect(v2.versions).toHaveLength(2);
+    expect(v2.document.title).toContain("Grand jeu prolongé");
+    const v1 = await json<{ document: { title: string } }>(await t.request(`/api/contests/${draw.id}/rules?version=1`));
+    expect(v1.document.title).toBe("Règlement du jeu « Grand jeu »");
+  });
+
+  it("run twice at once, the draw happens exactly once; the published data let anyone recompute the winners", async () => {
+    const { shop, owner, draw, players } = await drawSetup(12, 3);
+    const early = await owner.client.request(`/api/backoffice/shops/${shop.id}/contests/${draw.id}/draw`, {
+      method: "POST",
+    });
+    expect(early.status).toBe(409);
+    await closeNow(draw.id);
+    const late = await players[0]!.client.request(`/api/contests/${draw.id}/enter`, { json: {} });
+    expect(late.status).toBe(409);
+
+    const results = await Promise.all([
+      drawContest({ db: t.deps.db, contestId: draw.id }),
+      drawContest({ db: t.deps.db, contestId: draw.id }),
+    ]);
+    expect(results.filter((r) => r !== null)).toHaveLength(1);
+    const won = results.find((r) => r !== null)!;
+    expect(won).toHaveLength(3);
+    const button = await owner.client.request(`/api/backoffice/shops/${shop.id}/contests/${draw.id}/draw`, {
+      method: "POST",
+    });
+    expect(button.status).toBe(409);
+    const rows = await t.deps.db.select().from(contestWinnings).where(eq(contestWinnings.contestId, draw.id));
+    expect(rows).toHaveLength(3);
+
+    const published = await json<{
+      commitment: string;
+      seed: string;
+      entrantsHash: string;
+      entrants: { ticketId: string; participantId: string }[];
+      winnersCount: number;
+    }>(await t.request(`/api/contests/${draw.id}/draw`));
+    expect(published.entrants).toHaveLength(12);
+    expect(JSON.stringify(published.entrants)).not.toContain(players[0]!.user.id);
+    const check = await verifyDraw({
+      seed: published.seed,
+      commitment: published.commitment,
+      listHash: published.entrantsHash,
+      tickets: published.entrants,
+      count: published.winnersCount,
+    });
+    expect(check.seedMatches && check.listMatches).toBe(true);
+    const byRank = [...rows].sort((a, b) => a.drawRank! - b.drawRank!);
+    expect(check.sequence.map((s) => s.ticketId)).toEqual(byRank.map((r) => r.entryId));
+
+    // The standalone script finds the same winners.
+    const file = path.join(tmpdir(), `draw-${draw.id}.json`);
+    writeFileSync(file, JSON.stringify(published));
+    const out = execFileSync(process.execPath, [path.join(ROOT, "scripts/verify-draw.mjs"), file], {
+      encoding: "utf8",
+    });
+    expect(out).toContain("graine conforme à l'empreinte publiée : oui");
+    expect(out).toContain("liste conforme à son empreinte : oui");
+    for (const [i, s] of check.sequence.entries())
+      expect(out).toContain(`${i + 1}. ${s.participantId} (ticket ${s.ticketId}) — gagnant`);
+
+    // The public page shows it all; each winner got an e-mail.
+    const page = await json<{
+      verification: { seed: string; entrantsHash: string; winners: { rank: number; participantId: string }[] };
+    }>(await t.request(`/api/contests/${draw.id}`));
+    expect(page.verification.seed).toBe(published.seed);
+    expect(page.verification.winners.map((w) => w.participantId)).toEqual(check.sequence.map((s) => s.participantId));
+  });
+
+  it("an unclaimed lot passes to the next in the same sequence, logged, exactly once", async () => {
+    const { draw } = await drawSetup(5, 1);
+    await closeNow(draw.id);
+    await drawContest({ db: t.deps.db, contestId: draw.id });
+    const [first] = await t.deps.db.select().from(contestWinnings).where(eq(contestWinnings.contestId, draw.id));
+    await t.deps.db
+      .update(contestWinnings)
+      .set({ claimBy: new Date(Date.now() - 1000) })
+      .where(eq(contestWinnings.id, first!.id));
+    const [a, b] = await Promise.all([expireUnclaimed({ db: t.deps.db }), expireUnclaimed({ db: t.deps.db })]);
+    const all = await t.deps.db.select().from(contestWinnings).where(eq(contestWinnings.contestId, draw.id));
+    expect(all).toHaveLength(2);
+    const old = all.find((w) => w.id === first!.id)!;
+    expect(old.status).toBe("redrawn");
+    expect(old.note).toMatch(/réattribué/);
+    const next = all.find((w) => w.id !== first!.id)!;
+    expect(next.drawRank).toBe(1);
+    const published = await json<{
+      seed: string;
+      commitment: string;
+      entrantsHash: string;
+      entrants: { ticketId: string; participantId: string }[];
+    }>(await t.request(`/api/contests/${draw.id}/draw`));
+    const { sequence } = await verifyDraw({
+      seed: published.seed,
+      commitment: published.commitment,
+      listHash: published.entrantsHash,
+      tickets: published.entrants,
+      count: 2,
+    });
+    expect(next.entryId).toBe(sequence[1]!.ticketId);
+    expect(a.length + b.length).toBe(1);
+  });
+
+  it("customers-only and VIP contests check the card; a points lot is credited at once", async () => {
+    const { shop, owner } = await shopWithOwner(t, { rules: { mode: "points" } });
+    const lot = await createLot(owner.client, shop.id, { handover: "points", points: 50, name: "50 points" });
+    const wheel = await createContest(owner.client, shop.id, {
+      kind: "wheel",
+      eligibility: "customers",
+      spinPeriod: "week",
+      prizes: [{ lotId: lot.id, oddsBp: 10_000 }],
+    });
+    await schedule(owner.client, shop.id, wheel.id);
+    const stranger = await signedIn(t);
+    const refused = await stranger.client.request(`/api/contests/${wheel.id}/spin`, { json: {} });
+    expect(refused.status).toBe(403);
+    expect((await json(refused)).message).toBe("Ce jeu est réservé aux clients de la boutique.");
+    const customer = await signedIn(t);
+    const { cardId } = await grantPoints(t.deps, { shopId: shop.id, userId: customer.user.id, points: 10 });
+    const spin = await json<{ won: boolean }>(
+      await customer.client.request(`/api/contests/${wheel.id}/spin`, { json: {} }),
+    );
+    expect(spin.won).toBe(true);
+    const balance = await t.deps.db.execute<{ balance: number }>(sql`select balance from cards where id = ${cardId}`);
+    expect(Number(balance.rows[0]!.balance)).toBe(60);
+    const mine = await json<{ wins: { status: string }[] }>(await customer.client.request("/api/contests/mine"));
+    expect(mine.wins[0]!.status).toBe("handed_over");
+  });
+});
+
+describe("shoppers' lists and featured pages", () => {
+  it("lists open contests with my shops first; a draft is not public; the platform admin pins a featured contest", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const lot = await createLot(owner.client, shop.id);
+    const draft = await createContest(owner.client, shop.id, { kind: "draw", prizes: [{ lotId: lot.id }] });
+    expect((await t.request(`/api/contests/${draft.id}`)).status).toBe(404);
+    expect((await t.request(`/api/contests/${draft.id}/rules`)).status).toBe(404);
+    const open = await createContest(owner.client, shop.id, {
+      kind: "draw",
+      title: "Tirage du quartier",
+      prizes: [{ lotId: lot.id }],
+    });
+    await schedule(owner.client, shop.id, open.id);
+    const shopper = await signedIn(t);
+    await grantPoints(t.deps, { shopId: shop.id, userId: shopper.user.id, points: 0 });
+    const list = await json<{ contests: { id: string; isMyShop: boolean }[] }>(
+      await shopper.client.request("/api/contests"),
+    );
+    expect(list.contests[0]).toMatchObject({ id: open.id, isMyShop: true });
+    expect(list.contests.some((c) => c.id === draft.id)).toBe(false);
+
+    expect(
+      (await shopper.client.request("/api/contests/featured/cajvb", { method: "PUT", json: { contestId: open.id } }))
+        .status,
+    ).toBe(403);
+    const admin = await signedIn(t, { role: "admin" });
+    expect(
+      (await admin.client.request("/api/contests/featured/cajvb", { method: "PUT", json: { contestId: open.id } }))
+        .status,
+    ).toBe(200);
+    const featured = await json<{ pinned: { contest: { id: string } } | null }>(
+      await t.request("/api/contests/featured/cajvb"),
+    );
+    expect(featured.pinned?.contest.id).toBe(open.id);
+    expect(
+      (await admin.client.request("/api/contests/featured/cajvb", { method: "PUT", json: { contestId: null } })).status,
+    ).toBe(200);
+    const none = await json<{ pinned: null; open: unknown[] }>(await t.request("/api/contests/featured/cajvb"));
+    expect(none.pinned).toBeNull();
+    expect(none.open.length).toBeGreaterThan(0);
+    expect((await t.request("/api/contests/featured/inconnu")).status).toBe(400);
+  });
+});
+
+describe("two server processes on one PostgreSQL", () => {
+  it.skipIf(!inject("testDatabaseUrl"))(
+    "both run the draw at the closing time: it happens exactly once (skipped without TEST_DATABASE_URL)",
+    async () => {
+      const { draw } = await (async () => {
+        const { shop, owner } = await shopWithOwner(t);
+        const lot = await createLot(owner.client, shop.id, { quantity: 3 });
+        const contest = await createContest(owner.client, shop.id, {
+          kind: "draw",
+          prizes: [{ lotId: lot.id, quantity: 2 }],
+        });
+        await schedule(owner.client, shop.id, contest.id);
+        for (const p of await Promise.all(Array.from({ length: 6 }, () => signedIn(t)))) {
+          expect((await p.client.request(`/api/contests/${contest.id}/enter`, { json: {} })).status).toBe(201);
+        }
+        return { draw: contest };
+      })();
+      await closeNow(draw.id);
+      const env = {
+        DATABASE_URL: inject("testDatabaseUrl"),
+        APP_URL: "http://fidele.test",
+        SECRET: randomBytes(32).toString("hex"),
+        DATA_DIR: await mkdtemp(path.join(tmpdir(), "fidele-two-")),
+        SEED_DEMO: "0",
+      };
+      const servers: ServerProcess[] = [await spawnServer(env), await spawnServer(env)];
+      try {
+        await Promise.all(servers.map((s) => waitHealthy(s)));
+        // Each process runs its contests pass at start (then every 30 s): both race for the same due draw.
+        await expect
+          .poll(
+            async () =>
+              (await t.deps.db.select({ status: contests.status }).from(contests).where(eq(contests.id, draw.id)))[0]
+                ?.status,
+            { timeout: 30_000 },
+          )
+          .toBe("drawn");
+        await new Promise((r) => setTimeout(r, 1500));
+        const rows = await t.deps.db.select().from(contestWinnings).where(eq(contestWinnings.contestId, draw.id));
+        expect(rows).toHaveLength(2);
+        const published = await json<{
+          seed: string;
+          commitment: string;
+          entrantsHash: string;
+          entrants: { ticketId: string; participantId: string }[];
+        }>(await t.request(`/api/contests/${draw.id}/draw`));
+        const { sequence, seedMatches, listMatches } = await verifyDraw({
+          ...published,
+          listHash: published.entrantsHash,
+          tickets: published.entrants,
+          count: 2,
+        });
+        expect(seedMatches && listMatches).toBe(true);
+        expect(sequence.map((x) => x.ticketId)).toEqual(
+          [...rows].sort((a, b) => a.drawRank! - b.drawRank!).map((r) => r.entryId),
+        );
+      } finally {
+        await Promise.all(servers.map((s) => s.stop()));
+      }
+    },
+    180_000,
+  );
+});

@@ -1,0 +1,259 @@
+import { eq } from "drizzle-orm";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addStaff } from "../../src/server/db/factories.ts";
+import { contests } from "../../src/server/db/schema/index.ts";
+import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
+
+/**
+ * Issue 13 in the browser, at 390×844: the owner stocks lots and creates a draw and a wheel; a shopper enters the
+ * draw and wins at the wheel; staff hand the lot over at the counter; the shopper sees it handed over; the owner
+ * draws; the proof page and the règlement are public; none of the nine routes is "En préparation".
+ */
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const eventually = <T>(read: () => Promise<T> | T, timeout = 15_000) => expect.poll(read, { timeout });
+
+async function heading(page: Page): Promise<string> {
+  return (await page.getByRole("heading", { level: 1 }).first().textContent()) ?? "";
+}
+
+async function open(page: Page, url: string, title: string | RegExp) {
+  await page.goto(url);
+  await eventually(() => heading(page)).toMatch(title instanceof RegExp ? title : new RegExp(title));
+  expect(await page.getByText("En préparation").count()).toBe(0);
+}
+
+async function signedIn(user: { email: string; password: string }): Promise<BrowserContext> {
+  const context = await stack.newContext();
+  await stack.signIn(context, user.email, user.password);
+  return context;
+}
+
+async function addLot(page: Page, name: string, value: string, quantity: string) {
+  await page.getByLabel("Nom du lot").fill(name);
+  await page.getByLabel("Valeur commerciale (€)").fill(value);
+  await page.getByLabel("Quantité").fill(quantity);
+  await page.getByRole("button", { name: "Ajouter le lot" }).click();
+  await eventually(() => page.getByText(name, { exact: true }).isVisible()).toBe(true);
+}
+
+async function createContest(page: Page, kind: "draw" | "wheel", title: string, lot: string, amount: string) {
+  await page.getByRole("button", { name: "Créer un jeu" }).click();
+  await page
+    .getByLabel(kind === "draw" ? "Tirage au sort à la clôture" : "Roue de la chance (gain instantané)")
+    .check();
+  await page.getByLabel("Titre du jeu").fill(title);
+  await page.getByRole("checkbox", { name: new RegExp(lot) }).check();
+  await page.getByLabel(kind === "draw" ? `Gagnants de « ${lot} »` : `Chance de « ${lot} » (%)`).fill(amount);
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Créer le jeu" }).click();
+  const item = page.getByRole("listitem").filter({ hasText: title });
+  await eventually(() => item.getByTestId("contest-phase").textContent()).toBe("Brouillon");
+  await item.getByRole("button", { name: "Programmer" }).click();
+  await eventually(() => item.getByTestId("contest-phase").textContent()).toBe("En cours");
+}
+
+describe("contests: owner, shopper and counter", () => {
+  it("the owner creates lots, a draw and a wheel; the shopper enters and wins; staff hand the lot over; the shopper sees it", async () => {
+    const owner = await stack.createUser({ firstName: "Sophie", lastName: "Durand" });
+    const shop = await stack.createShop(owner.id, { name: "Boulangerie du Test" });
+    const employee = await stack.createUser({ firstName: "Hugo", lastName: "Lemoine" });
+    await addStaff(stack.deps, shop.id, employee.id, "member");
+    const shopper = await stack.createUser({ firstName: "Léa", lastName: "Client" });
+
+    // — The owner, on one phone.
+    const ownerContext = await signedIn(owner);
+    const ownerPage = await ownerContext.newPage();
+    await open(ownerPage, "/admin/gestion-des-lots", "Gestion des lots");
+    await expectAccessible(ownerPage);
+    await addLot(ownerPage, "Tarte aux fruits", "18", "2");
+    await addLot(ownerPage, "Croissant offert", "1,20", "5");
+    await snap(ownerPage, "contests-lots");
+    await open(ownerPage, "/admin/jeux-concours", "Jeux concours");
+    await expectAccessible(ownerPage);
+    await createContest(ownerPage, "draw", "Grand tirage", "Tarte aux fruits", "1");
+    // The wheel has one slice that always wins (100 %): the journey must end with a win.
+    await createContest(ownerPage, "wheel", "Roue du test", "Croissant offert", "100");
+    await expectAccessible(ownerPage);
+    await snap(ownerPage, "contests-admin");
+
+    // — The shopper, on another phone.
+    const shopperContext = await signedIn(shopper);
+    const page = await shopperContext.newPage();
+    await open(page, "/jeu-concours", "Jeux concours");
+    const draw = page.getByRole("article").filter({ hasText: "Grand tirage" });
+    await eventually(() => draw.isVisible()).toBe(true);
+    await expectAccessible(page);
+    await draw.getByRole("button", { name: "Participer au tirage" }).click();
+    await eventually(() => draw.getByText("C'est noté : vous participez au tirage.").isVisible()).toBe(true);
+
+    await page
+      .getByRole("article")
+      .filter({ hasText: "Roue du test" })
+      .getByRole("link", { name: "Tourner la roue" })
+      .click();
+    await eventually(() => heading(page)).toBe("La roue de la chance");
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Tourner la roue" }).click();
+    await eventually(() => page.getByTestId("wheel-result").textContent(), 20_000).toMatch(
+      /^Gagné ! Vous remportez « Croissant offert »/,
+    );
+    const code = /Code à présenter en boutique : ([A-Z0-9]{6})/.exec(
+      (await page.getByTestId("wheel-result").textContent()) ?? "",
+    )?.[1];
+    expect(code).toBeTruthy();
+    await expectAccessible(page);
+    await snap(page, "contests-wheel-won");
+
+    await open(page, "/jeu-concours", "Jeux concours");
+    const win = page.getByRole("listitem").filter({ hasText: "Croissant offert" });
+    await eventually(() => win.getByTestId("win-code").textContent()).toBe(code);
+    expect(await win.getByTestId("win-status").textContent()).toBe("À remettre");
+    expect(await win.getByText(/Présentez ce code à la boutique avant le/).isVisible()).toBe(true);
+
+    // The won lot is also among the shopper's cards and rewards, with its code and deadline.
+    await open(page, "/cartes-de-fidelite", "Mes cartes");
+    const toCollect = page.getByRole("region", { name: "Lots gagnés à retirer" });
+    await eventually(() => toCollect.getByTestId("win-code").textContent()).toBe(code);
+    expect(await toCollect.getByText(/avant le/).isVisible()).toBe(true);
+    await expectAccessible(page);
+
+    // — Staff at the counter: the same validation screen as rewards.
+    const counter = await signedIn(employee);
+    const staffPage = await counter.newPage();
+    await open(staffPage, "/validate-reward", "Valider une récompense");
+    await staffPage.getByLabel("Code de la récompense (6 caractères)").fill(code!);
+    await staffPage.getByRole("button", { name: "Rechercher le code" }).click();
+    await eventually(() => staffPage.getByRole("heading", { name: "Croissant offert" }).isVisible()).toBe(true);
+    expect(await staffPage.getByText("Léa Client").isVisible()).toBe(true);
+    await expectAccessible(staffPage);
+    await staffPage.getByRole("button", { name: "Remettre le lot" }).click();
+    await eventually(() => staffPage.getByTestId("lot-status").textContent()).toBe("Remis");
+    expect(await staffPage.getByText("Lot remis par Hugo Lemoine").isVisible()).toBe(true);
+    await snap(staffPage, "contests-counter");
+
+    // — The shopper sees it handed over.
+    await open(page, "/jeu-concours", "Jeux concours");
+    await eventually(() =>
+      page.getByRole("listitem").filter({ hasText: "Croissant offert" }).getByTestId("win-status").textContent(),
+    ).toBe("Remis");
+
+    // — The draw closes; the owner draws; the shopper (the only entrant) wins; the proof is public.
+    const [drawRow] = await stack.deps.db
+      .select({ id: contests.id })
+      .from(contests)
+      .where(eq(contests.title, "Grand tirage"));
+    await stack.deps.db
+      .update(contests)
+      .set({ endsAt: new Date(Date.now() - 1000), startsAt: new Date(Date.now() - 86_400_000) })
+      .where(eq(contests.id, drawRow!.id));
+    await open(ownerPage, "/admin/jeux-concours", "Jeux concours");
+    const drawItem = ownerPage.getByRole("listitem").filter({ hasText: "Grand tirage" });
+    await drawItem.getByRole("button", { name: "Tirer au sort" }).click();
+    await eventually(() => drawItem.getByText("Tirage effectué : les gagnants sont prévenus.").isVisible()).toBe(true);
+    await open(ownerPage, "/admin/gestion-des-lots-2", "Lots gagnés");
+    await eventually(() => ownerPage.getByText("Tarte aux fruits", { exact: true }).isVisible()).toBe(true);
+    await expectAccessible(ownerPage);
+
+    await open(page, `/jeu-concours?concours=${drawRow!.id}`, "Grand tirage");
+    await eventually(() => page.getByText("Graine révélée au tirage", { exact: false }).isVisible()).toBe(true);
+    await expectAccessible(page);
+    await snap(page, "contests-proof");
+    await open(page, `/jeu-concours?reglement=${drawRow!.id}`, "Règlement du jeu « Grand tirage »");
+    expect(
+      await page.getByText("Participation gratuite et sans obligation d'achat.", { exact: false }).isVisible(),
+    ).toBe(true);
+    // Every section of the règlement, in order.
+    expect(await page.getByRole("heading", { level: 2 }).allTextContents()).toEqual([
+      "Article 1 — Organisateur",
+      "Article 2 — Dates du jeu",
+      "Article 3 — Qui peut participer, et combien de fois",
+      "Article 4 — Participation gratuite",
+      "Article 5 — Mécanisme du jeu",
+      "Article 6 — Dotations",
+      "Article 7 — Désignation et information des gagnants",
+      "Article 8 — Retrait des lots",
+      "Article 9 — Lots non réclamés",
+      "Article 10 — Données personnelles",
+      "Article 11 — Accès au règlement",
+    ]);
+    await expectAccessible(page);
+
+    await ownerContext.close();
+    await counter.close();
+    await shopperContext.close();
+  }, 240_000);
+
+  it("the featured pages, the wheel page and the sign-in gate are real pages, accessible, signed out and in", async () => {
+    const anonymous = await stack.newContext();
+    const page = await anonymous.newPage();
+    await open(page, "/jeu-concours-1-an-giagia", "Jeu concours anniversaire");
+    await eventually(() => page.getByText("Aucun jeu n'est mis en avant ici pour le moment.").isVisible()).toBe(true);
+    await expectAccessible(page);
+    await open(page, "/jeux-concours-mabbam-giagia", "Jeu concours");
+    await expectAccessible(page);
+    await open(page, "/jeu-concours-roulette", "La roue de la chance");
+    await expectAccessible(page);
+    await open(page, "/jeux-concours-auth?redirect=/jeu-concours", "Connectez-vous pour jouer");
+    await expectAccessible(page);
+    // /jeu-concours-cajvb is for signed-in people only (SPEC §6).
+    await page.goto("/jeu-concours-cajvb");
+    await page.waitForURL((url) => url.pathname === "/login");
+    await anonymous.close();
+
+    const shopper = await stack.createUser();
+    const context = await signedIn(shopper);
+    const signed = await context.newPage();
+    await open(signed, "/jeu-concours-cajvb", "Jeu concours");
+    await expectAccessible(signed);
+    // Signed in, the gate goes straight back to the contest.
+    await signed.goto("/jeux-concours-auth?redirect=/jeu-concours-roulette");
+    await signed.waitForURL((url) => url.pathname === "/jeu-concours-roulette");
+    await context.close();
+
+    // "Reduce motion": the wheel does not spin, it points at the slice at once, and says the result in words.
+    const calm = await stack.createUser();
+    const calmContext = await stack.newContext({ reducedMotion: "reduce" });
+    await stack.signIn(calmContext, calm.email, calm.password);
+    const calmPage = await calmContext.newPage();
+    await open(calmPage, "/jeu-concours", "Jeux concours");
+    await calmPage
+      .getByRole("article")
+      .filter({ hasText: "Roue du test" })
+      .getByRole("link", { name: "Tourner la roue" })
+      .click();
+    await eventually(() => heading(calmPage)).toBe("La roue de la chance");
+    await calmPage.getByRole("button", { name: "Tourner la roue" }).click();
+    const clicked = Date.now();
+    await eventually(() => calmPage.getByTestId("wheel-result").textContent(), 5000).toMatch(/^Gagné !/);
+    expect(Date.now() - clicked).toBeLessThan(3000);
+    expect(await calmPage.getByTestId("wheel").evaluate((el) => getComputedStyle(el).transitionDuration)).toBe("0s");
+    await calmContext.close();
+
+    // The platform admin pins an open contest to a featured page; visitors then see it there.
+    const admin = await stack.createUser({ role: "admin" });
+    const adminContext = await signedIn(admin);
+    const adminPage = await adminContext.newPage();
+    await open(adminPage, "/jeux-concours-mabbam-giagia", "Jeu concours");
+    const select = adminPage.getByLabel("Jeu affiché sur cette page");
+    await eventually(() => select.locator("option", { hasText: "Roue du test" }).count()).toBe(1);
+    await select.selectOption({ label: "Roue du test — Boulangerie du Test" });
+    await adminPage.getByRole("button", { name: "Enregistrer" }).click();
+    await eventually(() => adminPage.getByText("Jeu mis en avant sur cette page.").isVisible()).toBe(true);
+    await expectAccessible(adminPage);
+    await adminContext.close();
+    const visitor = await stack.newContext();
+    const visitorPage = await visitor.newPage();
+    await open(visitorPage, "/jeux-concours-mabbam-giagia", "Jeu concours");
+    await eventually(() => visitorPage.getByRole("heading", { level: 2, name: "Roue du test" }).isVisible()).toBe(true);
+    await visitor.close();
+  }, 120_000);
+});
