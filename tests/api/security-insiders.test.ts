@@ -149,13 +149,21 @@ describe("row 1 — nobody profits from their own power", () => {
       "POST /api/rewards/:slug/redeem",
       "POST /api/rewards/gifts",
       "POST /api/redemptions/:id/cancel",
+      // A wheel's lot worth points credits the card at once; so does a draw's. Staff and owners of the shop
+      // cannot take part in its games (tests/api/contests.test.ts), and the owner's draw picks from the
+      // published sequence, never a chosen person.
+      "POST /api/contests/:id/spin",
+      "POST /api/backoffice/shops/:shopId/contests/:id/draw",
     ]);
     // Writes that never touch a balance (settings, catalogue, team, accounts, reviews, codes).
     const NO_POINTS = [
       /^POST \/api\/auth\/\*$/,
       /^(POST|PUT) \/api\/accounts\//,
       /^(POST|PUT|DELETE) \/api\/shops(\/|$)/,
-      /^POST \/api\/cards\/(scan-claims|personal-code)$/,
+      /^POST \/api\/cards\/(scan-claims|personal-code|short-codes)$/,
+      /^(POST|PUT) \/api\/contests\/(:id\/enter|featured\/:slot)$/,
+      /^(POST|PUT|DELETE) \/api\/backoffice\/shops\/:shopId\/(prize-lots|contests)(\/:lotId|\/:id|\/:id\/schedule)?$/,
+      /^POST \/api\/backoffice\/shops\/:shopId\/contest-winnings\/:id\/hand-over$/,
       /^(PUT|POST|DELETE) \/api\/backoffice\/shops\/:shopId\/(page|legal|hours|card|code-secret|double-points|invitations|members)/,
       /^(POST|PUT|PATCH|DELETE) \/api\/backoffice\/shops\/:shopId\/(rewards|rewards-order|reward-settings|vip-tiers)(\/|$)/,
       /^POST \/api\/backoffice\/(invitations|platform)\//,
