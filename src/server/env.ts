@@ -14,7 +14,11 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   DATA_DIR: z.string().default("./data"),
-  DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   APP_URL: z.string().url().optional(),
   SECRET: z.string().min(32, "SECRET must be at least 32 characters").optional(),
   SMTP_URL: z.string().optional(),
@@ -29,6 +33,10 @@ const EnvSchema = z.object({
   LEGAL_DIRECTOR: z.string().default("Directeur de la publication à renseigner"),
   LEGAL_HOST: z.string().default("Hébergeur à renseigner par l'exploitant"),
   LEGAL_CONTACT: z.string().default("contact@fidele.local"),
+  /** Web push (VAPID): generated once into DATA_DIR/vapid.json when absent (modules/messages/push.ts). */
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  VAPID_SUBJECT: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
 });
 

@@ -3,3 +3,4 @@ export * from "./app.ts";
 export * from "./shops.ts";
 export * from "./cards.ts";
 export * from "./rewards.ts";
+export * from "./messages.ts";

@@ -1,4 +1,3 @@
-import { EventEmitter } from "node:events";
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
 import {
@@ -14,6 +13,7 @@ import {
 import type { CardMode } from "../../../domain/loyalty/scan-rules.ts";
 import type { Database, Db } from "../../db/client.ts";
 import { cards, profiles, redemptions, rewards, shops } from "../../db/schema/index.ts";
+import { announce } from "../../lib/live.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { type ShopAccess, shopScope } from "../backoffice/access.ts";
 import { imageUrl } from "../shops/shop-dto.ts";
@@ -54,37 +54,8 @@ type CloseAnswer =
   | { closed: false }
   | { closed: true; id: string; status: RedemptionStatus; shopId: string; cardId: string };
 
-/* Live updates: in this process at once, across processes by the stream's polling. */
-const buses = new WeakMap<Database, EventEmitter>();
-function busOf(database: Database): EventEmitter {
-  let bus = buses.get(database);
-  if (!bus) {
-    bus = new EventEmitter();
-    bus.setMaxListeners(0);
-    buses.set(database, bus);
-  }
-  return bus;
-}
-
-function announce(database: Database, id: string) {
-  busOf(database).emit(id);
-}
-
-/** Resolves when the redemption may have changed (announced here) or after `ms`, whichever is first. */
-export function waitForChange(database: Database, id: string, ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const bus = busOf(database);
-    const done = () => {
-      clearTimeout(timer);
-      bus.off(id, done);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    bus.on(id, done);
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
+/* Live updates: in this process at once, across processes by the stream's polling (lib/live.ts). */
+export { waitForChange } from "../../lib/live.ts";
 
 async function close(
   database: Database,
