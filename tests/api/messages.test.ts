@@ -141,6 +141,14 @@ describe("push devices", () => {
     const rows = await t.deps.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, user.id));
     expect(rows.map((r) => r.endpoint)).toEqual([again.subscription.endpoint]);
     expect(ps.for(again.pushId)).toHaveLength(0); // a re-check sends no second welcome
+    // pushsubscriptionchange in the service worker: the renewed subscription replaces the old one.
+    const renewed = ps.newDevice();
+    const renew = await client.request("/api/messages/devices/renew", {
+      json: { oldEndpoint: again.subscription.endpoint, subscription: renewed.subscription },
+    });
+    expect(await json<{ renewed: boolean }>(renew)).toEqual({ renewed: true });
+    const after = await t.deps.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, user.id));
+    expect(after.map((r) => r.endpoint)).toEqual([renewed.subscription.endpoint]);
   });
 
   it("refuses a subscription that is not https, in French", async () => {

@@ -15,7 +15,8 @@ const pending = page(() => import("./pending-page.tsx"));
  */
 export const PAGES: Record<string, LazyPage> = {
   // The home page's loader waits (briefly) for the newest posts, preloaded with the HTML (preloadApi in routes.ts).
-  "/": () => import("../features/content/pages/home-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/": () =>
+    import("../features/content/pages/home-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   "/login": page(() => import("../features/accounts/pages/login-page.tsx")),
   "/signup": page(() => import("../features/accounts/pages/signup-page.tsx")),
   "/confirm": page(() => import("../features/accounts/pages/confirm-page.tsx")),
@@ -35,14 +36,17 @@ export const PAGES: Record<string, LazyPage> = {
   "/merci": page(() => import("../features/content/pages/thanks-page.tsx")),
   "/dashboard": page(() => import("../features/content/pages/dashboard-page.tsx")),
   // Article pages bring a loader: an unknown slug becomes the app's 404 before the page renders.
-  "/blog/:slug": () => import("../features/content/pages/blog-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/blog/:slug": () =>
+    import("../features/content/pages/blog-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   "/presentation/:slug": () =>
     import("../features/content/pages/presentation-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   // Shopper side of shops and cards. /shop and /shop/:slug bring loaders (a redirect, and the 404 of an unknown slug).
   "/boutiques": page(() => import("../features/shops/pages/shops-page.tsx")),
   "/boutique-a-proximite": page(() => import("../features/shops/pages/nearby-page.tsx")),
-  "/shop": () => import("../features/shops/pages/shop-index-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
-  "/shop/:slug": () => import("../features/shops/pages/shop-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/shop": () =>
+    import("../features/shops/pages/shop-index-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/shop/:slug": () =>
+    import("../features/shops/pages/shop-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   "/review": page(() => import("../features/shops/pages/review-page.tsx")),
   "/cartes-de-fidelite": page(() => import("../features/cards/pages/cards-page.tsx")),
   "/boutique/:scanUid": page(() => import("../features/cards/pages/scan-page.tsx")),
@@ -74,6 +78,13 @@ export const PAGES: Record<string, LazyPage> = {
   "/admin/validate-reward": page(() => import("../features/rewards/pages/validate-reward-page.tsx")),
   "/admin/recompenses": page(() => import("../features/rewards/pages/rewards-admin-page.tsx")),
   "/admin/ajouter-un-reward": page(() => import("../features/rewards/pages/reward-form-page.tsx")),
+  // Messages: the shopper's inbox and choices, a shop's composer and sent list, platform announcements.
+  "/notifications": page(() => import("../features/messages/pages/notifications-page.tsx")),
+  "/messages/:id": page(() => import("../features/messages/pages/message-page.tsx")),
+  "/notif": page(() => import("../features/messages/pages/notif-page.tsx")),
+  "/admin/envoyer-un-message": page(() => import("../features/messages/pages/compose-page.tsx")),
+  "/admin/message": page(() => import("../features/messages/pages/sent-page.tsx")),
+  "/admin/push": page(() => import("../features/messages/pages/platform-push-page.tsx")),
 };
 
 export const pageFor = (path: string): LazyPage => PAGES[path] ?? pending;

@@ -20,12 +20,14 @@ import {
   deleteSubscription,
   getPreferences,
   preferenceSchema,
+  renewSchema,
+  renewSubscription,
   saveSubscription,
   setPreference,
   subscriptionSchema,
 } from "./preferences.service.ts";
 import { pushSenderFor } from "./push.ts";
-import { inboxKey, progressKey } from "./sending.service.ts";
+import { inboxKey } from "./sending.service.ts";
 
 const idParam = z.object({ id: z.string().uuid("Message introuvable.") });
 const shopParam = z.object({
@@ -117,6 +119,9 @@ export const messagesRoutes = new Hono<AppEnv>()
       }),
     );
   })
+  .post("/devices/renew", validate("json", renewSchema), async (c) => {
+    return c.json(await renewSubscription(c.get("deps").db, currentUser(c).id, c.req.valid("json")));
+  })
   .delete("/devices/:deviceId", validate("param", deviceParam), async (c) => {
     return c.json(await deleteSubscription(c.get("deps").db, currentUser(c).id, c.req.valid("param").deviceId));
   })
@@ -152,32 +157,6 @@ export const messagesRoutes = new Hono<AppEnv>()
     const { shopId, id, action } = c.req.valid("param");
     const access = await requireShopAccess(c, shopId, "owner");
     return c.json({ message: await changeMessageStatus(c.get("deps").db, { kind: "shop", access }, id, action) });
-  })
-  /** Live progress of one sending (the owner's progress bar): `progress` now and on each change. */
-  .get("/shops/:shopId/sent/:id/events", validate("param", shopMessageParam), async (c) => {
-    const { shopId, id } = c.req.valid("param");
-    const sender: Sender = { kind: "shop", access: await requireShopAccess(c, shopId, "owner") };
-    const { database, db } = c.get("deps");
-    let message = await getSentMessage(db, sender, id);
-    return streamSSE(c, async (stream) => {
-      const aborted = new AbortController();
-      stream.onAbort(() => aborted.abort());
-      await stream.writeSSE({ event: "progress", data: JSON.stringify(message) });
-      const started = Date.now();
-      let lastBeat = started;
-      while (!aborted.signal.aborted && Date.now() - started < STREAM_MAX_MS) {
-        await waitForChange(database, progressKey(id), 1000, aborted.signal);
-        if (aborted.signal.aborted) break;
-        const next = await getSentMessage(db, sender, id);
-        if (JSON.stringify(next) !== JSON.stringify(message)) {
-          message = next;
-          await stream.writeSSE({ event: "progress", data: JSON.stringify(message) });
-        } else if (Date.now() - lastBeat >= STREAM_HEARTBEAT_MS) {
-          lastBeat = Date.now();
-          await stream.write(": heartbeat\n\n");
-        }
-      }
-    });
   })
   // Platform announcements (/admin/push, platform admin only).
   .post("/platform/audience", validate("json", platformCountSchema), async (c) => {

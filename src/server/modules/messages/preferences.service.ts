@@ -36,6 +36,20 @@ export const subscriptionSchema = z.object({
   }),
 });
 
+export const renewSchema = z.object({
+  oldEndpoint: z.url({ protocol: /^https$/, error: "Adresse d'abonnement invalide." }).max(2000),
+  subscription: subscriptionSchema.shape.subscription,
+});
+
+/** The service worker's pushsubscriptionchange: the browser renewed this device's subscription. */
+export async function renewSubscription(db: Db, userId: string, input: z.output<typeof renewSchema>) {
+  const { endpoint, keys } = input.subscription;
+  const rows = await db.execute<{ id: string }>(sql`
+    update push_subscriptions set endpoint = ${endpoint}, p256dh = ${keys.p256dh}, auth = ${keys.auth}, checked_at = now()
+    where endpoint = ${input.oldEndpoint} and user_id = ${userId} returning id`);
+  return { renewed: rows.rows.length > 0 };
+}
+
 export async function getPreferences(db: Db, userId: string, publicKey: string) {
   const channels = await db.execute<{ inapp: boolean; push: boolean }>(sql`
     select
