@@ -38,14 +38,17 @@ self.addEventListener("push", (event) => {
 
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const target = new URL((event.notification.data && event.notification.data.url) || "/notifications", self.location.origin).href;
+  const target = new URL(
+    (event.notification.data && event.notification.data.url) || "/notifications",
+    self.location.origin,
+  ).href;
   event.waitUntil(
     (async () => {
       const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
       for (const client of windows) {
         if (new URL(client.url).origin === self.location.origin && "navigate" in client) {
-          await client.focus();
-          return client.navigate(target);
+          const opened = await client.navigate(target);
+          return (opened || client).focus().catch(() => undefined);
         }
       }
       return self.clients.openWindow(target);
@@ -60,7 +63,9 @@ self.addEventListener("pushsubscriptionchange", (event) => {
       const key = old && old.options ? old.options.applicationServerKey : null;
       const next =
         event.newSubscription ||
-        (key ? await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }) : null);
+        (key
+          ? await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key })
+          : null);
       if (!next || !old) return;
       await fetch("/api/messages/devices/renew", {
         method: "POST",

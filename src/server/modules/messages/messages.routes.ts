@@ -13,7 +13,6 @@ import {
   createMessage,
   getSentMessage,
   listSentMessages,
-  type Sender,
 } from "./compose.service.ts";
 import { getInboxMessage, listInbox, markClicked, markRead, unreadCount } from "./inbox.service.ts";
 import {
