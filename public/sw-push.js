@@ -38,10 +38,7 @@ self.addEventListener("push", (event) => {
 
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const target = new URL(
-    (event.notification.data && event.notification.data.url) || "/notifications",
-    self.location.origin,
-  ).href;
+  const target = new URL(event.notification.data?.url || "/notifications", self.location.origin).href;
   event.waitUntil(
     (async () => {
       const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
@@ -60,7 +57,7 @@ self.addEventListener("pushsubscriptionchange", (event) => {
   event.waitUntil(
     (async () => {
       const old = event.oldSubscription;
-      const key = old && old.options ? old.options.applicationServerKey : null;
+      const key = old?.options ? old.options.applicationServerKey : null;
       const next =
         event.newSubscription ||
         (key

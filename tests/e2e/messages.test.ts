@@ -3,7 +3,8 @@ import { and, eq } from "drizzle-orm";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordVisit } from "../../src/server/db/factories.ts";
-import { messageDeliveries, pushSubscriptions } from "../../src/server/db/schema/index.ts";
+import { buildPushPayload } from "../../src/domain/messages/payload.ts";
+import { messageDeliveries, messages, pushSubscriptions } from "../../src/server/db/schema/index.ts";
 import { usePushAgent } from "../../src/server/modules/messages/push.ts";
 import { type PushService, startPushService } from "../fixtures/push-service.ts";
 import { expectAccessible, type Stack, startStack } from "../setup/e2e.ts";
@@ -154,6 +155,113 @@ describe("messages", () => {
     await shopperContext.close();
     await ownerContext.close();
     await otherContext.close();
+  });
+
+  it("the service worker shows a delivered push (title, text, icon, image) and a tap opens the message", async () => {
+    const owner = await stack.createUser();
+    const shop = await stack.createShop(owner.id, { name: `Primeur ${unique()}` });
+    const shopper = await stack.createUser();
+    const [message] = await stack.deps.db
+      .insert(messages)
+      .values({
+        shopId: shop.id,
+        audience: "customers",
+        segment: { kind: "all" },
+        title: "Fraises du jour",
+        body: "Arrivées ce matin.",
+        status: "sent",
+      })
+      .returning();
+    await stack.deps.db.insert(messageDeliveries).values({
+      messageId: message!.id,
+      userId: shopper.id,
+      channel: "inapp",
+      status: "delivered",
+      deliveredAt: new Date(),
+    });
+
+    const context = await signedIn(shopper, { serviceWorkers: "allow" });
+    await context.grantPermissions(["notifications"], { origin: stack.baseUrl });
+    const page = await context.newPage();
+    await page.goto("/");
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60_000 });
+    const [worker] = context.serviceWorkers();
+    const cdp = await context.newCDPSession(page);
+    const registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] = [];
+    cdp.on("ServiceWorker.workerRegistrationUpdated", (event) => registrations.push(...event.registrations));
+    await cdp.send("ServiceWorker.enable");
+    await eventually(() => registrations.filter((r) => !r.isDeleted && r.scopeURL === `${stack.baseUrl}/`).length).toBe(
+      1,
+    );
+    const registrationId = registrations.find((r) => !r.isDeleted)!.registrationId;
+
+    // No window of the app in front (a focused one shows the foreground notification itself, SPEC §4).
+    await page.goto("about:blank");
+    await cdp.send("ServiceWorker.deliverPushMessage", {
+      origin: stack.baseUrl,
+      registrationId,
+      data: buildPushPayload({
+        id: message!.id,
+        title: "Fraises du jour",
+        body: "Arrivées ce matin.",
+        image: `${stack.baseUrl}/pwa-192x192.png`,
+      }),
+    });
+    type Shown = { title: string; body: string; icon: string; image: string; data: { url: string } };
+    const shown = () =>
+      worker!.evaluate(async () =>
+        (await (self as unknown as { registration: ServiceWorkerRegistration }).registration.getNotifications()).map(
+          (n: Notification) => ({
+            title: n.title,
+            body: n.body,
+            icon: n.icon,
+            image: (n as Notification & { image?: string }).image ?? "",
+            data: n.data,
+          }),
+        ),
+      ) as Promise<Shown[]>;
+    await eventually(shown).toEqual([
+      {
+        title: "Fraises du jour",
+        body: "Arrivées ce matin.",
+        icon: `${stack.baseUrl}/pwa-192x192.png`,
+        image: `${stack.baseUrl}/pwa-192x192.png`,
+        data: { url: `/messages/${message!.id}?from=push` },
+      },
+    ]);
+
+    // A tap (the worker's notificationclick) brings the app to the message, and counts as a click.
+    await page.goto("/");
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60_000 });
+    await worker!.evaluate(async () => {
+      type Click = new (type: string, init: { notification: Notification }) => Event;
+      const scope = self as unknown as {
+        registration: ServiceWorkerRegistration;
+        NotificationEvent: Click;
+        dispatchEvent: (e: Event) => boolean;
+      };
+      const [notification] = await scope.registration.getNotifications();
+      scope.dispatchEvent(new scope.NotificationEvent("notificationclick", { notification: notification! }));
+    });
+    await eventually(() => page.url()).toBe(`${stack.baseUrl}/messages/${message!.id}?from=push`);
+    await eventually(() => heading(page)).toBe("Fraises du jour");
+    await eventually(async () => {
+      const [row] = await stack.deps.db
+        .select()
+        .from(messageDeliveries)
+        .where(eq(messageDeliveries.messageId, message!.id));
+      return Boolean(row?.clickedAt && row.readAt);
+    }).toBe(true);
+    await context.close();
+  });
+
+  it("/firebase-messaging-sw.js is a worker that runs the app's own", async () => {
+    const res = await fetch(`${stack.baseUrl}/firebase-messaging-sw.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/javascript/);
+    expect(await res.text()).toContain('importScripts("/sw.js")');
+    const sw = await (await fetch(`${stack.baseUrl}/sw.js`)).text();
+    expect(sw).toContain("sw-push.js");
   });
 
   it("/admin/push: the platform admin's announcements page", async () => {
