@@ -17,10 +17,7 @@ import { startRedemptionSweeper } from "./modules/rewards/redemptions.service.ts
 export const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/client");
 
 /** Everything the app needs, built from the environment. */
-export async function createDeps(
-  env: Env,
-  options: { database?: Database; logger?: Logger; mailer?: Mailer } = {},
-): Promise<Deps> {
+export async function createDeps(env: Env, options: { database?: Database; logger?: Logger; mailer?: Mailer } = {}): Promise<Deps> {
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
   const database =
     options.database ?? (await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR }));
@@ -33,10 +30,7 @@ export async function createDeps(
 
 export type RunningServer = { deps: Deps; server: ServerType; port: number; close: () => Promise<void> };
 
-export async function startServer(
-  env: Env,
-  options: { clientDir?: string; database?: Database; logger?: Logger } = {},
-): Promise<RunningServer> {
+export async function startServer(env: Env, options: { clientDir?: string; database?: Database; logger?: Logger } = {}): Promise<RunningServer> {
   const deps = await createDeps(env, options);
   if (env.SEED_DEMO && (await seedDemo(deps, deps.logger))) {
     deps.logger.info(
@@ -46,11 +40,9 @@ export async function startServer(
   const app = createApp({ deps, clientDir: options.clientDir ?? DEFAULT_CLIENT_DIR });
   // Pending redemptions past their time give their points back, also those that expired while the server was down.
   const stopSweeper = startRedemptionSweeper(deps.database, deps.logger);
-  const stopSender = startMessageSender(deps, pushSenderFor(env)); // until the job engine runs it (messages.service)
+  const stopSender = startMessageSender(deps, pushSenderFor(env)); // until the job engine runs it (sending.service.ts)
   const { server, port } = await new Promise<{ server: ServerType; port: number }>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) =>
-      resolve({ server: s, port: info.port }),
-    );
+    const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => resolve({ server: s, port: info.port }));
     s.once("error", reject);
   });
   return {

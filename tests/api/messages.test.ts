@@ -12,7 +12,7 @@ import {
   pushSubscriptions,
   vipTiers,
 } from "../../src/server/db/schema/index.ts";
-import { pushSenderFor, usePushAgent } from "../../src/server/modules/messages/push.ts";
+import { pushSenderFor, setPushAgent } from "../../src/server/modules/messages/push.ts";
 import {
   finishIfDone,
   processMessageBatch,
@@ -34,10 +34,10 @@ beforeAll(async () => {
     },
   });
   ps = await startPushService();
-  usePushAgent(ps.agent);
+  setPushAgent(ps.agent);
 });
 afterAll(async () => {
-  usePushAgent(undefined);
+  setPushAgent(undefined);
   await ps.close();
   await t.close();
 });

@@ -65,7 +65,7 @@ export function vapidKeys(
 
 /** Tests and the benchmark reach a local push service over HTTPS with their own certificate authority. */
 let testAgent: https.Agent | undefined;
-export function usePushAgent(agent: https.Agent | undefined) {
+export function setPushAgent(agent: https.Agent | undefined) {
   testAgent = agent;
 }
 
@@ -77,7 +77,27 @@ function retryAfterMs(value: string | undefined): number | null {
   return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
 }
 
+/** A VAPID token is good for up to 24 h (RFC 8292 §2): one per push service, signed twice a day, not per push. */
+const VAPID_TOKEN_SECONDS = 12 * 60 * 60;
+
 export function createPushSender(keys: VapidKeys): PushSender {
+  const tokens = new Map<string, { authorization: string; renewAt: number }>();
+  const authorizationFor = (endpoint: string) => {
+    const audience = new URL(endpoint).origin;
+    const known = tokens.get(audience);
+    if (known && known.renewAt > Date.now()) return known.authorization;
+    const expiration = Math.floor(Date.now() / 1000) + VAPID_TOKEN_SECONDS;
+    const { Authorization } = webpush.getVapidHeaders(
+      audience,
+      keys.subject,
+      keys.publicKey,
+      keys.privateKey,
+      "aes128gcm",
+      expiration,
+    );
+    tokens.set(audience, { authorization: Authorization, renewAt: Date.now() + (VAPID_TOKEN_SECONDS - 3600) * 1000 });
+    return Authorization;
+  };
   return {
     publicKey: keys.publicKey,
     async send(target, payload, options = {}) {
@@ -86,7 +106,7 @@ export function createPushSender(keys: VapidKeys): PushSender {
           { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
           payload,
           {
-            vapidDetails: keys,
+            headers: { Authorization: authorizationFor(target.endpoint) },
             TTL: options.ttl ?? PUSH_TTL_SECONDS,
             urgency: options.urgency ?? "normal",
             ...(options.topic ? { topic: options.topic } : {}),

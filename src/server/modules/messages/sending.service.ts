@@ -20,6 +20,8 @@ import type { PushSender } from "./push.ts";
 export const CLAIM_LEASE_SECONDS = 120;
 /** How many pushes one process has in flight at once. */
 export const PUSH_CONCURRENCY = 16;
+/** Pushes are claimed this many at a time, so a claim is done long before its lease runs out. */
+const PUSH_CLAIM = PUSH_CONCURRENCY * 2;
 
 export const inboxKey = (userId: string) => `inbox:${userId}`;
 export const progressKey = (messageId: string) => `message:${messageId}`;
@@ -100,6 +102,7 @@ export async function processMessageBatch({
   limit = 200,
   push,
   logger,
+  leaseSeconds = CLAIM_LEASE_SECONDS,
 }: {
   db: Db;
   database?: Database;
@@ -107,6 +110,8 @@ export async function processMessageBatch({
   limit?: number;
   push: PushSender | null;
   logger?: Logger;
+  /** After this, a push claimed by a process that died is claimed again. */
+  leaseSeconds?: number;
 }): Promise<BatchResult> {
   const result: BatchResult = { delivered: 0, failed: 0, skipped: 0, deferred: 0, remaining: 0 };
   const sending = sql`exists (select 1 from messages m where m.id = ${messageId} and m.status = 'sending')`;
@@ -122,36 +127,41 @@ export async function processMessageBatch({
   result.delivered += inapp.rows.length;
   if (database) for (const r of inapp.rows) announce(database, inboxKey(r.user_id));
 
-  // Push: claimed first (the HTTP calls happen outside any transaction), then marked one by one.
-  const room = limit - inapp.rows.length;
-  if (room > 0) {
+  // Push: claimed a few at a time (the HTTP calls happen outside any transaction), then marked one by one.
+  let room = limit - inapp.rows.length;
+  let head: MessageHead | undefined;
+  while (room > 0) {
     const claimed = await db.execute<{ id: string; user_id: string }>(sql`
       update message_deliveries set status = 'claimed', claimed_at = now()
       where id in (
         select id from message_deliveries
         where message_id = ${messageId} and channel = 'push' and ${sending}
           and ((status = 'pending' and (not_before is null or not_before <= now()))
-            or (status = 'claimed' and claimed_at < now() - make_interval(secs => ${CLAIM_LEASE_SECONDS})))
-        order by id limit ${room} for update skip locked)
+            or (status = 'claimed' and claimed_at < now() - make_interval(secs => ${leaseSeconds})))
+        order by id limit ${Math.min(room, PUSH_CLAIM)} for update skip locked)
       returning id, user_id`);
-    if (claimed.rows.length > 0) {
-      const [message] = (
-        await db.execute<MessageHead>(sql`
-          select id, shop_id, audience, segment, with_push, is_promotional, title, body, image_url, link_url, status
-          from messages where id = ${messageId}`)
-      ).rows;
-      const payload = buildPushPayload({
-        id: messageId,
-        title: message!.title,
-        body: message!.body,
-        image: message!.image_url,
-      });
-      const capped = message!.shop_id !== null && message!.is_promotional;
-      await runPool(claimed.rows, PUSH_CONCURRENCY, async (row) => {
-        const outcome = await deliverPush(db, { row, shopId: message!.shop_id, capped, payload, push });
-        result[outcome]++;
-      });
-    }
+    if (claimed.rows.length === 0) break;
+    room -= claimed.rows.length;
+    head ??= (
+      await db.execute<MessageHead>(sql`
+        select id, shop_id, audience, segment, with_push, is_promotional, title, body, image_url, link_url, status
+        from messages where id = ${messageId}`)
+    ).rows[0]!;
+    const message = head;
+    const payload = buildPushPayload({
+      id: messageId,
+      title: message.title,
+      body: message.body,
+      image: message.image_url,
+    });
+    const capped = message.shop_id !== null && message.is_promotional;
+    // RFC 8030 §5.4: a copy sent again (a process died mid-send) replaces one still queued at the push service,
+    // and the service worker shows it under the message's tag, so a phone never shows a message twice.
+    const topic = messageId.replace(/-/g, "");
+    await runPool(claimed.rows, PUSH_CONCURRENCY, async (row) => {
+      const outcome = await deliverPush(db, { row, shopId: message.shop_id, capped, payload, push, topic });
+      result[outcome]++;
+    });
   }
 
   const [left] = (
@@ -181,12 +191,14 @@ async function deliverPush(
     capped,
     payload,
     push,
+    topic,
   }: {
     row: { id: string; user_id: string };
     shopId: string | null;
     capped: boolean;
     payload: string;
     push: PushSender | null;
+    topic: string;
   },
 ): Promise<Outcome> {
   if (!push) {
@@ -224,7 +236,7 @@ async function deliverPush(
       waitMs = Math.max(waitMs, until - Date.now());
       continue;
     }
-    const outcome = await push.send(device, payload, { urgency: "normal" });
+    const outcome = await push.send(device, payload, { urgency: "normal", topic });
     if (outcome.ok) delivered = true;
     else if (outcome.gone) await removeSubscription(db, device.id);
     else if (outcome.retryAfterMs !== null) {
