@@ -8,7 +8,7 @@ import { type Database, openDatabase } from "../src/server/db/client.ts";
 import { migrateDatabase } from "../src/server/db/migrate.ts";
 import { createMessage } from "../src/server/modules/messages/compose.service.ts";
 import { createPushSender, setPushAgent, type VapidKeys } from "../src/server/modules/messages/push.ts";
-import { finishIfDone, processMessageBatch } from "../src/server/modules/messages/sending.service.ts";
+import { finishIfDone, PUSH_CONCURRENCY, processMessageBatch } from "../src/server/modules/messages/sending.service.ts";
 import { type PushService, startPushService } from "../tests/fixtures/push-service.ts";
 import { ROOT, table, writeResult } from "./lib.ts";
 import { withFreshDatabase } from "./load.ts";
@@ -202,7 +202,14 @@ export async function runMessages(): Promise<boolean> {
   );
   const file = writeResult("messages", { recipients: N, leaseSeconds: LEASE_SECONDS, rows });
   console.log(`→ ${path.relative(ROOT, file)}`);
-  return rows.every((r) => r.inapp === N && r.missing === 0 && r.duplicates === 0);
+  // A killed process may have sent the pushes it had in flight (at most one claim) without marking them: those
+  // are sent again, under the same RFC 8030 topic and notification tag, so the phone shows the message once.
+  return rows.every(
+    (r) =>
+      r.inapp === N &&
+      r.missing === 0 &&
+      (r.scenario === "killed, resumed" ? r.duplicates <= PUSH_CONCURRENCY * 2 : r.duplicates === 0),
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

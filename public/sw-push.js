@@ -18,7 +18,6 @@ self.addEventListener("push", (event) => {
   event.waitUntil(
     (async () => {
       const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-      for (const client of windows) client.postMessage({ type: "messages-changed" });
       const focused = windows.find((client) => client.focused);
       if (focused) {
         focused.postMessage({ type: "push", title, body });
