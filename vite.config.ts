@@ -83,6 +83,7 @@ export default defineConfig(({ command }) => ({
         globPatterns: ["**/*.{js,css,html,svg,png,wasm}"],
         globIgnores: ["pwa-512x512*.png"],
         cleanupOutdatedCaches: true,
+        importScripts: ["/sw-push.js"], // web push: notifications, taps, renewals (public/sw-push.js)
         // The first visit's page is controlled as soon as the worker activates (STACK "Known traps"); updates
         // still wait for the banner because skipWaiting stays off.
         clientsClaim: true,

@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { runBundle } from "./bundle.ts";
 import { ensureBuild } from "./lib.ts";
 import { runLighthouse } from "./lighthouse.ts";
+import { runMessages } from "./messages.ts";
 import { runRedeem } from "./redeem.ts";
 import { runScan } from "./scan.ts";
 
@@ -18,6 +19,7 @@ const BENCHMARKS: Benchmark[] = [
   { name: "lighthouse", run: runLighthouse },
   { name: "scan", run: runScan },
   { name: "redeem", run: runRedeem },
+  { name: "messages", run: runMessages },
 ];
 
 const only = process.argv.slice(2);

@@ -172,18 +172,12 @@ export type RoutePath = (typeof ROUTES)[number]["path"];
  * "En préparation" page and never appear in a menu (a menu entry is a `ReadyRoute`).
  */
 export const PENDING_ROUTES = [
-  "/notif",
-  "/messages/:id",
   "/profile/:id",
-  "/notifications",
   "/admin/connected",
-  "/admin/envoyer-un-message",
   "/admin/liste-totale-clients",
   "/admin/logs",
-  "/admin/message",
   "/admin/monprofil",
   "/admin/newsletter",
-  "/admin/push",
   "/admin/sessions",
   "/admin/test-sms",
   "/admin/:product",

@@ -27,6 +27,7 @@ import { contentRoutes } from "./modules/content/content.routes.ts";
 import { articlePathExists } from "./modules/content/content.service.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { invitationsRoutes, shopsManageRoutes } from "./modules/shops/shops-manage.routes.ts";
+import { messagesManageRoutes, messagesRoutes } from "./modules/messages/messages.routes.ts";
 import { shopsRoutes } from "./modules/shops/shops.routes.ts";
 import { type ShopEnv, shopAccess } from "./lib/shop-access.ts";
 
@@ -69,7 +70,9 @@ const api = new Hono<AppEnv>()
   .route("/backoffice/platform", platformRoutes)
   .route("/rewards", rewardsRoutes)
   .route("/redemptions", redemptionsRoutes)
-  .route("/", contestsApi);
+  .route("/", contestsApi)
+  .route("/messages/shops/:shopId", new Hono<ShopEnv>().use(shopAccess).route("/", messagesManageRoutes))
+  .route("/messages", messagesRoutes);
 
 /** The typed API for `hc<AppType>` in the web app. */
 export type AppType = typeof api;

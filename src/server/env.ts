@@ -49,6 +49,10 @@ const EnvSchema = z.object({
   LEGAL_DIRECTOR: z.string().default(LEGAL_PLACEHOLDERS.LEGAL_DIRECTOR),
   LEGAL_HOST: z.string().default(LEGAL_PLACEHOLDERS.LEGAL_HOST),
   LEGAL_CONTACT: z.string().default(LEGAL_PLACEHOLDERS.LEGAL_CONTACT),
+  /** Web push (VAPID): generated once into DATA_DIR/vapid.json when absent (modules/messages/push.ts). */
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  VAPID_SUBJECT: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** How often the job engine looks for jobs whose process died (pg-boss supervise/monitor), in seconds. */
   JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),

@@ -3,6 +3,7 @@ import { lazy, Suspense, useLayoutEffect, useRef } from "react";
 import { Navigate, Outlet, useLocation, useMatches } from "react-router";
 import { checkAccess, LAYOUT_DEFAULTS, type RouteMeta } from "../../domain/routes.ts";
 import { ForbiddenView } from "../components/errors/error-view.tsx";
+import { MessagesLive } from "../features/messages/components/messages-live.tsx";
 import { meQueryOptions } from "../lib/me.ts";
 import { Header, Navbar, useSidebar } from "./bars.tsx";
 import { TabBar } from "./tab-bar.tsx";
@@ -81,6 +82,7 @@ export function AppLayout() {
         )}
       </main>
       {showFooter ? <TabBar isSignedIn={Boolean(me)} /> : null}
+      <MessagesLive enabled={Boolean(me)} />
     </div>
   );
 }

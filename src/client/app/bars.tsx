@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { Icon } from "../components/icons.tsx";
+import { UnreadBell } from "../features/messages/components/unread-bell.tsx";
 import type { Me } from "../lib/me.ts";
 import { ColourModeButton } from "./shell/colour-mode.tsx";
 
@@ -14,6 +15,7 @@ export function Header({ me }: { me: Me | null }) {
         </Link>
         <div className="flex items-center gap-1">
           <ColourModeButton />
+          {me ? <UnreadBell /> : null}
           {me ? (
             <Link to="/profil" className="text-sm font-medium text-stone-700 dark:text-stone-300">
               {me.profile.firstName ?? me.user.email}

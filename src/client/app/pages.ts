@@ -91,6 +91,13 @@ export const PAGES = {
   "/admin/jeux-concours": page(() => import("../features/contests/pages/admin-contests-page.tsx")),
   "/admin/gestion-des-lots": page(() => import("../features/contests/pages/prize-lots-page.tsx")),
   "/admin/gestion-des-lots-2": page(() => import("../features/contests/pages/winnings-page.tsx")),
+  // Messages: the shopper's inbox and choices, a shop's composer and sent list, platform announcements.
+  "/notifications": page(() => import("../features/messages/pages/notifications-page.tsx")),
+  "/messages/:id": page(() => import("../features/messages/pages/message-page.tsx")),
+  "/notif": page(() => import("../features/messages/pages/notif-page.tsx")),
+  "/admin/envoyer-un-message": page(() => import("../features/messages/pages/compose-page.tsx")),
+  "/admin/message": page(() => import("../features/messages/pages/sent-page.tsx")),
+  "/admin/push": page(() => import("../features/messages/pages/platform-push-page.tsx")),
 } satisfies Record<ReadyRoute, LazyPage>;
 
 export const pageFor = (path: RoutePath): LazyPage => (PAGES as Partial<Record<RoutePath, LazyPage>>)[path] ?? pending;

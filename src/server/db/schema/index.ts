@@ -4,3 +4,4 @@ export * from "./shops.ts";
 export * from "./cards.ts";
 export * from "./rewards.ts";
 export * from "./contests.ts";
+export * from "./messages.ts";

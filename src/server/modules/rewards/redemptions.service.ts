@@ -16,6 +16,7 @@ import type { CardMode } from "../../../domain/loyalty/scan-rules.ts";
 import type { Database, Db } from "../../db/client.ts";
 import { cards, redemptions, rewards, shops } from "../../db/schema/index.ts";
 import { imageUrl } from "../../lib/shop-dto.ts";
+import { announce } from "../../lib/live.ts";
 import { rewardPhotoUrl } from "./rewards.service.ts";
 
 /**
@@ -53,37 +54,8 @@ type CloseAnswer =
   | { closed: false }
   | { closed: true; id: string; status: RedemptionStatus; shopId: string; cardId: string };
 
-/* Live updates: in this process at once, across processes by the stream's polling. */
-const buses = new WeakMap<Database, EventEmitter>();
-function busOf(database: Database): EventEmitter {
-  let bus = buses.get(database);
-  if (!bus) {
-    bus = new EventEmitter();
-    bus.setMaxListeners(0);
-    buses.set(database, bus);
-  }
-  return bus;
-}
-
-function announce(database: Database, id: string) {
-  busOf(database).emit(id);
-}
-
-/** Resolves when the redemption may have changed (announced here) or after `ms`, whichever is first. */
-export function waitForChange(database: Database, id: string, ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const bus = busOf(database);
-    const done = () => {
-      clearTimeout(timer);
-      bus.off(id, done);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    bus.on(id, done);
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
+/* Live updates: in this process at once, across processes by the stream's polling (lib/live.ts). */
+export { waitForChange } from "../../lib/live.ts";
 
 export async function closeRedemption(
   database: Database,

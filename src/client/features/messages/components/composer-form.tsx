@@ -1,0 +1,254 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { formatDateTime, plural } from "../../../../domain/format.ts";
+import {
+  PLATFORM_AUDIENCE_LABELS_FR,
+  type PlatformAudience,
+  type Segment,
+  type SegmentKind,
+} from "../../../../domain/messages/segments.ts";
+import { Button, ButtonLink } from "../../../components/ui/button.tsx";
+import { Checkbox, Field } from "../../../components/ui/field.tsx";
+import { Notice } from "../../../components/ui/notice.tsx";
+import { Card } from "../../../components/ui/page.tsx";
+import { SelectField } from "../../../components/ui/select-field.tsx";
+import { TextareaField } from "../../../components/ui/textarea-field.tsx";
+import { ApiError } from "../../../lib/api-client.ts";
+import { audienceQueryOptions, type Draft, type SenderScope, useSendMessage } from "../api/composer.ts";
+import { PhonePreview } from "./phone-preview.tsx";
+
+const SEGMENT_OPTIONS: { kind: SegmentKind; label: string }[] = [
+  { kind: "all", label: "Tous mes clients" },
+  { kind: "vip", label: "Un niveau VIP (et au-delà)" },
+  { kind: "visited_within", label: "Venus récemment" },
+  { kind: "not_seen_for", label: "Pas revenus depuis un moment" },
+  { kind: "birthday_month", label: "Anniversaire ce mois-ci" },
+  { kind: "reward_within_reach", label: "Une récompense à portée de main" },
+];
+
+type Tier = { id: string; name: string };
+
+function segmentOf(kind: SegmentKind, days: number, tierId: string): Segment {
+  switch (kind) {
+    case "vip":
+      return { kind, tierId };
+    case "visited_within":
+    case "not_seen_for":
+      return { kind, days };
+    default:
+      return { kind } as Segment;
+  }
+}
+
+/** The composer: audience, count, channels, text, preview, now or later. Shared by shops and the platform. */
+export function ComposerForm({
+  scope,
+  senderName,
+  tiers = [],
+}: {
+  scope: SenderScope;
+  senderName: string;
+  tiers?: Tier[];
+}) {
+  const [kind, setKind] = useState<SegmentKind>("all");
+  const [days, setDays] = useState(30);
+  const [tierId, setTierId] = useState(tiers[0]?.id ?? "");
+  const [audience, setAudience] = useState<PlatformAudience>("all_shoppers");
+  const [title, setTitle] = useState("");
+  const [body, setBody] = useState("");
+  const [imageUrl, setImageUrl] = useState("");
+  const [linkUrl, setLinkUrl] = useState("");
+  const [push, setPush] = useState(true);
+  const [when, setWhen] = useState<"now" | "later">("now");
+  const [at, setAt] = useState("");
+  const send = useSendMessage(scope);
+  const [sent, setSent] = useState<{ title: string; scheduledAt: string | null } | null>(null);
+
+  const segment = segmentOf(kind, days, tierId);
+  const segmentReady = kind !== "vip" || tierId !== "";
+  const count = useQuery({
+    ...audienceQueryOptions(scope, { segment, audience, push }),
+    enabled: segmentReady,
+    placeholderData: keepPreviousData,
+  });
+  const fields = send.error instanceof ApiError ? send.error.fields : {};
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const scheduledAt = when === "later" && at ? new Date(at).toISOString() : null;
+    const draft: Draft = { title, body, imageUrl, linkUrl, push, scheduledAt, segment, audience };
+    send.mutate(draft, {
+      onSuccess: () => {
+        setSent({ title, scheduledAt });
+        setTitle("");
+        setBody("");
+        setImageUrl("");
+        setLinkUrl("");
+      },
+    });
+  };
+
+  return (
+    <div className="grid gap-5 md:grid-cols-[1fr_auto]">
+      <form onSubmit={submit} className="flex flex-col gap-5" noValidate>
+        {sent ? (
+          <Notice tone="success">
+            {sent.scheduledAt
+              ? `« ${sent.title} » partira le ${formatDateTime(sent.scheduledAt)}.`
+              : `« ${sent.title} » est en cours d'envoi.`}{" "}
+            <ButtonLink
+              to={scope.kind === "shop" ? "/admin/message" : "/admin/push#envoyes"}
+              variant="ghost"
+              className="min-h-0 px-0 underline"
+            >
+              Suivre l'envoi
+            </ButtonLink>
+          </Notice>
+        ) : null}
+        <Card className="flex flex-col gap-4">
+          <h2 className="text-lg font-semibold">À qui ?</h2>
+          {scope.kind === "shop" ? (
+            <>
+              <SelectField label="Destinataires" value={kind} onChange={(e) => setKind(e.target.value as SegmentKind)}>
+                {SEGMENT_OPTIONS.map((o) => (
+                  <option key={o.kind} value={o.kind} disabled={o.kind === "vip" && tiers.length === 0}>
+                    {o.label}
+                  </option>
+                ))}
+              </SelectField>
+              {kind === "vip" ? (
+                <SelectField label="Niveau VIP" value={tierId} onChange={(e) => setTierId(e.target.value)}>
+                  {tiers.map((t) => (
+                    <option key={t.id} value={t.id}>
+                      {t.name}
+                    </option>
+                  ))}
+                </SelectField>
+              ) : null}
+              {kind === "visited_within" || kind === "not_seen_for" ? (
+                <Field
+                  label={kind === "visited_within" ? "Venus il y a moins de (jours)" : "Pas venus depuis (jours)"}
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={730}
+                  value={days}
+                  onChange={(e) => setDays(Math.max(1, Math.min(730, Number(e.target.value) || 1)))}
+                  error={fields["segment.days"]}
+                />
+              ) : null}
+            </>
+          ) : (
+            <SelectField
+              label="Destinataires"
+              value={audience}
+              onChange={(e) => setAudience(e.target.value as PlatformAudience)}
+            >
+              {Object.entries(PLATFORM_AUDIENCE_LABELS_FR).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </SelectField>
+          )}
+          <Checkbox
+            label="Notification push aussi, pour ceux qui l'ont acceptée"
+            checked={push}
+            onChange={(e) => setPush(e.target.checked)}
+          />
+          <p className="text-sm text-stone-600 dark:text-stone-400">
+            Toujours dans l'application. Au plus 2 notifications push promotionnelles par semaine et par client :
+            au-delà, le message attend dans l'application.
+          </p>
+          <p
+            role="status"
+            aria-live="polite"
+            data-testid="audience-count"
+            className="rounded-xl bg-brand-50 px-4 py-3 font-semibold text-brand-900 dark:bg-stone-800 dark:text-brand-100"
+          >
+            {count.data
+              ? `${plural(count.data.total, "personne recevra", "personnes recevront")} ce message${push ? `, dont ${plural(count.data.push, "par notification push", "par notification push")}` : ""}.`
+              : "Calcul du nombre de destinataires…"}
+          </p>
+        </Card>
+        <Card className="flex flex-col gap-4">
+          <h2 className="text-lg font-semibold">Le message</h2>
+          <Field
+            label="Titre"
+            value={title}
+            maxLength={80}
+            onChange={(e) => setTitle(e.target.value)}
+            error={fields.title}
+            required
+          />
+          <TextareaField
+            label="Texte"
+            value={body}
+            maxLength={1000}
+            onChange={(e) => setBody(e.target.value)}
+            error={fields.body}
+            required
+          />
+          <Field
+            label="Image (facultatif)"
+            hint="L'adresse d'une image, commençant par https://"
+            value={imageUrl}
+            onChange={(e) => setImageUrl(e.target.value)}
+            error={fields.imageUrl}
+            inputMode="url"
+          />
+          <Field
+            label="Lien (facultatif)"
+            hint="Une page à ouvrir depuis le message"
+            value={linkUrl}
+            onChange={(e) => setLinkUrl(e.target.value)}
+            error={fields.linkUrl}
+            inputMode="url"
+          />
+        </Card>
+        <Card className="flex flex-col gap-4">
+          <fieldset className="flex flex-col gap-2">
+            <legend className="mb-2 text-lg font-semibold">Quand ?</legend>
+            <label className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="when"
+                checked={when === "now"}
+                onChange={() => setWhen("now")}
+                className="size-5 accent-brand-700"
+              />
+              Maintenant
+            </label>
+            <label className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="when"
+                checked={when === "later"}
+                onChange={() => setWhen("later")}
+                className="size-5 accent-brand-700"
+              />
+              Plus tard
+            </label>
+          </fieldset>
+          {when === "later" ? (
+            <Field
+              label="Date et heure d'envoi"
+              type="datetime-local"
+              value={at}
+              onChange={(e) => setAt(e.target.value)}
+              error={fields.scheduledAt}
+            />
+          ) : null}
+          {send.error ? <Notice tone="error">{send.error.message}</Notice> : null}
+          <Button type="submit" isLoading={send.isPending} disabled={!segmentReady}>
+            {when === "later" ? "Programmer l'envoi" : "Envoyer"}
+          </Button>
+        </Card>
+      </form>
+      <div className="md:sticky md:top-20 md:self-start">
+        <h2 className="mb-3 text-center text-sm font-semibold text-stone-600 dark:text-stone-400">Aperçu</h2>
+        <PhonePreview sender={senderName} title={title} body={body} imageUrl={imageUrl} withPush={push} />
+      </div>
+    </div>
+  );
+}

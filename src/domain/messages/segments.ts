@@ -1,0 +1,106 @@
+import { z } from "zod";
+import { plural } from "../format.ts";
+
+/**
+ * Who a shop's message goes to (/admin/envoyer-un-message): all its customers, or one
+ * segment. The server turns a segment into SQL (modules/messages/audience.ts); the
+ * labels here are what the composer and the sent list show.
+ */
+export const SEGMENT_KINDS = [
+  "all",
+  "vip",
+  "visited_within",
+  "not_seen_for",
+  "birthday_month",
+  "reward_within_reach",
+] as const;
+export type SegmentKind = (typeof SEGMENT_KINDS)[number];
+
+const days = z.coerce
+  .number({ error: "Indiquez un nombre de jours." })
+  .int("Indiquez un nombre entier de jours.")
+  .min(1, "Au moins 1 jour.")
+  .max(730, "Au plus 730 jours.");
+
+export const segmentSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("all") }),
+  z.object({ kind: z.literal("vip"), tierId: z.string().uuid("Choisissez un niveau VIP.") }),
+  z.object({ kind: z.literal("visited_within"), days }),
+  z.object({ kind: z.literal("not_seen_for"), days }),
+  z.object({ kind: z.literal("birthday_month") }),
+  z.object({ kind: z.literal("reward_within_reach") }),
+]);
+export type Segment = z.infer<typeof segmentSchema>;
+
+/** A reward is "within reach" when what is missing is at most this share of its cost (and at least 1). */
+export const WITHIN_REACH_SHARE = 0.2;
+
+export function segmentLabelFr(segment: Segment, tierName?: string | null): string {
+  switch (segment.kind) {
+    case "all":
+      return "Tous les clients";
+    case "vip":
+      return `Niveau VIP ${tierName ?? ""} et au-delà`.replace("  ", " ");
+    case "visited_within":
+      return `Venus il y a moins de ${plural(segment.days, "jour", "jours")}`;
+    case "not_seen_for":
+      return `Pas venus depuis ${plural(segment.days, "jour", "jours")}`;
+    case "birthday_month":
+      return "Anniversaire ce mois-ci";
+    case "reward_within_reach":
+      return "Une récompense à portée de main";
+  }
+}
+
+/** Channels a message may use. E-mail and SMS arrive with the next issue; the preferences already leave room. */
+export const MESSAGE_CHANNELS = ["inapp", "push"] as const;
+export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+export const CHANNEL_LABELS_FR: Record<MessageChannel, string> = {
+  inapp: "Dans l'application",
+  push: "Notification push",
+};
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .max(2000, "Lien trop long.")
+  .refine((v) => v === "" || v.startsWith("/") || /^https:\/\/[^\s]+$/.test(v), "Un lien commence par https:// ou /.")
+  .transform((v) => (v === "" ? null : v))
+  .nullish();
+
+const messageContent = {
+  title: z.string().trim().min(1, "Donnez un titre au message.").max(80, "80 caractères au plus pour le titre."),
+  body: z.string().trim().min(1, "Écrivez le texte du message.").max(1000, "1 000 caractères au plus pour le texte."),
+  imageUrl: optionalUrl,
+  linkUrl: optionalUrl,
+  push: z.boolean().default(true),
+  /** A future time to send; absent: now. */
+  scheduledAt: z.iso
+    .datetime({ offset: true, error: "Date d'envoi invalide." })
+    .nullish()
+    .refine((v) => !v || Date.parse(v) > Date.now() - 60_000, "La date d'envoi est passée."),
+};
+
+export const composeSchema = z.object({ ...messageContent, segment: segmentSchema });
+export type ComposeInput = z.input<typeof composeSchema>;
+
+export const PLATFORM_AUDIENCES = ["all_shoppers", "all_owners"] as const;
+export type PlatformAudience = (typeof PLATFORM_AUDIENCES)[number];
+export const PLATFORM_AUDIENCE_LABELS_FR: Record<PlatformAudience, string> = {
+  all_shoppers: "Tous les utilisateurs",
+  all_owners: "Tous les commerçants",
+};
+export const announceSchema = z.object({
+  ...messageContent,
+  audience: z.enum(PLATFORM_AUDIENCES, { error: "Choisissez à qui envoyer." }),
+});
+
+export const MESSAGE_STATUSES = ["scheduled", "sending", "paused", "sent", "cancelled"] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+export const MESSAGE_STATUS_LABELS_FR: Record<MessageStatus, string> = {
+  scheduled: "Programmé",
+  sending: "En cours d'envoi",
+  paused: "En pause",
+  sent: "Envoyé",
+  cancelled: "Annulé",
+};

@@ -1,0 +1,152 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { AppError } from "../../../domain/errors.ts";
+import { buildPushPayload, PREFERENCE_WORDING, WELCOME_PUSH } from "../../../domain/messages/payload.ts";
+import type { Db } from "../../db/client.ts";
+import type { Logger } from "../../lib/logger.ts";
+import type { PushSender } from "./push.ts";
+import { removeSubscription } from "./sending.service.ts";
+
+/**
+ * /notif: what a shopper accepts, per channel and per shop. Every choice is a new
+ * row with the wording shown and its time (GDPR art. 7(1): consent must be
+ * demonstrable). The push choice for every sender is the profile's push consent
+ * (table `consents`), so the two screens never disagree.
+ */
+export const preferenceSchema = z.object({
+  shopId: z.string().min(1).max(100).nullable(),
+  channel: z.enum(["inapp", "push"], { error: "Canal inconnu." }),
+  granted: z.boolean({ error: "Choix manquant." }),
+});
+
+const base64url = z
+  .string()
+  .min(8)
+  .max(300)
+  .regex(/^[A-Za-z0-9_-]+=*$/, "Clé invalide.");
+export const subscriptionSchema = z.object({
+  deviceId: z
+    .string()
+    .min(8)
+    .max(100)
+    .regex(/^[A-Za-z0-9_-]+$/, "Appareil inconnu."),
+  subscription: z.object({
+    endpoint: z.url({ protocol: /^https$/, error: "Adresse d'abonnement invalide." }).max(2000),
+    keys: z.object({ p256dh: base64url, auth: base64url }),
+  }),
+});
+
+export const renewSchema = z.object({
+  oldEndpoint: z.url({ protocol: /^https$/, error: "Adresse d'abonnement invalide." }).max(2000),
+  subscription: subscriptionSchema.shape.subscription,
+});
+
+/** The service worker's pushsubscriptionchange: the browser renewed this device's subscription. */
+export async function renewSubscription(db: Db, userId: string, input: z.output<typeof renewSchema>) {
+  const { endpoint, keys } = input.subscription;
+  const rows = await db.execute<{ id: string }>(sql`
+    update push_subscriptions set endpoint = ${endpoint}, p256dh = ${keys.p256dh}, auth = ${keys.auth}, checked_at = now()
+    where endpoint = ${input.oldEndpoint} and user_id = ${userId} returning id`);
+  return { renewed: rows.rows.length > 0 };
+}
+
+export async function getPreferences(db: Db, userId: string, publicKey: string) {
+  const channels = await db.execute<{ inapp: boolean; push: boolean }>(sql`
+    select
+      coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id is null and p.channel = 'inapp'
+        order by p.created_at desc limit 1), true) as inapp,
+      coalesce((select k.granted from consents k where k.user_id = ${userId} and k.channel = 'push'
+        order by k.created_at desc limit 1), false) as push`);
+  const shops = await db.execute<{ id: string; name: string; inapp: boolean; push: boolean }>(sql`
+    select s.id, s.name,
+      coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id = s.id and p.channel = 'inapp'
+        order by p.created_at desc limit 1), true) as inapp,
+      coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id = s.id and p.channel = 'push'
+        order by p.created_at desc limit 1), true) as push
+    from cards c join shops s on s.id = c.shop_id where c.user_id = ${userId} order by s.name`);
+  const devices = await db.execute<{ device_id: string }>(
+    sql`select device_id from push_subscriptions where user_id = ${userId}`,
+  );
+  return {
+    channels: channels.rows[0] ?? { inapp: true, push: false },
+    shops: shops.rows,
+    devices: devices.rows.map((d) => d.device_id),
+    wording: { inapp: PREFERENCE_WORDING.inapp, push: PREFERENCE_WORDING.push },
+    vapidPublicKey: publicKey,
+  };
+}
+
+export async function setPreference(db: Db, userId: string, input: z.output<typeof preferenceSchema>) {
+  if (input.shopId === null && input.channel === "push") {
+    await recordPushConsent(db, userId, input.granted);
+    return;
+  }
+  let wording: string = PREFERENCE_WORDING.inapp;
+  if (input.shopId !== null) {
+    const shop = await db.execute<{ name: string }>(sql`
+      select s.name from cards c join shops s on s.id = c.shop_id where c.user_id = ${userId} and s.id = ${input.shopId}`);
+    const name = shop.rows[0]?.name;
+    if (!name) throw new AppError("NOT_FOUND", { userMessage: "Vous n'êtes pas client de cette boutique." });
+    wording = input.channel === "inapp" ? PREFERENCE_WORDING.shopInapp(name) : PREFERENCE_WORDING.shopPush(name);
+  }
+  await db.execute(sql`
+    insert into message_preferences (user_id, shop_id, channel, granted, wording)
+    values (${userId}, ${input.shopId}, ${input.channel}, ${input.granted}, ${wording})`);
+}
+
+async function recordPushConsent(db: Db, userId: string, granted: boolean) {
+  await db.execute(
+    sql`insert into consents (user_id, channel, granted, wording) values (${userId}, 'push', ${granted}, ${PREFERENCE_WORDING.push})`,
+  );
+}
+
+/**
+ * This device turns push on: its subscription is kept (one per device: a new one
+ * replaces the old), the push consent recorded, and a welcome push sent (SPEC §7.3).
+ * `recheck`: the weekly check or a pushsubscriptionchange — no consent row, no welcome.
+ */
+export async function saveSubscription(
+  db: Db,
+  userId: string,
+  input: z.output<typeof subscriptionSchema>,
+  options: { push: PushSender; userAgent: string | null; recheck: boolean; logger?: Logger },
+) {
+  const { endpoint, keys } = input.subscription;
+  await db.transaction(async (tx) => {
+    // The endpoint may have belonged to another account on this browser (sign-out, sign-in): it is now this one's.
+    await tx.execute(
+      sql`delete from push_subscriptions where endpoint = ${endpoint} and device_id <> ${input.deviceId}`,
+    );
+    await tx.execute(sql`
+      insert into push_subscriptions (user_id, device_id, endpoint, p256dh, auth, user_agent)
+      values (${userId}, ${input.deviceId}, ${endpoint}, ${keys.p256dh}, ${keys.auth}, ${options.userAgent})
+      on conflict (device_id) do update set user_id = excluded.user_id, endpoint = excluded.endpoint, p256dh = excluded.p256dh,
+        auth = excluded.auth, user_agent = excluded.user_agent, checked_at = now()`);
+  });
+  if (options.recheck) return { welcomed: false };
+  await recordPushConsent(db, userId, true);
+  const outcome = await options.push.send(
+    { endpoint, p256dh: keys.p256dh, auth: keys.auth },
+    buildPushPayload({ ...WELCOME_PUSH, url: "/notifications", tag: "welcome" }),
+    { urgency: "normal" },
+  );
+  if (!outcome.ok) {
+    options.logger?.warn("welcome push failed", { status: outcome.status });
+    if (outcome.gone) {
+      await db.execute(sql`delete from push_subscriptions where device_id = ${input.deviceId}`);
+      throw new AppError("VALIDATION", {
+        userMessage: "Le service de notifications de votre navigateur a refusé l'abonnement. Réessayez.",
+      });
+    }
+  }
+  return { welcomed: outcome.ok };
+}
+
+/** This device turns push off (the consent for other devices stays). */
+export async function deleteSubscription(db: Db, userId: string, deviceId: string) {
+  const rows = await db.execute<{ id: string }>(
+    sql`select id from push_subscriptions where device_id = ${deviceId} and user_id = ${userId}`,
+  );
+  for (const r of rows.rows) await removeSubscription(db, r.id);
+  return { removed: rows.rows.length > 0 };
+}

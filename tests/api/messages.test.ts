@@ -1,0 +1,468 @@
+import { and, eq, sql } from "drizzle-orm";
+import webpush from "web-push";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WELCOME_PUSH } from "../../src/domain/messages/payload.ts";
+import type { Segment } from "../../src/domain/messages/segments.ts";
+import { createReward, recordVisit } from "../../src/server/db/factories.ts";
+import {
+  consents,
+  messageDeliveries,
+  messagePreferences,
+  profiles,
+  pushSubscriptions,
+  vipTiers,
+} from "../../src/server/db/schema/index.ts";
+import { pushSenderFor, setPushAgent } from "../../src/server/modules/messages/push.ts";
+import {
+  finishIfDone,
+  processMessageBatch,
+  runDueMessages,
+} from "../../src/server/modules/messages/sending.service.ts";
+import { type PushService, startPushService } from "../fixtures/push-service.ts";
+import { createTestApp, type TestApp } from "../setup/api.ts";
+import { type Client, shopWithOwner, signedIn } from "./shops-helpers.ts";
+
+let t: TestApp;
+let ps: PushService;
+beforeAll(async () => {
+  const vapid = webpush.generateVAPIDKeys();
+  t = await createTestApp({
+    env: {
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      VAPID_SUBJECT: "mailto:test@fidele.local",
+    },
+  });
+  ps = await startPushService();
+  setPushAgent(ps.agent);
+});
+afterAll(async () => {
+  setPushAgent(undefined);
+  await ps.close();
+  await t.close();
+});
+
+const day = 24 * 60 * 60 * 1000;
+const push = () => pushSenderFor(t.env);
+
+/** The answers these tests read (loosely typed: the assertions check them). */
+type Sent = { id: string; status: string; progress: number; counts: Record<string, number> };
+type Body = {
+  message: Sent & { title: string; body: string };
+  messages: (Sent & { title: string; isRead: boolean; shop: { name: string } | null })[];
+  unread: number;
+  total: number;
+  push: number;
+};
+type Payload = { id?: string; title: string };
+
+async function json<T = Body>(res: Response): Promise<T> {
+  return (await res.json()) as T;
+}
+
+/** Drains a message as the sender loop (or the job engine) would. */
+async function drain(messageId: string) {
+  for (let i = 0; i < 50; i++) {
+    const r = await processMessageBatch({
+      db: t.deps.db,
+      database: t.deps.database,
+      messageId,
+      limit: 50,
+      push: push(),
+    });
+    if (r.remaining === 0) break;
+    if (r.deferred > 0) await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  await finishIfDone(t.deps.db, messageId);
+}
+
+async function subscribe(client: Client) {
+  const device = ps.newDevice();
+  const res = await client.request("/api/messages/devices", {
+    json: { deviceId: device.deviceId, subscription: device.subscription },
+  });
+  expect(res.status).toBe(201);
+  return device;
+}
+
+async function setPref(client: Client, shopId: string | null, channel: "inapp" | "push", granted: boolean) {
+  const res = await client.request("/api/messages/preferences", { method: "PUT", json: { shopId, channel, granted } });
+  expect(res.status).toBe(200);
+}
+
+async function compose(owner: Client, shopId: string, body: Record<string, unknown>) {
+  const res = await owner.request(`/api/messages/shops/${shopId}/sent`, {
+    json: { title: "Promo", body: "Texte", push: true, ...body },
+  });
+  return { res, body: await json(res) };
+}
+
+async function audienceOf(messageId: string, channel: "inapp" | "push") {
+  const rows = await t.deps.db
+    .select({ userId: messageDeliveries.userId })
+    .from(messageDeliveries)
+    .where(and(eq(messageDeliveries.messageId, messageId), eq(messageDeliveries.channel, channel)));
+  return rows.map((r) => r.userId).sort();
+}
+
+describe("push devices", () => {
+  it("a subscribing device gets the welcome push, encrypted, with a TTL, an urgency and VAPID", async () => {
+    const { client, user } = await signedIn(t);
+    const device = await subscribe(client);
+    const [got] = ps.for(device.pushId);
+    expect(got?.payload).toEqual({
+      title: WELCOME_PUSH.title,
+      body: WELCOME_PUSH.body,
+      icon: "/pwa-192x192.png",
+      url: "/notifications",
+      tag: "welcome",
+    });
+    expect(WELCOME_PUSH).toEqual({
+      title: "Merci de vous être abonné !",
+      body: "Vous recevrez désormais des notifications sur les nouveautés et promotions.",
+    });
+    expect(Number(got?.ttl)).toBeGreaterThan(0);
+    expect(got?.urgency).toBe("normal");
+    expect(got?.authorization).toMatch(/^vapid t=.+, k=/);
+    // Subscribing records the push consent with the wording shown.
+    const [consent] = await t.deps.db
+      .select()
+      .from(consents)
+      .where(and(eq(consents.userId, user.id), eq(consents.channel, "push")));
+    expect(consent?.granted).toBe(true);
+    expect(consent?.wording).toMatch(/notifications push/);
+    // One subscription per device: subscribing again (the weekly check) replaces it.
+    const again = ps.newDevice();
+    const res = await client.request("/api/messages/devices", {
+      method: "PUT",
+      json: { deviceId: device.deviceId, subscription: again.subscription },
+    });
+    expect(res.status).toBe(200);
+    const rows = await t.deps.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, user.id));
+    expect(rows.map((r) => r.endpoint)).toEqual([again.subscription.endpoint]);
+    expect(ps.for(again.pushId)).toHaveLength(0); // a re-check sends no second welcome
+    // pushsubscriptionchange in the service worker: the renewed subscription replaces the old one.
+    const renewed = ps.newDevice();
+    const renew = await client.request("/api/messages/devices/renew", {
+      json: { oldEndpoint: again.subscription.endpoint, subscription: renewed.subscription },
+    });
+    expect(await json<{ renewed: boolean }>(renew)).toEqual({ renewed: true });
+    const after = await t.deps.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, user.id));
+    expect(after.map((r) => r.endpoint)).toEqual([renewed.subscription.endpoint]);
+  });
+
+  it("refuses a subscription that is not https, in French", async () => {
+    const { client } = await signedIn(t);
+    const res = await client.request("/api/messages/devices", {
+      json: {
+        deviceId: "device-abcdefgh",
+        subscription: { endpoint: "http://evil.test/x", keys: { p256dh: "AAAAAAAAAA", auth: "AAAAAAAAAA" } },
+      },
+    });
+    expect(res.status).toBe(400);
+    expect((await json(res)).message).toMatch(/abonnement/);
+  });
+});
+
+describe("inbox", () => {
+  it("shows a shop's message unread, newest first; opening marks it read; someone else's is a 404", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const shopper = await signedIn(t);
+    const stranger = await signedIn(t);
+    await recordVisit(t.deps, { shopId: shop.id, userId: shopper.user.id, at: new Date() });
+    const first = await compose(owner.client, shop.id, { title: "Premier", segment: { kind: "all" } });
+    expect(first.res.status).toBe(201);
+    const second = await compose(owner.client, shop.id, { title: "Second", segment: { kind: "all" } });
+    await drain(first.body.message.id);
+    await drain(second.body.message.id);
+
+    const inbox = await json(await shopper.client.request("/api/messages/inbox"));
+    expect(inbox.unread).toBe(2);
+    expect(inbox.messages.map((m: { id: string; title: string }) => m.title)).toEqual(["Second", "Premier"]);
+    expect(inbox.messages[0]).toMatchObject({ isRead: false, shop: { name: shop.name } });
+
+    const id = first.body.message.id;
+    expect((await stranger.client.request(`/api/messages/${id}`)).status).toBe(404);
+    expect((await stranger.client.request(`/api/messages/${id}/read`, { method: "POST" })).status).toBe(200);
+    const one = await json(await shopper.client.request(`/api/messages/${id}`));
+    expect(one.message).toMatchObject({ title: "Premier", body: "Texte" });
+    expect(await json(await shopper.client.request(`/api/messages/${id}/read`, { method: "POST" }))).toEqual({
+      unread: 1,
+    });
+    expect((await json(await shopper.client.request("/api/messages/unread"))).unread).toBe(1);
+
+    // The owner sees it read.
+    const sent = await json(await owner.client.request(`/api/messages/shops/${shop.id}/sent/${id}`));
+    expect(sent.message.counts).toMatchObject({ delivered: 1, read: 1 });
+    expect(sent.message.status).toBe("sent");
+    expect(sent.message.progress).toBe(100);
+  });
+
+  it("the live stream sends the unread count at once", async () => {
+    const shopper = await signedIn(t);
+    const res = await shopper.client.request("/api/messages/events");
+    expect(res.headers.get("content-type")).toMatch(/text\/event-stream/);
+    const reader = res.body!.getReader();
+    const { value } = await reader.read();
+    expect(new TextDecoder().decode(value)).toMatch(/event: unread\ndata: \{"unread":0\}/);
+    await reader.cancel();
+  });
+});
+
+describe("who receives what", () => {
+  it("only people who accepted a channel receive through it, for every segment", async () => {
+    const { shop, owner } = await shopWithOwner(t, { rules: { mode: "points", pointsPerVisit: 1 } });
+    await createReward(t.deps, { shopId: shop.id, title: "Café", cost: 10 });
+    const [tier] = await t.deps.db.insert(vipTiers).values({ shopId: shop.id, name: "Or", threshold: 50 }).returning();
+    const thisMonth = `1990-${String(new Date().getUTCMonth() + 1).padStart(2, "0")}-15`;
+    const otherMonth = `1990-${String(((new Date().getUTCMonth() + 6) % 12) + 1).padStart(2, "0")}-15`;
+    type P = {
+      name: string;
+      ago: number | null;
+      points: number;
+      birthday: string;
+      setup: (c: Client) => Promise<void>;
+    };
+    const people: P[] = [
+      { name: "A", ago: 2, points: 9, birthday: thisMonth, setup: async () => {} },
+      { name: "B", ago: 40, points: 60, birthday: otherMonth, setup: async (c) => void (await subscribe(c)) },
+      {
+        name: "C",
+        ago: 5,
+        points: 3,
+        birthday: otherMonth,
+        setup: async (c) => {
+          await subscribe(c);
+          await setPref(c, shop.id, "inapp", false);
+        },
+      },
+      {
+        name: "D",
+        ago: 100,
+        points: 8,
+        birthday: thisMonth,
+        setup: async (c) => {
+          await subscribe(c);
+          await setPref(c, shop.id, "push", false);
+        },
+      },
+      {
+        name: "E",
+        ago: 1,
+        points: 55,
+        birthday: otherMonth,
+        setup: async (c) => {
+          await subscribe(c);
+          await setPref(c, null, "push", false);
+        },
+      },
+      { name: "F", ago: null, points: 0, birthday: thisMonth, setup: async (c) => void (await subscribe(c)) },
+      {
+        name: "G",
+        ago: 10,
+        points: 1,
+        birthday: otherMonth,
+        setup: async (c) => {
+          await subscribe(c);
+          await setPref(c, null, "inapp", false);
+        },
+      },
+    ];
+    const ids: Record<string, string> = {};
+    for (const p of people) {
+      const s = await signedIn(t);
+      ids[p.name] = s.user.id;
+      await t.deps.db.update(profiles).set({ birthday: p.birthday }).where(eq(profiles.id, s.user.id));
+      if (p.ago !== null)
+        await recordVisit(t.deps, {
+          shopId: shop.id,
+          userId: s.user.id,
+          at: new Date(Date.now() - p.ago * day),
+          delta: p.points,
+        });
+      await p.setup(s.client);
+    }
+    // Every choice was stored with its wording and time.
+    const prefs = await t.deps.db.select().from(messagePreferences).where(eq(messagePreferences.userId, ids.C!));
+    expect(prefs[0]).toMatchObject({ channel: "inapp", granted: false, shopId: shop.id });
+    expect(prefs[0]?.wording).toContain(shop.name);
+
+    const inapp = new Set(["A", "B", "D", "E"]); // C refused this shop, G refused in-app for everyone, F is no customer
+    const pushed = new Set(["B", "C", "G"]); // D refused this shop's pushes, E withdrew the push consent, A has no device
+    const cases: { segment: Segment; members: string[] }[] = [
+      { segment: { kind: "all" }, members: ["A", "B", "C", "D", "E", "G"] },
+      { segment: { kind: "vip", tierId: tier!.id }, members: ["B", "E"] },
+      { segment: { kind: "visited_within", days: 7 }, members: ["A", "C", "E"] },
+      { segment: { kind: "not_seen_for", days: 30 }, members: ["B", "D"] },
+      { segment: { kind: "birthday_month" }, members: ["A", "D"] },
+      { segment: { kind: "reward_within_reach" }, members: ["A", "D"] },
+    ];
+    const name = (id: string) => Object.entries(ids).find(([, v]) => v === id)?.[0];
+    for (const { segment, members } of cases) {
+      const wantInapp = members.filter((m) => inapp.has(m)).sort();
+      const wantPush = members.filter((m) => pushed.has(m)).sort();
+      const count = await json(
+        await owner.client.request(`/api/messages/shops/${shop.id}/audience`, { json: { segment, push: true } }),
+      );
+      expect(count, segment.kind).toEqual({ total: new Set([...wantInapp, ...wantPush]).size, push: wantPush.length });
+      const { res, body } = await compose(owner.client, shop.id, { segment });
+      expect(res.status, segment.kind).toBe(201);
+      const id = body.message.id;
+      expect((await audienceOf(id, "inapp")).map(name).sort(), `${segment.kind} in-app`).toEqual(wantInapp);
+      expect((await audienceOf(id, "push")).map(name).sort(), `${segment.kind} push`).toEqual(wantPush);
+      // Without push, nobody is reached by push.
+      const quiet = await compose(owner.client, shop.id, { segment, push: false });
+      expect(await audienceOf(quiet.body.message.id, "push")).toEqual([]);
+    }
+  });
+});
+
+describe("sending", () => {
+  async function pushCustomers(n: number) {
+    const { shop, owner } = await shopWithOwner(t);
+    const devices = [];
+    for (let i = 0; i < n; i++) {
+      const s = await signedIn(t);
+      await recordVisit(t.deps, { shopId: shop.id, userId: s.user.id, at: new Date() });
+      devices.push({ ...(await subscribe(s.client)), userId: s.user.id, client: s.client });
+    }
+    return { shop, owner, devices };
+  }
+
+  it("delivers a push whose payload decrypts to the text and id, and a 410 removes the subscription", async () => {
+    const { shop, owner, devices } = await pushCustomers(2);
+    const [alive, dead] = devices;
+    ps.answer(dead!.pushId, { status: 410 });
+    const { body } = await compose(owner.client, shop.id, {
+      title: "Soldes",
+      body: "Tout à -20 %",
+      segment: { kind: "all" },
+      imageUrl: "https://example.test/i.png",
+    });
+    await drain(body.message.id);
+    const got = ps.for(alive!.pushId).at(-1);
+    expect(got?.payload).toEqual({
+      id: body.message.id,
+      title: "Soldes",
+      body: "Tout à -20 %",
+      icon: "/pwa-192x192.png",
+      image: "https://example.test/i.png",
+      url: `/messages/${body.message.id}`,
+    });
+    const left = await t.deps.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, dead!.userId));
+    expect(left).toEqual([]);
+    const sent = await json(await owner.client.request(`/api/messages/shops/${shop.id}/sent/${body.message.id}`));
+    expect(sent.message.counts).toMatchObject({ delivered: 2, pushDelivered: 1, failed: 1 });
+  });
+
+  it("honours 429 Retry-After, then delivers once", async () => {
+    const { shop, owner, devices } = await pushCustomers(1);
+    ps.answer(devices[0]!.pushId, { status: 429, headers: { "retry-after": "1" } });
+    const { body } = await compose(owner.client, shop.id, { segment: { kind: "all" } });
+    const first = await processMessageBatch({ db: t.deps.db, messageId: body.message.id, limit: 10, push: push() });
+    expect(first.deferred).toBe(1);
+    const early = await processMessageBatch({ db: t.deps.db, messageId: body.message.id, limit: 10, push: push() });
+    expect(early.delivered).toBe(0); // not before Retry-After
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await drain(body.message.id);
+    expect(ps.for(devices[0]!.pushId).filter((r) => (r.payload as Payload).id === body.message.id)).toHaveLength(1);
+  });
+
+  it("caps a shop's promotional pushes at 2 a week per shopper; in-app still arrives", async () => {
+    const { shop, owner, devices } = await pushCustomers(1);
+    const ids = [];
+    for (let i = 0; i < 3; i++) {
+      const { body } = await compose(owner.client, shop.id, { title: `Promo ${i}`, segment: { kind: "all" } });
+      await drain(body.message.id);
+      ids.push(body.message.id);
+    }
+    const got = ps.for(devices[0]!.pushId).filter((r) => (r.payload as Payload).id);
+    expect(got.map((r) => (r.payload as Payload).title)).toEqual(["Promo 0", "Promo 1"]);
+    const third = await json(await owner.client.request(`/api/messages/shops/${shop.id}/sent/${ids[2]}`));
+    expect(third.message.counts).toMatchObject({ delivered: 1, pushDelivered: 0, skipped: 1 });
+  });
+
+  it("two workers at once deliver each push exactly once; pause stops, resume finishes", async () => {
+    const { shop, owner, devices } = await pushCustomers(6);
+    const { body } = await compose(owner.client, shop.id, { segment: { kind: "all" } });
+    const id = body.message.id;
+    const paused = await owner.client.request(`/api/messages/shops/${shop.id}/sent/${id}/pause`, { method: "POST" });
+    expect((await json(paused)).message.status).toBe("paused");
+    expect((await processMessageBatch({ db: t.deps.db, messageId: id, limit: 100, push: push() })).delivered).toBe(0);
+    await owner.client.request(`/api/messages/shops/${shop.id}/sent/${id}/resume`, { method: "POST" });
+    const run = () => processMessageBatch({ db: t.deps.db, messageId: id, limit: 3, push: push() });
+    await Promise.all([run(), run(), run(), run(), run()]);
+    await drain(id);
+    for (const d of devices) expect(ps.for(d.pushId).filter((r) => (r.payload as Payload).id === id)).toHaveLength(1);
+    const sent = await json(await owner.client.request(`/api/messages/shops/${shop.id}/sent/${id}`));
+    expect(sent.message).toMatchObject({ status: "sent", progress: 100, counts: { delivered: 6, pushDelivered: 6 } });
+  });
+
+  it("schedules, cancels a scheduled message, and runs a due one", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const shopper = await signedIn(t);
+    await recordVisit(t.deps, { shopId: shop.id, userId: shopper.user.id, at: new Date() });
+    const later = new Date(Date.now() + 3600_000).toISOString();
+    const a = await compose(owner.client, shop.id, { segment: { kind: "all" }, scheduledAt: later });
+    expect(a.body.message).toMatchObject({ status: "scheduled", counts: { total: 0 } });
+    const cancel = await owner.client.request(`/api/messages/shops/${shop.id}/sent/${a.body.message.id}/cancel`, {
+      method: "POST",
+    });
+    expect((await json(cancel)).message.status).toBe("cancelled");
+    const b = await compose(owner.client, shop.id, { segment: { kind: "all" }, scheduledAt: later });
+    await t.deps.db.execute(
+      sql`update messages set scheduled_at = now() - interval '1 second' where id = ${b.body.message.id}`,
+    );
+    await runDueMessages(t.deps, push());
+    const list = await json(await owner.client.request(`/api/messages/shops/${shop.id}/sent`));
+    expect(list.messages.find((m: { id: string; title: string }) => m.id === b.body.message.id)).toMatchObject({
+      status: "sent",
+      counts: { delivered: 1 },
+    });
+    expect(list.messages.find((m: { id: string; title: string }) => m.id === a.body.message.id)).toMatchObject({
+      status: "cancelled",
+    });
+  });
+
+  it("keeps shops apart: another shop's message is a 404, a shopper has no composer", async () => {
+    const one = await shopWithOwner(t);
+    const two = await shopWithOwner(t);
+    const { body } = await compose(one.owner.client, one.shop.id, { segment: { kind: "all" } });
+    expect((await two.owner.client.request(`/api/messages/shops/${two.shop.id}/sent/${body.message.id}`)).status).toBe(
+      404,
+    );
+    expect((await two.owner.client.request(`/api/messages/shops/${one.shop.id}/sent`)).status).toBe(404);
+    const shopper = await signedIn(t);
+    expect((await shopper.client.request(`/api/messages/shops/${one.shop.id}/sent`)).status).toBe(403);
+    const bad = await compose(one.owner.client, one.shop.id, { title: "", segment: { kind: "all" } });
+    expect(bad.res.status).toBe(400);
+    expect(bad.body.message).toMatch(/titre/);
+  });
+
+  it("platform announcements: admin only, to all shop owners", async () => {
+    const admin = await signedIn(t, { role: "admin" });
+    const { shop, owner } = await shopWithOwner(t);
+    const shopper = await signedIn(t);
+    expect(
+      (
+        await shopper.client.request("/api/messages/platform/sent", {
+          json: { title: "x", body: "y", audience: "all_owners" },
+        })
+      ).status,
+    ).toBe(403);
+    const res = await admin.client.request("/api/messages/platform/sent", {
+      json: { title: "Nouveauté", body: "Fidèle évolue", audience: "all_owners", push: false },
+    });
+    expect(res.status).toBe(201);
+    const id = (await json(res)).message.id;
+    await drain(id);
+    const ownerInbox = await json(await owner.client.request("/api/messages/inbox"));
+    expect(ownerInbox.messages.find((m: { id: string; title: string }) => m.id === id)).toMatchObject({
+      title: "Nouveauté",
+      shop: null,
+    });
+    const shopperInbox = await json(await shopper.client.request("/api/messages/inbox"));
+    expect(shopperInbox.messages.find((m: { id: string; title: string }) => m.id === id)).toBeUndefined();
+    void shop;
+  });
+});
