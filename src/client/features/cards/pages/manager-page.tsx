@@ -24,6 +24,7 @@ import {
 import { CounterShopPicker, useCounterShop } from "../components/counter-shop.tsx";
 import { formatClock, formatMoment, formatSigned } from "../../../../domain/format.ts";
 import { cardsKeys } from "../api/keys.ts";
+import { useMutationFn } from "../../../lib/use-mutation-fn.ts";
 
 const emailFormSchema = z.object({ email: emailSchema });
 const correctionSchema = adjustmentSchema.pick({ delta: true, reason: true });
@@ -50,12 +51,13 @@ function useAttemptKey() {
 }
 
 function CreditVisit({ shopId, presetCode, onDone }: { shopId: string; presetCode: string | null; onDone: () => void }) {
+  const credit = useMutationFn(creditVisit);
   const attempt = useAttemptKey();
   const [result, setResult] = useState<{ accepted: boolean; text: string } | null>(null);
   const form = useForm(creditVisitFormSchema, async ({ code, email }) => {
     setResult(null);
     try {
-      const answer = await creditVisit(shopId, { code: code ?? undefined, email: email ?? undefined, idempotencyKey: attempt.current() });
+      const answer = await credit(shopId, { code: code ?? undefined, email: email ?? undefined, idempotencyKey: attempt.current() });
       attempt.done();
       setResult({ accepted: answer.accepted, text: `${answer.accepted ? "Crédité" : "Non crédité"} · ${fullName(answer.customer)} : ${answer.message}` });
       onDone();
@@ -93,6 +95,7 @@ function CreditVisit({ shopId, presetCode, onDone }: { shopId: string; presetCod
 }
 
 function Correction({ shopId, preset, onDone }: { shopId: string; preset: { email: string; nonce: number } | null; onDone: () => void }) {
+  const adjust = useMutationFn(adjustCard);
   const attempt = useAttemptKey();
   const [customer, setCustomer] = useState<CounterCustomer | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -104,7 +107,7 @@ function Correction({ shopId, preset, onDone }: { shopId: string; preset: { emai
   const correctionForm = useForm(correctionSchema, async ({ delta, reason }) => {
     if (!customer) return;
     try {
-      const result = await adjustCard(shopId, { cardId: customer.cardId, delta, reason, idempotencyKey: attempt.current() });
+      const result = await adjust(shopId, { cardId: customer.cardId, delta, reason, idempotencyKey: attempt.current() });
       attempt.done();
       setCustomer({ ...customer, balance: result.card.balance });
       setSaved(`Correction enregistrée (${formatSigned(delta)}) pour ${fullName(customer)}. Nouveau solde : ${result.card.balance}.`);

@@ -18,6 +18,7 @@ import { LiveSeal } from "../components/live-seal.tsx";
 import { QrImage } from "../../../components/qr/qr-image.tsx";
 import { formatMinutesSeconds, minutesSecondsFr, useNow } from "../components/use-now.ts";
 import { formatMoment } from "../../../../domain/format.ts";
+import { useMutationFn } from "../../../lib/use-mutation-fn.ts";
 
 /**
  * Follows a pending redemption live: server-sent events (event "state") from GET /api/redemptions/:id/events, each
@@ -116,6 +117,7 @@ function Countdown({ expiresAt, onExpired }: { expiresAt: string; onExpired: () 
 
 /** Asks before cancelling; the points come back at once. */
 function CancelButton({ redemption, onCancelled }: { redemption: Redemption; onCancelled: (r: Redemption) => void }) {
+  const sendCancel = useMutationFn(cancelRedemption);
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -123,7 +125,7 @@ function CancelButton({ redemption, onCancelled }: { redemption: Redemption; onC
     setBusy(true);
     setError(null);
     try {
-      onCancelled(await cancelRedemption(redemption.id));
+      onCancelled(await sendCancel(redemption.id));
     } catch (e) {
       setError(e instanceof ApiError ? e.message : "L'annulation a échoué. Réessayez.");
       setBusy(false);

@@ -16,7 +16,7 @@ import {
   PageSkeleton,
   Section,
 } from "../../../components/back-office/back-office-page.tsx";
-import { draftConditionsFr } from "../components/conditions.ts";
+import { rewardConditionsFr } from "../../../../domain/loyalty/reward-conditions.ts";
 import { ChoiceCards } from "../../../components/ui/choice-cards.tsx";
 import { ImageInput } from "../../../components/ui/image-input.tsx";
 import { formatKilobytes } from "../../../../domain/format.ts";
@@ -71,7 +71,7 @@ const intOrNull = (s: string) => {
 
 function Preview({ draft, mode, shopName }: { draft: Draft; mode: Mode; shopName: string }) {
   const cost = Math.max(1, intOrNull(draft.cost) ?? 1);
-  const conditions = draftConditionsFr(
+  const conditions = rewardConditionsFr(
     {
       cost,
       stock: intOrNull(draft.stock),

@@ -14,6 +14,7 @@ import { redeemReward } from "../api/redeem-reward.ts";
 import { ProgressBar } from "../components/progress-bar.tsx";
 import { randomKey } from "../../../lib/random-key.ts";
 import { RewardShowcase } from "../components/reward-showcase.tsx";
+import { useMutationFn } from "../../../lib/use-mutation-fn.ts";
 
 export const loader = rewardLoader;
 
@@ -68,6 +69,7 @@ function Standing({ data }: { data: RewardPageData }) {
  * sign in. One tap gets one key, kept for retries after a network failure, so it never reserves twice.
  */
 function Action({ data, slug }: { data: RewardPageData; slug: string }) {
+  const redeem = useMutationFn(redeemReward);
   const { data: me } = useMe();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -104,7 +106,7 @@ function Action({ data, slug }: { data: RewardPageData; slug: string }) {
     setError(null);
     key.current ??= randomKey();
     try {
-      const redemption = await redeemReward(slug, key.current);
+      const redemption = await redeem(slug, key.current);
       key.current = null;
       queryClient.setQueryData(rewardsKeys.redemption(redemption.id), redemption);
       for (const k of BALANCE_KEYS) void queryClient.invalidateQueries({ queryKey: [...k] });

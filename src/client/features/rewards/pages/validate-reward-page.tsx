@@ -19,6 +19,7 @@ import { GiftIcon } from "../components/gift-icon.tsx";
 import { formatMinutesSeconds, minutesSecondsFr, useNow } from "../components/use-now.ts";
 import { formatMoment } from "../../../../domain/format.ts";
 import { CameraScan, CodeForm } from "../components/redemption-code-input.tsx";
+import { useMutationFn } from "../../../lib/use-mutation-fn.ts";
 
 const STATUS_TONES: Record<CounterRedemption["status"], string> = {
   pending: "bg-amber-100 text-amber-950 dark:bg-amber-950 dark:text-amber-100",
@@ -54,6 +55,8 @@ function RedemptionPanel({
   onChange: (r: CounterRedemption, outcome: "validated" | "refused") => void;
   onNext: () => void;
 }) {
+  const sendValidation = useMutationFn(validateRedemption);
+  const sendRefusal = useMutationFn(refuseRedemption);
   const queryClient = useQueryClient();
   const [mode, setMode] = useState<"idle" | "validating" | "refusing" | "sending-refusal">("idle");
   const [error, setError] = useState<string | null>(null);
@@ -80,7 +83,7 @@ function RedemptionPanel({
 
   const validate = () => {
     setMode("validating");
-    void settle(() => validateRedemption(shopId, redemption.id), "validated");
+    void settle(() => sendValidation(shopId, redemption.id), "validated");
   };
   const refuse = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -89,7 +92,7 @@ function RedemptionPanel({
     if (reason.length > 200) return setReasonError("Motif : au plus 200 caractères.");
     setReasonError(null);
     setMode("sending-refusal");
-    void settle(() => refuseRedemption(shopId, redemption.id, reason), "refused");
+    void settle(() => sendRefusal(shopId, redemption.id, reason), "refused");
   };
 
   return (

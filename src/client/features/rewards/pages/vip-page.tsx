@@ -12,11 +12,13 @@ import { GiftIcon } from "../components/gift-icon.tsx";
 import { ProgressBar } from "../components/progress-bar.tsx";
 import { randomKey } from "../../../lib/random-key.ts";
 import { formatList } from "../../../../domain/format.ts";
+import { useMutationFn } from "../../../lib/use-mutation-fn.ts";
 
 const perkFr = (mode: VipCard["mode"], multiplier: number) =>
   multiplier > 1 ? `${mode === "stamps" ? "tampons" : "points"} ×${multiplier}` : "Pas de bonus";
 
 function GiftRow({ card, gift }: { card: VipCard; gift: VipGift }) {
+  const sendClaim = useMutationFn(claimGift);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const key = useRef<string | null>(null);
@@ -27,7 +29,7 @@ function GiftRow({ card, gift }: { card: VipCard; gift: VipGift }) {
     setError(null);
     key.current ??= randomKey();
     try {
-      const redemption = await claimGift({
+      const redemption = await sendClaim({
         cardId: card.cardId,
         source: gift.source,
         tierId: gift.tierId,

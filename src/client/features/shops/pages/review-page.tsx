@@ -11,6 +11,7 @@ import { ApiError } from "../../../lib/api-client.ts";
 import { useForm } from "../../../lib/use-form.ts";
 import { type ShopPageData, shopQueryOptions } from "../api/get-shop.ts";
 import { deleteReview, saveReview, useRefreshShop } from "../api/save-review.ts";
+import { useMutationFn } from "../../../lib/use-mutation-fn.ts";
 
 const RATING_WORDS = ["Très décevant", "Décevant", "Correct", "Très bien", "Excellent"] as const;
 const COMMENT_MAX = 1000;
@@ -74,6 +75,8 @@ function StarInput({ initial, error }: { initial: number; error?: string }) {
 type Saved = "created" | "updated" | "deleted" | null;
 
 function ReviewForm({ data, saved, setSaved }: { data: ShopPageData; saved: Saved; setSaved: (saved: Saved) => void }) {
+  const sendReview = useMutationFn(saveReview);
+  const sendDelete = useMutationFn(deleteReview);
   const { shop, myReview } = data;
   const refresh = useRefreshShop();
   const commentId = useId();
@@ -83,10 +86,7 @@ function ReviewForm({ data, saved, setSaved }: { data: ShopPageData; saved: Save
   const form = useForm(
     reviewSchema,
     async (values) => {
-      const { review } = await saveReview(shop.slug, {
-        rating: values.rating,
-        ...(values.comment ? { comment: values.comment } : {}),
-      });
+      const { review } = await sendReview(shop.slug, { rating: values.rating, ...(values.comment ? { comment: values.comment } : {}) });
       setSaved(review.created ? "created" : "updated");
       await refresh(shop.slug);
     },
@@ -96,7 +96,7 @@ function ReviewForm({ data, saved, setSaved }: { data: ShopPageData; saved: Save
   const remove = async () => {
     setDeleteError(null);
     try {
-      await deleteReview(shop.slug);
+      await sendDelete(shop.slug);
       setSaved("deleted");
       await refresh(shop.slug);
     } catch (error) {
