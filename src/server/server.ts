@@ -16,10 +16,7 @@ import { startRedemptionSweeper } from "./modules/rewards/redemptions.service.ts
 export const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/client");
 
 /** Everything the app needs, built from the environment. */
-export async function createDeps(
-  env: Env,
-  options: { database?: Database; logger?: Logger; mailer?: Mailer } = {},
-): Promise<Deps> {
+export async function createDeps(env: Env, options: { database?: Database; logger?: Logger; mailer?: Mailer } = {}): Promise<Deps> {
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
   const database =
     options.database ?? (await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR }));
@@ -32,10 +29,7 @@ export async function createDeps(
 
 export type RunningServer = { deps: Deps; server: ServerType; port: number; close: () => Promise<void> };
 
-export async function startServer(
-  env: Env,
-  options: { clientDir?: string; database?: Database; logger?: Logger } = {},
-): Promise<RunningServer> {
+export async function startServer(env: Env, options: { clientDir?: string; database?: Database; logger?: Logger } = {}): Promise<RunningServer> {
   const deps = await createDeps(env, options);
   if (env.SEED_DEMO && (await seedDemo(deps, deps.logger))) {
     deps.logger.info(
@@ -48,9 +42,7 @@ export async function startServer(
   // Draws at their closing time and unclaimed lots (until the job engine runs runContestJobs).
   const stopContests = startContestTimer({ ...deps, appUrl: env.APP_URL });
   const { server, port } = await new Promise<{ server: ServerType; port: number }>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) =>
-      resolve({ server: s, port: info.port }),
-    );
+    const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => resolve({ server: s, port: info.port }));
     s.once("error", reject);
   });
   return {

@@ -14,10 +14,7 @@ export function CardsGlance() {
   const { data: cards } = useMyCards();
   const shown = cards?.slice(0, 3) ?? [];
   return (
-    <section
-      aria-labelledby="cards-glance-title"
-      className="rounded-2xl border border-stone-200 bg-white p-5 shadow-sm dark:border-stone-800 dark:bg-stone-900"
-    >
+    <section aria-labelledby="cards-glance-title" className="rounded-2xl border border-stone-200 bg-white p-5 shadow-sm dark:border-stone-800 dark:bg-stone-900">
       <div className="flex items-baseline justify-between gap-3">
         <h2 id="cards-glance-title" className="text-lg font-semibold">
           Vos cartes en un coup d'œil
@@ -44,10 +41,7 @@ export function CardsGlance() {
                   className="flex items-center gap-3 rounded-2xl p-3 shadow-sm"
                   style={{ background: design.background, color: design.foreground }}
                 >
-                  <span
-                    className="flex size-10 shrink-0 items-center justify-center rounded-full"
-                    style={{ background: design.accent, color: readableOn(design.accent) }}
-                  >
+                  <span className="flex size-10 shrink-0 items-center justify-center rounded-full" style={{ background: design.accent, color: readableOn(design.accent) }}>
                     <StampIcon name={design.stampIcon} className="size-5" />
                   </span>
                   <span className="min-w-0 flex-1">
@@ -55,20 +49,12 @@ export function CardsGlance() {
                     <span className="block text-sm">{progressLabelFr(card.progress)}</span>
                     {card.rewards?.reachable ? (
                       <span className="block text-sm font-semibold">
-                        {card.rewards.reachable} récompense{card.rewards.reachable > 1 ? "s" : ""} disponible
-                        {card.rewards.reachable > 1 ? "s" : ""}
+                        {card.rewards.reachable} récompense{card.rewards.reachable > 1 ? "s" : ""} disponible{card.rewards.reachable > 1 ? "s" : ""}
                       </span>
                     ) : null}
                     {percent !== null ? (
-                      <span
-                        className="mt-1.5 block h-1.5 overflow-hidden rounded-full"
-                        style={{ background: `${design.foreground}33` }}
-                        aria-hidden="true"
-                      >
-                        <span
-                          className="block h-full rounded-full"
-                          style={{ width: `${percent}%`, background: design.accent }}
-                        />
+                      <span className="mt-1.5 block h-1.5 overflow-hidden rounded-full" style={{ background: `${design.foreground}33` }} aria-hidden="true">
+                        <span className="block h-full rounded-full" style={{ width: `${percent}%`, background: design.accent }} />
                       </span>
                     ) : null}
                   </span>

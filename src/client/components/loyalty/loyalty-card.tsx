@@ -9,30 +9,13 @@ const numberFr = new Intl.NumberFormat("fr-FR");
  * Fidèle's own colours (brand-700, white, accent-500), shown while a shop's design is still loading. Kept here
  * rather than importing DEFAULT_CARD_DESIGN: that module brings zod (~24 kB gzip) to pages that need no form.
  */
-export const APP_DESIGN: CardDesign = {
-  background: "#0f766e",
-  foreground: "#ffffff",
-  accent: "#f59e0b",
-  stampIcon: "star",
-};
+export const APP_DESIGN: CardDesign = { background: "#0f766e", foreground: "#ffffff", accent: "#f59e0b", stampIcon: "star" };
 
 /**
  * A just-earned stamp pops in (Web Animations API: no stylesheet to share). Nothing moves for people who asked
  * their system for reduced motion.
  */
-function Pop({
-  active,
-  delay = 0,
-  className,
-  style,
-  children,
-}: {
-  active: boolean;
-  delay?: number;
-  className: string;
-  style: CSSProperties;
-  children: ReactNode;
-}) {
+function Pop({ active, delay = 0, className, style, children }: { active: boolean; delay?: number; className: string; style: CSSProperties; children: ReactNode }) {
   const ref = useRef<HTMLSpanElement>(null);
   useEffect(() => {
     const el = ref.current;
@@ -66,8 +49,7 @@ export function readableOn(hex: string): "#000000" | "#ffffff" {
 
 /** "7 tampons sur 10" / "120 points": what a screen reader hears for a card's progress. */
 export function progressLabelFr(progress: CardProgress): string {
-  if (progress.mode === "points")
-    return `${numberFr.format(progress.points)} point${Math.abs(progress.points) > 1 ? "s" : ""}`;
+  if (progress.mode === "points") return `${numberFr.format(progress.points)} point${Math.abs(progress.points) > 1 ? "s" : ""}`;
   return `${progress.stamps} tampon${progress.stamps > 1 ? "s" : ""} sur ${progress.goal}`;
 }
 
@@ -81,13 +63,7 @@ export function progressHintFr(progress: CardProgress): string {
 
 function Logo({ name, logoUrl, design }: { name: string; logoUrl: string | null; design: CardDesign }) {
   if (logoUrl) {
-    return (
-      <img
-        src={logoUrl}
-        alt=""
-        className="size-12 shrink-0 rounded-2xl bg-white object-cover shadow-sm ring-2 ring-white/70"
-      />
-    );
+    return <img src={logoUrl} alt="" className="size-12 shrink-0 rounded-2xl bg-white object-cover shadow-sm ring-2 ring-white/70" />;
   }
   return (
     <span
@@ -100,34 +76,18 @@ function Logo({ name, logoUrl, design }: { name: string; logoUrl: string | null;
   );
 }
 
-function StampGrid({
-  progress,
-  design,
-  fresh,
-}: {
-  progress: Extract<CardProgress, { mode: "stamps" }>;
-  design: CardDesign;
-  fresh: number;
-}) {
+function StampGrid({ progress, design, fresh }: { progress: Extract<CardProgress, { mode: "stamps" }>; design: CardDesign; fresh: number }) {
   const { goal, stamps } = progress;
   if (goal > 24) {
     return (
-      <div
-        className="mt-4 h-3 overflow-hidden rounded-full"
-        style={{ background: `${design.foreground}33` }}
-        aria-hidden="true"
-      >
+      <div className="mt-4 h-3 overflow-hidden rounded-full" style={{ background: `${design.foreground}33` }} aria-hidden="true">
         <div className="h-full rounded-full" style={{ width: `${progress.percent}%`, background: design.accent }} />
       </div>
     );
   }
   const columns = goal <= 10 ? 5 : 6;
   return (
-    <div
-      className="mt-4 grid gap-2"
-      style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}
-      aria-hidden="true"
-    >
+    <div className="mt-4 grid gap-2" style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }} aria-hidden="true">
       {Array.from({ length: goal }, (_, i) => {
         const isFilled = i < stamps;
         const isFresh = isFilled && i >= stamps - fresh;
@@ -144,11 +104,7 @@ function StampGrid({
                 : { border: `2px dashed ${design.foreground}80`, color: design.foreground }
             }
           >
-            {isFilled ? (
-              <StampIcon name={design.stampIcon} className="size-[55%]" />
-            ) : (
-              <span className="text-xs font-semibold">{i + 1}</span>
-            )}
+            {isFilled ? <StampIcon name={design.stampIcon} className="size-[55%]" /> : <span className="text-xs font-semibold">{i + 1}</span>}
           </Pop>
         );
       })}

@@ -23,7 +23,9 @@ export const profiles = pgTable("profiles", {
 export const consents = pgTable(
   "consents",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
     userId: text()
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
@@ -39,7 +41,9 @@ export const consents = pgTable(
 export const mailOutbox = pgTable(
   "mail_outbox",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
     to: text().notNull(),
     subject: text().notNull(),
     text: text().notNull(),

@@ -88,10 +88,7 @@ export const shops = pgTable(
   (t) => [
     index().on(t.city),
     index().on(t.category),
-    check(
-      "shops_rules_check",
-      sql`${t.stampsGoal} > 0 and ${t.pointsPerVisit} > 0 and ${t.cooldownMinutes} >= 0 and ${t.dailyCap} > 0`,
-    ),
+    check("shops_rules_check", sql`${t.stampsGoal} > 0 and ${t.pointsPerVisit} > 0 and ${t.cooldownMinutes} >= 0 and ${t.dailyCap} > 0`),
   ],
 );
 
@@ -99,7 +96,9 @@ export const shops = pgTable(
 export const doublePointsPeriods = pgTable(
   "double_points_periods",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
     shopId: text()
       .notNull()
       .references(() => shops.id, { onDelete: "cascade" }),
@@ -121,7 +120,9 @@ export const doublePointsPeriods = pgTable(
 export const shopReviews = pgTable(
   "shop_reviews",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
     shopId: text()
       .notNull()
       .references(() => shops.id, { onDelete: "cascade" }),

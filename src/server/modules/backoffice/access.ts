@@ -34,8 +34,7 @@ export async function requireShopAccess(c: Context<AppEnv>, shopId: string, leve
       exists (select 1 from member m where m.user_id = ${user.id}) as member_elsewhere,
       exists (select 1 from shops s where s.id = ${shopId}) as shop_exists`);
   const row = result.rows[0];
-  const notFound = () =>
-    new AppError("NOT_FOUND", { message: "shop not accessible", userMessage: "Boutique introuvable." });
+  const notFound = () => new AppError("NOT_FOUND", { message: "shop not accessible", userMessage: "Boutique introuvable." });
   if (user.role === "admin") {
     if (!row?.shop_exists) throw notFound();
     return { shopId, userId: user.id, role: "platform", level };
@@ -50,10 +49,7 @@ export async function requireShopAccess(c: Context<AppEnv>, shopId: string, leve
     return { shopId, userId: user.id, role: row.role, level };
   }
   if (row?.member_elsewhere) throw notFound();
-  throw new AppError("FORBIDDEN", {
-    message: "not a shop member",
-    userMessage: "Cet espace est réservé aux commerçants et à leur équipe.",
-  });
+  throw new AppError("FORBIDDEN", { message: "not a shop member", userMessage: "Cet espace est réservé aux commerçants et à leur équipe." });
 }
 
 /**

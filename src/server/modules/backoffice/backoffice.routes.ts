@@ -23,15 +23,7 @@ import { type AppEnv, currentAdmin, currentUser } from "../../lib/context.ts";
 import { validate } from "../../lib/validate.ts";
 import { requireShopAccess } from "./access.ts";
 import { listAllShops, setShopStatus } from "./platform.service.ts";
-import {
-  customersCsv,
-  getCustomer,
-  getDashboard,
-  listCustomers,
-  listScans,
-  listTodayScans,
-  scansCsv,
-} from "./reports.service.ts";
+import { customersCsv, getCustomer, getDashboard, listCustomers, listScans, listTodayScans, scansCsv } from "./reports.service.ts";
 import {
   createDoublePoints,
   deleteDoublePoints,
@@ -59,12 +51,7 @@ import {
   removeStaff,
 } from "./team.service.ts";
 
-const id = (label: string) =>
-  z
-    .string()
-    .min(1)
-    .max(100)
-    .regex(/^[A-Za-z0-9_-]+$/, `${label} introuvable.`);
+const id = (label: string) => z.string().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/, `${label} introuvable.`);
 const shopParam = z.object({ shopId: id("Boutique") });
 const cardParam = shopParam.extend({ cardId: z.string().uuid("Client introuvable.") });
 const periodParam = shopParam.extend({ periodId: z.string().uuid("Opération introuvable.") });
@@ -82,9 +69,7 @@ const platformQuery = z.object({
 const pageBodyLimit = bodyLimit({
   maxSize: 1_500_000,
   onError: () => {
-    throw new AppError("PAYLOAD_TOO_LARGE", {
-      userMessage: "Les images sont trop lourdes : 200 Ko pour le logo, 800 Ko pour la couverture.",
-    });
+    throw new AppError("PAYLOAD_TOO_LARGE", { userMessage: "Les images sont trop lourdes : 200 Ko pour le logo, 800 Ko pour la couverture." });
   },
 });
 
@@ -140,16 +125,10 @@ export const backofficeRoutes = new Hono<AppEnv>()
     const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
     return c.json({ page: await getShopPageContent(c.get("deps").db, access) });
   })
-  .put(
-    "/shops/:shopId/page",
-    pageBodyLimit,
-    validate("param", shopParam),
-    validate("json", shopPageSchema),
-    async (c) => {
-      const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
-      return c.json({ page: await updateShopPageContent(c.get("deps").db, access, c.req.valid("json")) });
-    },
-  )
+  .put("/shops/:shopId/page", pageBodyLimit, validate("param", shopParam), validate("json", shopPageSchema), async (c) => {
+    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
+    return c.json({ page: await updateShopPageContent(c.get("deps").db, access, c.req.valid("json")) });
+  })
   .get("/shops/:shopId/legal", validate("param", shopParam), async (c) => {
     const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
     return c.json({ legal: await getShopLegal(c.get("deps").db, access) });
@@ -191,25 +170,15 @@ export const backofficeRoutes = new Hono<AppEnv>()
     const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
     return c.json({ periods: await listDoublePoints(c.get("deps").db, access) });
   })
-  .post(
-    "/shops/:shopId/double-points",
-    validate("param", shopParam),
-    validate("json", doublePointsSchema),
-    async (c) => {
-      const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
-      return c.json({ period: await createDoublePoints(c.get("deps").db, access, c.req.valid("json")) }, 201);
-    },
-  )
-  .put(
-    "/shops/:shopId/double-points/:periodId",
-    validate("param", periodParam),
-    validate("json", doublePointsSchema),
-    async (c) => {
-      const { shopId, periodId } = c.req.valid("param");
-      const access = await requireShopAccess(c, shopId, "owner");
-      return c.json({ period: await updateDoublePoints(c.get("deps").db, access, periodId, c.req.valid("json")) });
-    },
-  )
+  .post("/shops/:shopId/double-points", validate("param", shopParam), validate("json", doublePointsSchema), async (c) => {
+    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
+    return c.json({ period: await createDoublePoints(c.get("deps").db, access, c.req.valid("json")) }, 201);
+  })
+  .put("/shops/:shopId/double-points/:periodId", validate("param", periodParam), validate("json", doublePointsSchema), async (c) => {
+    const { shopId, periodId } = c.req.valid("param");
+    const access = await requireShopAccess(c, shopId, "owner");
+    return c.json({ period: await updateDoublePoints(c.get("deps").db, access, periodId, c.req.valid("json")) });
+  })
   .delete("/shops/:shopId/double-points/:periodId", validate("param", periodParam), async (c) => {
     const { shopId, periodId } = c.req.valid("param");
     const access = await requireShopAccess(c, shopId, "owner");
@@ -220,16 +189,11 @@ export const backofficeRoutes = new Hono<AppEnv>()
     const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
     return c.json(await listCustomers(c.get("deps").db, access, c.req.valid("query")));
   })
-  .get(
-    "/shops/:shopId/customers.csv",
-    validate("param", shopParam),
-    validate("query", customersQuerySchema),
-    async (c) => {
-      const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
-      const file = await customersCsv(c.get("deps").db, access, c.req.valid("query"));
-      return csv(file.csv, file.filename);
-    },
-  )
+  .get("/shops/:shopId/customers.csv", validate("param", shopParam), validate("query", customersQuerySchema), async (c) => {
+    const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
+    const file = await customersCsv(c.get("deps").db, access, c.req.valid("query"));
+    return csv(file.csv, file.filename);
+  })
   .get("/shops/:shopId/customers/:cardId", validate("param", cardParam), async (c) => {
     const { shopId, cardId } = c.req.valid("param");
     const access = await requireShopAccess(c, shopId, "owner");
@@ -250,10 +214,7 @@ export const backofficeRoutes = new Hono<AppEnv>()
   })
   .post("/shops/:shopId/invitations", validate("param", shopParam), validate("json", invitationSchema), async (c) => {
     const access = await requireShopAccess(c, c.req.valid("param").shopId, "owner");
-    return c.json(
-      { invitation: await inviteStaff(c.get("deps"), access, c.req.raw.headers, c.req.valid("json")) },
-      201,
-    );
+    return c.json({ invitation: await inviteStaff(c.get("deps"), access, c.req.raw.headers, c.req.valid("json")) }, 201);
   })
   .delete("/shops/:shopId/invitations/:invitationId", validate("param", invitationParam), async (c) => {
     const { shopId, invitationId } = c.req.valid("param");
@@ -270,48 +231,26 @@ export const backofficeRoutes = new Hono<AppEnv>()
   // — the person invited (/accept-invitation/{id}) —
   .get("/invitations/:invitationId", validate("param", z.object({ invitationId: id("Invitation") })), async (c) => {
     const user = currentUser(c);
-    return c.json({
-      invitation: await getInvitationDetails(c.get("deps").db, c.req.valid("param").invitationId, user.email),
-    });
+    return c.json({ invitation: await getInvitationDetails(c.get("deps").db, c.req.valid("param").invitationId, user.email) });
   })
-  .post(
-    "/invitations/:invitationId/accept",
-    validate("param", z.object({ invitationId: id("Invitation") })),
-    async (c) => {
-      currentUser(c);
-      return c.json(await acceptStaffInvitation(c.get("deps"), c.req.raw.headers, c.req.valid("param").invitationId));
-    },
-  )
-  .post(
-    "/invitations/:invitationId/reject",
-    validate("param", z.object({ invitationId: id("Invitation") })),
-    async (c) => {
-      currentUser(c);
-      await rejectStaffInvitation(c.get("deps"), c.req.raw.headers, c.req.valid("param").invitationId);
-      return c.json({ ok: true as const });
-    },
-  )
+  .post("/invitations/:invitationId/accept", validate("param", z.object({ invitationId: id("Invitation") })), async (c) => {
+    currentUser(c);
+    return c.json(await acceptStaffInvitation(c.get("deps"), c.req.raw.headers, c.req.valid("param").invitationId));
+  })
+  .post("/invitations/:invitationId/reject", validate("param", z.object({ invitationId: id("Invitation") })), async (c) => {
+    currentUser(c);
+    await rejectStaffInvitation(c.get("deps"), c.req.raw.headers, c.req.valid("param").invitationId);
+    return c.json({ ok: true as const });
+  })
   // — platform admin —
   .get("/platform/shops", validate("query", platformQuery), async (c) => {
     currentAdmin(c);
     return c.json(await listAllShops(c.get("deps").db, c.req.valid("query")));
   })
-  .post(
-    "/platform/shops/:shopId/suspend",
-    validate("param", shopParam),
-    validate("json", suspendShopSchema),
-    async (c) => {
-      currentAdmin(c);
-      return c.json({
-        shop: await setShopStatus(
-          c.get("deps").db,
-          c.req.valid("param").shopId,
-          "suspended",
-          c.req.valid("json").reason,
-        ),
-      });
-    },
-  )
+  .post("/platform/shops/:shopId/suspend", validate("param", shopParam), validate("json", suspendShopSchema), async (c) => {
+    currentAdmin(c);
+    return c.json({ shop: await setShopStatus(c.get("deps").db, c.req.valid("param").shopId, "suspended", c.req.valid("json").reason) });
+  })
   .post("/platform/shops/:shopId/reactivate", validate("param", shopParam), async (c) => {
     currentAdmin(c);
     return c.json({ shop: await setShopStatus(c.get("deps").db, c.req.valid("param").shopId, "active", null) });

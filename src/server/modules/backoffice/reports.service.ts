@@ -154,11 +154,7 @@ export async function getCustomer(db: Db, access: ShopAccess, cardId: string) {
       lastVisitAt: iso(r.last_scan_at),
       since: iso(r.created_at)!,
     },
-    entries: entries.map((e) => ({
-      ...e,
-      kindLabel: LEDGER_KIND_LABELS_FR[e.kind],
-      createdAt: e.createdAt.toISOString(),
-    })),
+    entries: entries.map((e) => ({ ...e, kindLabel: LEDGER_KIND_LABELS_FR[e.kind], createdAt: e.createdAt.toISOString() })),
   };
 }
 
@@ -182,13 +178,7 @@ type ScanRow = {
 
 type ScansQuery = z.output<typeof scansQuerySchema>;
 
-async function queryScans(
-  db: Db,
-  access: ShopAccess,
-  tz: string,
-  q: ScansQuery,
-  page: { limit: number; offset: number },
-) {
+async function queryScans(db: Db, access: ShopAccess, tz: string, q: ScansQuery, page: { limit: number; offset: number }) {
   const from = q.from ? zonedToUtc(q.from, 0, tz) : null;
   const to = q.to ? zonedToUtc(addDays(q.to, 1), 0, tz) : null;
   const result = await db.execute<ScanRow>(sql`
@@ -269,14 +259,7 @@ export async function listTodayScans(db: Db, access: ShopAccess) {
   return { date: today, scans: rows.rows.map(scanDto) };
 }
 
-type DayRow = {
-  day: string | Date;
-  new_customers: number;
-  scans: number;
-  refused: number;
-  points: number;
-  redemptions: number;
-};
+type DayRow = { day: string | Date; new_customers: number; scans: number; refused: number; points: number; redemptions: number };
 
 /** /admin: the last `days` days, day by day in the shop's time zone, and the totals. */
 export async function getDashboard(db: Db, access: ShopAccess, days: number) {

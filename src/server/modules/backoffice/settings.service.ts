@@ -21,11 +21,7 @@ import { type ShopAccess, shopScope } from "./access.ts";
 const notFound = () => new AppError("NOT_FOUND", { userMessage: "Boutique introuvable." });
 
 async function scopedShop(db: Db, access: ShopAccess) {
-  const [shop] = await db
-    .select()
-    .from(shops)
-    .where(eq(shops.id, shopScope(access)))
-    .limit(1);
+  const [shop] = await db.select().from(shops).where(eq(shops.id, shopScope(access))).limit(1);
   if (!shop) throw notFound();
   return shop;
 }
@@ -229,12 +225,7 @@ export async function createDoublePoints(db: Db, access: ShopAccess, input: z.ou
   return periodDto(row!);
 }
 
-export async function updateDoublePoints(
-  db: Db,
-  access: ShopAccess,
-  periodId: string,
-  input: z.output<typeof doublePointsSchema>,
-) {
+export async function updateDoublePoints(db: Db, access: ShopAccess, periodId: string, input: z.output<typeof doublePointsSchema>) {
   const [row] = await db
     .update(doublePointsPeriods)
     .set({

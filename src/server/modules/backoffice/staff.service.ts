@@ -3,14 +3,7 @@ import QRCode from "qrcode";
 import type { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import { LEDGER_KIND_LABELS_FR } from "../../../domain/loyalty/ledger.ts";
-import {
-  importCodeKey,
-  posterToken,
-  rotatingToken,
-  scanUrl,
-  stepEndsAt,
-  timeStep,
-} from "../../../domain/loyalty/scan-code.ts";
+import { importCodeKey, posterToken, rotatingToken, scanUrl, stepEndsAt, timeStep } from "../../../domain/loyalty/scan-code.ts";
 import type { adjustmentSchema, creditVisitSchema } from "../../../domain/schemas/cards.ts";
 import type { Database, Db } from "../../db/client.ts";
 import { cards, ledgerEntries, profiles, shops, user } from "../../db/schema/index.ts";
@@ -115,10 +108,7 @@ export async function creditVisit(database: Database, access: ShopAccess, input:
     });
   }
   if (customer.id === access.userId) {
-    throw new AppError("FORBIDDEN", {
-      message: "self credit",
-      userMessage: "Vous ne pouvez pas créditer votre propre carte.",
-    });
+    throw new AppError("FORBIDDEN", { message: "self credit", userMessage: "Vous ne pouvez pas créditer votre propre carte." });
   }
   const { answer, replayed } = await performScan(
     database,
@@ -194,9 +184,7 @@ export async function adjustCard(db: Db, access: ShopAccess, input: z.output<typ
     .innerJoin(cards, eq(cards.id, ledgerEntries.cardId))
     .where(
       and(
-        inserted
-          ? eq(ledgerEntries.id, inserted.id)
-          : sql`${ledgerEntries.actorId} = ${access.userId} and ${ledgerEntries.idempotencyKey} = ${input.idempotencyKey}`,
+        inserted ? eq(ledgerEntries.id, inserted.id) : sql`${ledgerEntries.actorId} = ${access.userId} and ${ledgerEntries.idempotencyKey} = ${input.idempotencyKey}`,
         eq(ledgerEntries.shopId, shopScope(access)),
       ),
     )

@@ -11,18 +11,9 @@ import { type ShopAccess, shopScope } from "./access.ts";
  * its invitation row, our French e-mail from auth.ts); the link is
  * /accept-invitation/{invitation id}. Errors come back in French.
  */
-const BETTER_AUTH_MESSAGES: Record<
-  string,
-  { code: "CONFLICT" | "NOT_FOUND" | "FORBIDDEN" | "VALIDATION"; fr: string }
-> = {
-  USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION: {
-    code: "CONFLICT",
-    fr: "Cette personne fait déjà partie de l'équipe.",
-  },
-  USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION: {
-    code: "CONFLICT",
-    fr: "Une invitation est déjà en attente pour cette adresse.",
-  },
+const BETTER_AUTH_MESSAGES: Record<string, { code: "CONFLICT" | "NOT_FOUND" | "FORBIDDEN" | "VALIDATION"; fr: string }> = {
+  USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION: { code: "CONFLICT", fr: "Cette personne fait déjà partie de l'équipe." },
+  USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION: { code: "CONFLICT", fr: "Une invitation est déjà en attente pour cette adresse." },
   INVITATION_NOT_FOUND: { code: "NOT_FOUND", fr: "Cette invitation n'existe pas, a expiré ou a déjà été utilisée." },
   YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION: {
     code: "FORBIDDEN",
@@ -32,28 +23,13 @@ const BETTER_AUTH_MESSAGES: Record<
     code: "FORBIDDEN",
     fr: "Confirmez d'abord votre adresse e-mail, puis rouvrez l'invitation.",
   },
-  YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION: {
-    code: "FORBIDDEN",
-    fr: "Vous ne pouvez pas inviter dans cette boutique.",
-  },
-  YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE: {
-    code: "FORBIDDEN",
-    fr: "Vous ne pouvez pas inviter avec ce rôle.",
-  },
-  YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION: {
-    code: "FORBIDDEN",
-    fr: "Vous ne pouvez pas annuler cette invitation.",
-  },
+  YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION: { code: "FORBIDDEN", fr: "Vous ne pouvez pas inviter dans cette boutique." },
+  YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE: { code: "FORBIDDEN", fr: "Vous ne pouvez pas inviter avec ce rôle." },
+  YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION: { code: "FORBIDDEN", fr: "Vous ne pouvez pas annuler cette invitation." },
   MEMBER_NOT_FOUND: { code: "FORBIDDEN", fr: "Seuls les responsables membres de la boutique peuvent gérer l'équipe." },
-  INVITATION_LIMIT_REACHED: {
-    code: "CONFLICT",
-    fr: "Trop d'invitations en attente : annulez-en avant d'en envoyer d'autres.",
-  },
+  INVITATION_LIMIT_REACHED: { code: "CONFLICT", fr: "Trop d'invitations en attente : annulez-en avant d'en envoyer d'autres." },
   ORGANIZATION_MEMBERSHIP_LIMIT_REACHED: { code: "CONFLICT", fr: "L'équipe de cette boutique est complète." },
-  YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER: {
-    code: "CONFLICT",
-    fr: "Le propriétaire ne peut pas être retiré.",
-  },
+  YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER: { code: "CONFLICT", fr: "Le propriétaire ne peut pas être retiré." },
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: { code: "FORBIDDEN", fr: "Vous ne pouvez pas retirer ce membre." },
 };
 
@@ -73,10 +49,7 @@ async function viaBetterAuth<T>(call: () => Promise<T>): Promise<T> {
     const known = code ? BETTER_AUTH_MESSAGES[code] : undefined;
     if (known) throw new AppError(known.code, { message: `better-auth: ${code}`, userMessage: known.fr });
     if ((error as { statusCode?: number }).statusCode && (error as { statusCode: number }).statusCode < 500) {
-      throw new AppError("VALIDATION", {
-        message: `better-auth: ${code ?? "error"}`,
-        userMessage: "Cette action n'a pas pu aboutir.",
-      });
+      throw new AppError("VALIDATION", { message: `better-auth: ${code ?? "error"}`, userMessage: "Cette action n'a pas pu aboutir." });
     }
     throw error;
   }
@@ -85,10 +58,7 @@ async function viaBetterAuth<T>(call: () => Promise<T>): Promise<T> {
 /** Only a real owner/admin member can invite (better-auth checks it too); the platform admin is not one. */
 function requireMember(access: ShopAccess) {
   if (access.role === "platform") {
-    throw new AppError("FORBIDDEN", {
-      message: "platform admin is not a member",
-      userMessage: "Seuls les responsables de la boutique gèrent son équipe.",
-    });
+    throw new AppError("FORBIDDEN", { message: "platform admin is not a member", userMessage: "Seuls les responsables de la boutique gèrent son équipe." });
   }
 }
 
@@ -110,26 +80,12 @@ export async function listTeam(db: Db, access: ShopAccess) {
     .where(eq(member.organizationId, scope))
     .orderBy(member.createdAt);
   const invitations = await db
-    .select({
-      id: invitation.id,
-      email: invitation.email,
-      role: invitation.role,
-      status: invitation.status,
-      expiresAt: invitation.expiresAt,
-      createdAt: invitation.createdAt,
-    })
+    .select({ id: invitation.id, email: invitation.email, role: invitation.role, status: invitation.status, expiresAt: invitation.expiresAt, createdAt: invitation.createdAt })
     .from(invitation)
-    .where(
-      and(eq(invitation.organizationId, scope), eq(invitation.status, "pending"), sql`${invitation.expiresAt} > now()`),
-    )
+    .where(and(eq(invitation.organizationId, scope), eq(invitation.status, "pending"), sql`${invitation.expiresAt} > now()`))
     .orderBy(desc(invitation.createdAt));
   return {
-    members: members.map((m) => ({
-      ...m,
-      roleLabel: SHOP_ROLE_LABELS_FR[m.role] ?? m.role,
-      isMe: m.userId === access.userId,
-      createdAt: m.createdAt.toISOString(),
-    })),
+    members: members.map((m) => ({ ...m, roleLabel: SHOP_ROLE_LABELS_FR[m.role] ?? m.role, isMe: m.userId === access.userId, createdAt: m.createdAt.toISOString() })),
     invitations: invitations.map((i) => ({
       ...i,
       role: i.role ?? "member",
@@ -140,25 +96,12 @@ export async function listTeam(db: Db, access: ShopAccess) {
   };
 }
 
-export async function inviteStaff(
-  deps: Deps,
-  access: ShopAccess,
-  headers: Headers,
-  input: { email: string; role: "member" | "admin" },
-) {
+export async function inviteStaff(deps: Deps, access: ShopAccess, headers: Headers, input: { email: string; role: "member" | "admin" }) {
   requireMember(access);
   const created = await viaBetterAuth(() =>
-    deps.auth.api.createInvitation({
-      body: { email: input.email, role: input.role, organizationId: access.shopId, resend: true },
-      headers,
-    }),
+    deps.auth.api.createInvitation({ body: { email: input.email, role: input.role, organizationId: access.shopId, resend: true }, headers }),
   );
-  return {
-    id: created.id,
-    email: created.email,
-    role: input.role,
-    expiresAt: new Date(created.expiresAt).toISOString(),
-  };
+  return { id: created.id, email: created.email, role: input.role, expiresAt: new Date(created.expiresAt).toISOString() };
 }
 
 async function scopedInvitation(db: Db, access: ShopAccess, invitationId: string) {
@@ -185,9 +128,7 @@ export async function removeStaff(deps: Deps, access: ShopAccess, headers: Heade
   if (!row) throw new AppError("NOT_FOUND", { userMessage: "Membre introuvable." });
   if (row.role === "owner") throw new AppError("CONFLICT", { userMessage: "Le propriétaire ne peut pas être retiré." });
   requireMember(access);
-  await viaBetterAuth(() =>
-    deps.auth.api.removeMember({ body: { memberIdOrEmail: memberId, organizationId: access.shopId }, headers }),
-  );
+  await viaBetterAuth(() => deps.auth.api.removeMember({ body: { memberIdOrEmail: memberId, organizationId: access.shopId }, headers }));
 }
 
 /** /accept-invitation/{id}: what the invitation is, for the person who opened the link. */
@@ -218,10 +159,7 @@ export async function getInvitationDetails(db: Db, invitationId: string, viewerE
     shop: { id: row.shopId, name: row.shopName, slug: row.shopSlug },
     role: row.role ?? "member",
     roleLabel: SHOP_ROLE_LABELS_FR[row.role ?? "member"] ?? "Équipe",
-    status:
-      isExpired && row.status === "pending"
-        ? ("expired" as const)
-        : (row.status as "pending" | "accepted" | "rejected" | "canceled"),
+    status: isExpired && row.status === "pending" ? ("expired" as const) : (row.status as "pending" | "accepted" | "rejected" | "canceled"),
     expiresAt: row.expiresAt.toISOString(),
     inviterName: row.inviterFirstName || row.inviterName || "L'équipe",
     isForMe: row.email.toLowerCase() === viewerEmail.toLowerCase(),

@@ -206,13 +206,7 @@ export async function issueScanClaim(db: Db, input: { scanUid: string; token: st
  * Records the claim's nonce for this account and attempt. True for its first use and for a retry of that
  * same attempt (same account, same idempotency key); false for anyone else, or another attempt.
  */
-async function spendClaim(
-  db: Db,
-  nonce: string,
-  shopId: string,
-  userId: string,
-  idempotencyKey: string,
-): Promise<boolean> {
+async function spendClaim(db: Db, nonce: string, shopId: string, userId: string, idempotencyKey: string): Promise<boolean> {
   const inserted = await db
     .insert(scanClaims)
     .values({ nonce, shopId, userId, idempotencyKey })
@@ -228,13 +222,7 @@ async function spendClaim(
 }
 
 /** A stale token with a claim: valid when the claim is authentic, in time, for this token, and not spent by another. */
-async function codeByClaim(
-  db: Db,
-  profile: ScanProfile,
-  userId: string,
-  input: ScanInput,
-  nowMs: number,
-): Promise<TokenCheck> {
+async function codeByClaim(db: Db, profile: ScanProfile, userId: string, input: ScanInput, nowMs: number): Promise<TokenCheck> {
   const step = input.token ? tokenStepOf(input.token) : null;
   if (step === null || !input.claim) return "stale";
   const check = await verifyScanClaim(profile.key, profile.scanUid, input.claim, step, nowMs);
@@ -270,7 +258,8 @@ export async function performScan(
         if (code === "stale" && input.claim && who.actorId === who.userId) {
           code = await codeByClaim(db, profile, who.userId, input, now.getTime());
         }
-      } else if (resolved === "poster" && input.poster) {
+      }
+      else if (resolved === "poster" && input.poster) {
         profile.poster ??= await posterToken(profile.key, profile.scanUid);
         code = safeEqual(profile.poster, input.poster) ? "valid" : "invalid";
       }

@@ -2,13 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, avg, count, desc, eq, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
 import { type DoublePointsPeriod, isPeriodOver, multiplierAt } from "../../../domain/loyalty/double-points.ts";
-import {
-  closureOn,
-  dayHoursLabelFr,
-  type Closure,
-  WEEKDAYS_FR,
-  type WeeklyHours,
-} from "../../../domain/loyalty/hours.ts";
+import { closureOn, dayHoursLabelFr, type Closure, WEEKDAYS_FR, type WeeklyHours } from "../../../domain/loyalty/hours.ts";
 import { cardProgress } from "../../../domain/loyalty/ledger.ts";
 import { checkVisit, DEFAULT_CARD_RULES, formatAmountFr } from "../../../domain/loyalty/scan-rules.ts";
 import { randomSecret } from "../../../domain/loyalty/scan-code.ts";
@@ -19,25 +13,8 @@ import { DEFAULT_CARD_DESIGN } from "../../../domain/schemas/shops.ts";
 import type { z } from "zod";
 import { listShopRewardsFor } from "../rewards/rewards.service.ts";
 import type { Db } from "../../db/client.ts";
-import {
-  cards,
-  doublePointsPeriods,
-  member,
-  organization,
-  profiles,
-  shopReviews,
-  shops,
-} from "../../db/schema/index.ts";
-import {
-  categoryLabelFr,
-  decodeImageDataUrl,
-  designOf,
-  imageUrl,
-  mapUrl,
-  openNow,
-  pgConstraint,
-  pgErrorCode,
-} from "./shop-dto.ts";
+import { cards, doublePointsPeriods, member, organization, profiles, shopReviews, shops } from "../../db/schema/index.ts";
+import { categoryLabelFr, decodeImageDataUrl, designOf, imageUrl, mapUrl, openNow, pgConstraint, pgErrorCode } from "./shop-dto.ts";
 
 /** Paths under /api/shops that are not shop slugs. */
 export const RESERVED_SLUGS = new Set(["nearby", "by-scan", "categories", "mine", "new", "admin"]);
@@ -62,9 +39,7 @@ export async function insertShopRows(tx: Tx, input: InsertShopInput) {
   const now = new Date();
   const rules = { ...DEFAULT_CARD_RULES, ...input.rules };
   await tx.insert(organization).values({ id, name: input.name, slug: input.slug, createdAt: now });
-  await tx
-    .insert(member)
-    .values({ id: randomUUID(), organizationId: id, userId: input.ownerId, role: "owner", createdAt: now });
+  await tx.insert(member).values({ id: randomUUID(), organizationId: id, userId: input.ownerId, role: "owner", createdAt: now });
   const scanUid = randomSecret(12);
   await tx.insert(shops).values({
     id,
@@ -97,11 +72,7 @@ async function freeSlug(db: Db, name: string): Promise<string> {
   const candidates = [base, ...Array.from({ length: 4 }, () => `${base}-${randomUUID().slice(0, 4)}`)];
   for (const slug of candidates) {
     if (RESERVED_SLUGS.has(slug)) continue;
-    const [taken] = await db
-      .select({ id: organization.id })
-      .from(organization)
-      .where(eq(organization.slug, slug))
-      .limit(1);
+    const [taken] = await db.select({ id: organization.id }).from(organization).where(eq(organization.slug, slug)).limit(1);
     if (!taken) return slug;
   }
   return `${base}-${randomUUID().slice(0, 8)}`;
@@ -234,23 +205,12 @@ export async function loadPeriods(db: Db, shopId: string): Promise<DoublePointsP
 }
 
 /** "1 tampon par passage · carte de 10 tampons · un passage toutes les 4 h". */
-export function rulesSummaryFr(s: {
-  cardMode: "stamps" | "points";
-  stampsGoal: number;
-  pointsPerVisit: number;
-  cooldownMinutes: number;
-  dailyCap: number;
-}) {
-  const perVisit =
-    s.cardMode === "stamps"
-      ? `1 tampon par passage, carte de ${s.stampsGoal} tampons`
-      : `${formatAmountFr("points", s.pointsPerVisit)} par passage`;
+export function rulesSummaryFr(s: { cardMode: "stamps" | "points"; stampsGoal: number; pointsPerVisit: number; cooldownMinutes: number; dailyCap: number }) {
+  const perVisit = s.cardMode === "stamps" ? `1 tampon par passage, carte de ${s.stampsGoal} tampons` : `${formatAmountFr("points", s.pointsPerVisit)} par passage`;
   const h = Math.floor(s.cooldownMinutes / 60);
   const m = s.cooldownMinutes % 60;
   const cooldown =
-    s.cooldownMinutes === 0
-      ? null
-      : `un passage crédité toutes les ${h > 0 ? `${h} h` : ""}${m > 0 ? `${h > 0 ? " " : ""}${m} min` : ""} au plus`;
+    s.cooldownMinutes === 0 ? null : `un passage crédité toutes les ${h > 0 ? `${h} h` : ""}${m > 0 ? `${h > 0 ? " " : ""}${m} min` : ""} au plus`;
   const cap = `${s.dailyCap} passage${s.dailyCap > 1 ? "s" : ""} crédité${s.dailyCap > 1 ? "s" : ""} par jour au plus`;
   return [perVisit, cooldown, cap].filter(Boolean).join(" · ");
 }
@@ -287,12 +247,7 @@ export async function getShopPage(db: Db, slug: string, viewerId: string | null,
   const active = multiplierAt(periods, now, tz);
   let myCard = null;
   if (card) {
-    const check = checkVisit(
-      { lastScanAt: card.lastScanAt, dayKey: card.dayKey, dayCount: card.dayCount },
-      shop,
-      now,
-      tz,
-    );
+    const check = checkVisit({ lastScanAt: card.lastScanAt, dayKey: card.dayKey, dayCount: card.dayCount }, shop, now, tz);
     myCard = {
       id: card.id,
       balance: card.balance,
@@ -351,16 +306,11 @@ export async function getShopPage(db: Db, slug: string, viewerId: string | null,
       activeNow: active.period ? { label: active.period.label, multiplier: active.multiplier } : null,
       periods: periods.filter((p) => p.isActive && !isPeriodOver(p, now, tz)).map(periodDto),
     },
-    rating: {
-      average: rating?.average ? Math.round(Number(rating.average) * 10) / 10 : null,
-      count: rating?.count ?? 0,
-    },
+    rating: { average: rating?.average ? Math.round(Number(rating.average) * 10) / 10 : null, count: rating?.count ?? 0 },
     myCard,
     /** What the shop offers, each with whether this viewer can use it now (or why not). */
     rewards: shopRewards,
-    myReview: review
-      ? { rating: review.rating, comment: review.comment, updatedAt: review.updatedAt.toISOString() }
-      : null,
+    myReview: review ? { rating: review.rating, comment: review.comment, updatedAt: review.updatedAt.toISOString() } : null,
     canReview: Boolean(card && card.visits > 0),
   };
 }
@@ -466,8 +416,7 @@ export async function deleteReview(db: Db, userId: string, slug: string) {
     .delete(shopReviews)
     .where(and(eq(shopReviews.shopId, shopId), eq(shopReviews.userId, userId)))
     .returning({ id: shopReviews.id });
-  if (deleted.length === 0)
-    throw new AppError("NOT_FOUND", { userMessage: "Vous n'avez pas donné d'avis sur cette boutique." });
+  if (deleted.length === 0) throw new AppError("NOT_FOUND", { userMessage: "Vous n'avez pas donné d'avis sur cette boutique." });
 }
 
 /** The shops a person has joined (owner or staff), for a shop switcher. */

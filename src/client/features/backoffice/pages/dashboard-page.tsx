@@ -43,11 +43,7 @@ function Kpi({
 /** GET …/owed: rewards waiting at the counter, handed over lately, and the points customers hold (a liability). */
 const getOwed = (shopId: string) => unwrap(api.backoffice.shops[":shopId"].owed.$get({ param: { shopId } }));
 const owedQueryOptions = (shopId: string) =>
-  queryOptions({
-    queryKey: backofficeKeys.part(shopId, "owed"),
-    queryFn: () => getOwed(shopId),
-    refetchInterval: 60_000,
-  });
+  queryOptions({ queryKey: backofficeKeys.part(shopId, "owed"), queryFn: () => getOwed(shopId), refetchInterval: 60_000 });
 
 /** "Ce que vous devez": what the shop owes its customers, now and in points still to spend. */
 function OwedSection({ shopId }: { shopId: string }) {
@@ -72,11 +68,7 @@ function OwedSection({ shopId }: { shopId: string }) {
               detail={owed.data.pending.count > 0 ? `soit ${owed.data.pending.costLabel}` : "Aucune en attente"}
               tone={owed.data.pending.count > 0 ? "warn" : "default"}
             />
-            <Kpi
-              label={`Remises (${owed.data.days} j)`}
-              value={owed.data.validated.count}
-              detail={`soit ${owed.data.validated.costLabel}`}
-            />
+            <Kpi label={`Remises (${owed.data.days} j)`} value={owed.data.validated.count} detail={`soit ${owed.data.validated.costLabel}`} />
             <Kpi
               label={owed.data.mode === "stamps" ? "Tampons en circulation" : "Points en circulation"}
               value={owed.data.outstanding.points}
@@ -93,8 +85,8 @@ function OwedSection({ shopId }: { shopId: string }) {
             />
           </dl>
           <p className="text-sm text-stone-600 dark:text-stone-400">
-            Les {owed.data.mode === "stamps" ? "tampons" : "points"} en circulation sont une dette envers vos clients :
-            chacun peut devenir une récompense à offrir.
+            Les {owed.data.mode === "stamps" ? "tampons" : "points"} en circulation sont une dette envers vos clients : chacun
+            peut devenir une récompense à offrir.
           </p>
           <div className="flex flex-wrap gap-3">
             <Link

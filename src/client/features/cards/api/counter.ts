@@ -14,11 +14,7 @@ export const getTodayScans = (shopId: string) => unwrap(shop.today.$get({ param:
 export type TodayScan = Awaited<ReturnType<typeof getTodayScans>>["scans"][number];
 
 export const todayScansQueryOptions = (shopId: string) =>
-  queryOptions({
-    queryKey: ["counter", shopId, "today"],
-    queryFn: () => getTodayScans(shopId),
-    refetchInterval: 30_000,
-  });
+  queryOptions({ queryKey: ["counter", shopId, "today"], queryFn: () => getTodayScans(shopId), refetchInterval: 30_000 });
 
 /** GET …/lookup?email=: the card of a customer of this shop, by e-mail. */
 export const lookupCustomer = (shopId: string, email: string) =>

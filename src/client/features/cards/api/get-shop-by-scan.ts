@@ -6,11 +6,7 @@ export const getShopByScan = (scanUid: string) =>
   unwrap(api.shops["by-scan"][":scanUid"].$get({ param: { scanUid } })).then((r) => r.shop);
 
 export const shopByScanQueryOptions = (scanUid: string) =>
-  queryOptions({
-    queryKey: ["shops", "by-scan", scanUid],
-    queryFn: () => getShopByScan(scanUid),
-    staleTime: 5 * 60_000,
-  });
+  queryOptions({ queryKey: ["shops", "by-scan", scanUid], queryFn: () => getShopByScan(scanUid), staleTime: 5 * 60_000 });
 
 export const useShopByScan = (scanUid: string | null) =>
   useQuery({ ...shopByScanQueryOptions(scanUid ?? ""), enabled: Boolean(scanUid) });

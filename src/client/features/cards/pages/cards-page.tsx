@@ -25,10 +25,7 @@ function RewardsLine({ card }: { card: MyCard }) {
 function CardFooter({ card }: { card: MyCard }) {
   const visits = `${card.visits} passage${card.visits > 1 ? "s" : ""}`;
   return (
-    <div
-      className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 border-t pt-3"
-      style={{ borderColor: `${card.shop.design.foreground}40` }}
-    >
+    <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 border-t pt-3" style={{ borderColor: `${card.shop.design.foreground}40` }}>
       <span>
         {visits}
         {card.lastScanAt ? ` · dernier ${formatMomentFr(card.lastScanAt)}` : ""}
@@ -51,9 +48,8 @@ function EmptyCards() {
       <GlyphBadge name="card" size="lg" />
       <h2 className="text-xl font-bold">Pas encore de carte</h2>
       <p className="text-stone-700 dark:text-stone-300">
-        Votre première carte s'ouvre lors de votre prochain passage dans une boutique Fidèle : au comptoir, scannez le
-        code affiché avec l'appareil photo de votre téléphone ou avec le scanner de l'application. Votre passage est
-        crédité aussitôt.
+        Votre première carte s'ouvre lors de votre prochain passage dans une boutique Fidèle : au comptoir, scannez le code affiché avec
+        l'appareil photo de votre téléphone ou avec le scanner de l'application. Votre passage est crédité aussitôt.
       </p>
       <div className="grid w-full grid-cols-1 gap-3">
         <ButtonLink to="/scanner" full>
@@ -94,8 +90,8 @@ export default function CardsPage() {
 
       {isStale ? (
         <Notice tone="info">
-          Hors connexion : vos cartes telles qu'au {formatMomentFr(new Date(cards.dataUpdatedAt))}. Elles se mettront à
-          jour dès le retour du réseau.
+          Hors connexion : vos cartes telles qu'au {formatMomentFr(new Date(cards.dataUpdatedAt))}. Elles se mettront à jour dès le retour du
+          réseau.
         </Notice>
       ) : null}
       {cards.isError && !cards.data ? <Notice tone="error">{cards.error.message}</Notice> : null}

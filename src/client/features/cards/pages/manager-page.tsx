@@ -31,10 +31,7 @@ const fullName = (c: { firstName: string | null; lastName: string | null; email?
 
 function Section({ title, lead, children }: { title: string; lead?: string; children: ReactNode }) {
   return (
-    <section
-      aria-label={title}
-      className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800"
-    >
+    <section aria-label={title} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800">
       <h2 className="text-lg font-semibold">{title}</h2>
       {lead ? <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">{lead}</p> : null}
       <div className="mt-4">{children}</div>
@@ -67,10 +64,7 @@ function CreditVisit({ shopId, onDone }: { shopId: string; onDone: () => void })
     try {
       const answer = await creditVisit(shopId, { email, idempotencyKey: attempt.current() });
       attempt.done();
-      setResult({
-        accepted: answer.accepted,
-        text: `${answer.accepted ? "Crédité" : "Non crédité"} · ${fullName(answer.customer)} : ${answer.message}`,
-      });
+      setResult({ accepted: answer.accepted, text: `${answer.accepted ? "Crédité" : "Non crédité"} · ${fullName(answer.customer)} : ${answer.message}` });
       onDone();
     } catch (error) {
       // A refusal by the server (unknown e-mail, own card) is final; a network failure keeps the key for the retry.
@@ -79,21 +73,11 @@ function CreditVisit({ shopId, onDone }: { shopId: string; onDone: () => void })
     }
   });
   return (
-    <Section
-      title="Créditer un passage"
-      lead="Pour un client sans appareil photo : son adresse e-mail suffit. Les mêmes règles s'appliquent (délai entre deux passages, limite du jour)."
-    >
+    <Section title="Créditer un passage" lead="Pour un client sans appareil photo : son adresse e-mail suffit. Les mêmes règles s'appliquent (délai entre deux passages, limite du jour).">
       <form onSubmit={form.handleSubmit} noValidate className="flex flex-col gap-3">
         {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
         {result ? <Notice tone={result.accepted ? "success" : "info"}>{result.text}</Notice> : null}
-        <Field
-          label="E-mail du client"
-          name="email"
-          type="email"
-          autoComplete="off"
-          autoCapitalize="none"
-          error={form.fieldErrors.email}
-        />
+        <Field label="E-mail du client" name="email" type="email" autoComplete="off" autoCapitalize="none" error={form.fieldErrors.email} />
         <Button type="submit" full isLoading={form.isSubmitting}>
           Créditer le passage
         </Button>
@@ -102,15 +86,7 @@ function CreditVisit({ shopId, onDone }: { shopId: string; onDone: () => void })
   );
 }
 
-function Correction({
-  shopId,
-  preset,
-  onDone,
-}: {
-  shopId: string;
-  preset: { email: string; nonce: number } | null;
-  onDone: () => void;
-}) {
+function Correction({ shopId, preset, onDone }: { shopId: string; preset: { email: string; nonce: number } | null; onDone: () => void }) {
   const attempt = useAttemptKey();
   const [customer, setCustomer] = useState<CounterCustomer | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
@@ -122,17 +98,10 @@ function Correction({
   const correctionForm = useForm(correctionSchema, async ({ delta, reason }) => {
     if (!customer) return;
     try {
-      const result = await adjustCard(shopId, {
-        cardId: customer.cardId,
-        delta,
-        reason,
-        idempotencyKey: attempt.current(),
-      });
+      const result = await adjustCard(shopId, { cardId: customer.cardId, delta, reason, idempotencyKey: attempt.current() });
       attempt.done();
       setCustomer({ ...customer, balance: result.card.balance });
-      setSaved(
-        `Correction enregistrée (${numberFr.format(delta)}) pour ${fullName(customer)}. Nouveau solde : ${result.card.balance}.`,
-      );
+      setSaved(`Correction enregistrée (${numberFr.format(delta)}) pour ${fullName(customer)}. Nouveau solde : ${result.card.balance}.`);
       onDone();
     } catch (error) {
       if (error instanceof ApiError && error.status !== 0) attempt.done();
@@ -153,36 +122,16 @@ function Correction({
   }, [preset, shopId, setFormError]);
 
   return (
-    <Section
-      title="Corriger une erreur"
-      lead="Un passage crédité deux fois, un tampon oublié : la correction et son motif restent dans l'historique du client."
-    >
-      <form
-        onSubmit={lookupForm.handleSubmit}
-        noValidate
-        className="flex flex-col gap-3"
-        key={preset?.nonce ?? "lookup"}
-      >
+    <Section title="Corriger une erreur" lead="Un passage crédité deux fois, un tampon oublié : la correction et son motif restent dans l'historique du client.">
+      <form onSubmit={lookupForm.handleSubmit} noValidate className="flex flex-col gap-3" key={preset?.nonce ?? "lookup"}>
         {lookupForm.formError ? <Notice tone="error">{lookupForm.formError}</Notice> : null}
-        <Field
-          label="E-mail du client à corriger"
-          name="email"
-          type="email"
-          autoComplete="off"
-          autoCapitalize="none"
-          defaultValue={preset?.email ?? ""}
-          error={lookupForm.fieldErrors.email}
-        />
+        <Field label="E-mail du client à corriger" name="email" type="email" autoComplete="off" autoCapitalize="none" defaultValue={preset?.email ?? ""} error={lookupForm.fieldErrors.email} />
         <Button type="submit" variant="secondary" full isLoading={lookupForm.isSubmitting}>
           Rechercher la carte
         </Button>
       </form>
       {customer ? (
-        <form
-          onSubmit={correctionForm.handleSubmit}
-          noValidate
-          className="mt-5 flex flex-col gap-3 border-t border-stone-200 pt-5 dark:border-stone-800"
-        >
+        <form onSubmit={correctionForm.handleSubmit} noValidate className="mt-5 flex flex-col gap-3 border-t border-stone-200 pt-5 dark:border-stone-800">
           <div className="rounded-xl bg-stone-50 p-4 dark:bg-stone-950">
             <p className="font-semibold">{fullName(customer)}</p>
             <p className="text-sm text-stone-700 dark:text-stone-300">
@@ -201,13 +150,7 @@ function Correction({
             hint="Par exemple -1 pour retirer un tampon crédité par erreur, 2 pour en ajouter deux."
             error={correctionForm.fieldErrors.delta}
           />
-          <Field
-            label="Motif"
-            name="reason"
-            maxLength={200}
-            placeholder="Passage crédité deux fois"
-            error={correctionForm.fieldErrors.reason}
-          />
+          <Field label="Motif" name="reason" maxLength={200} placeholder="Passage crédité deux fois" error={correctionForm.fieldErrors.reason} />
           <Button type="submit" full isLoading={correctionForm.isSubmitting}>
             Enregistrer la correction
           </Button>
@@ -227,9 +170,7 @@ function TodayRow({ scan, onCorrect }: { scan: TodayScan; onCorrect: (email: str
   const { customer } = scan;
   return (
     <li className="flex items-start gap-3 py-3">
-      <span className="w-16 shrink-0 whitespace-nowrap pt-0.5 text-sm font-semibold tabular-nums text-stone-700 dark:text-stone-300">
-        {formatTimeFr(new Date(scan.createdAt))}
-      </span>
+      <span className="w-16 shrink-0 whitespace-nowrap pt-0.5 text-sm font-semibold tabular-nums text-stone-700 dark:text-stone-300">{formatTimeFr(new Date(scan.createdAt))}</span>
       <div className="min-w-0 flex-1">
         <p className="truncate font-semibold">{fullName(customer)}</p>
         <p className="text-sm text-stone-600 dark:text-stone-400">
@@ -245,17 +186,11 @@ function TodayRow({ scan, onCorrect }: { scan: TodayScan; onCorrect: (email: str
         ) : null}
       </div>
       <div className="flex shrink-0 flex-col items-end gap-1">
-        <span
-          className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${OUTCOME_TONE[scan.outcome] ?? "bg-stone-100 text-stone-800 dark:bg-stone-800 dark:text-stone-200"}`}
-        >
+        <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${OUTCOME_TONE[scan.outcome] ?? "bg-stone-100 text-stone-800 dark:bg-stone-800 dark:text-stone-200"}`}>
           {scan.outcomeLabel}
         </span>
         {customer.email && customer.cardId ? (
-          <button
-            type="button"
-            onClick={() => onCorrect(customer.email as string)}
-            className="min-h-9 rounded-lg px-2 text-sm font-semibold text-brand-800 hover:bg-brand-50 dark:text-brand-200 dark:hover:bg-stone-800"
-          >
+          <button type="button" onClick={() => onCorrect(customer.email as string)} className="min-h-9 rounded-lg px-2 text-sm font-semibold text-brand-800 hover:bg-brand-50 dark:text-brand-200 dark:hover:bg-stone-800">
             Corriger
           </button>
         ) : null}
@@ -308,14 +243,7 @@ export default function ManagerPage() {
         <Correction shopId={shopId} preset={preset} onDone={refresh} />
       </div>
 
-      <Section
-        title="Passages du jour"
-        lead={
-          today.data
-            ? `${credited} passage${credited > 1 ? "s" : ""} crédité${credited > 1 ? "s" : ""} sur ${scans.length} aujourd'hui.`
-            : undefined
-        }
-      >
+      <Section title="Passages du jour" lead={today.data ? `${credited} passage${credited > 1 ? "s" : ""} crédité${credited > 1 ? "s" : ""} sur ${scans.length} aujourd'hui.` : undefined}>
         {today.isError ? <Notice tone="error">{today.error.message}</Notice> : null}
         {today.isPending ? (
           <p className="text-sm text-stone-600 dark:text-stone-400">Chargement…</p>

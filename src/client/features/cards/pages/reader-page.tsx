@@ -91,10 +91,7 @@ export default function ReaderPage() {
     enabled: Boolean(shopId),
     staleTime: Number.POSITIVE_INFINITY,
     // Fetched again as the code expires (a quarter second after, on the server's clock), and every 5 s while it fails.
-    refetchInterval: (query) =>
-      query.state.data && !query.state.error
-        ? Math.max(1_000, localExpiry(query.state.data) - Date.now() + 250)
-        : 5_000,
+    refetchInterval: (query) => (query.state.data && !query.state.error ? Math.max(1_000, localExpiry(query.state.data) - Date.now() + 250) : 5_000),
     refetchIntervalInBackground: true,
     retry: 1,
   });
@@ -113,9 +110,7 @@ export default function ReaderPage() {
     return (
       <div className="mx-auto flex min-h-dvh max-w-md flex-col justify-center gap-4 px-6 text-center">
         <h1 className="text-2xl font-bold">Code du comptoir</h1>
-        <p className="text-stone-700">
-          Cette page affiche le code d'une boutique dont vous faites partie. Aucune boutique n'est liée à votre compte.
-        </p>
+        <p className="text-stone-700">Cette page affiche le code d'une boutique dont vous faites partie. Aucune boutique n'est liée à votre compte.</p>
         <Link to="/" className="font-semibold text-brand-800 underline">
           Retour à l'accueil
         </Link>
@@ -124,10 +119,7 @@ export default function ReaderPage() {
   }
 
   return (
-    <div
-      className="relative flex min-h-dvh flex-col"
-      style={{ background: design.background, color: design.foreground }}
-    >
+    <div className="relative flex min-h-dvh flex-col" style={{ background: design.background, color: design.foreground }}>
       <span className="pointer-events-none absolute -bottom-24 -left-20 opacity-10" aria-hidden="true">
         <StampIcon name={design.stampIcon} className="size-96" />
       </span>
@@ -144,20 +136,12 @@ export default function ReaderPage() {
           {code.data && !isDead ? (
             <QrImage text={code.data.url} label={`QR code à scanner pour valider un passage chez ${name}`} />
           ) : (
-            <div
-              className="flex size-full flex-col items-center justify-center gap-3 p-6 text-center text-stone-800"
-              role="status"
-            >
+            <div className="flex size-full flex-col items-center justify-center gap-3 p-6 text-center text-stone-800" role="status">
               {code.isError || isDead ? (
-                <p className="font-semibold">
-                  Connexion perdue : le code ne peut pas être renouvelé. Nouvel essai dans quelques secondes…
-                </p>
+                <p className="font-semibold">Connexion perdue : le code ne peut pas être renouvelé. Nouvel essai dans quelques secondes…</p>
               ) : (
                 <>
-                  <span
-                    className="size-10 animate-spin rounded-full border-4 border-brand-700 border-t-transparent"
-                    aria-hidden="true"
-                  />
+                  <span className="size-10 animate-spin rounded-full border-4 border-brand-700 border-t-transparent" aria-hidden="true" />
                   <p className="font-semibold">Préparation du code…</p>
                 </>
               )}
@@ -165,18 +149,13 @@ export default function ReaderPage() {
           )}
         </div>
         <div className="flex max-w-md flex-col items-center gap-4 text-center landscape:items-start landscape:text-left">
-          {code.data?.shop.logoUrl ? (
-            <img src={code.data.shop.logoUrl} alt="" className="size-16 rounded-2xl bg-white object-cover" />
-          ) : null}
+          {code.data?.shop.logoUrl ? <img src={code.data.shop.logoUrl} alt="" className="size-16 rounded-2xl bg-white object-cover" /> : null}
           <h1 className="text-3xl font-black leading-tight tracking-tight sm:text-4xl">{name}</h1>
           <p className="text-xl font-semibold">Scannez ce code pour valider votre passage</p>
           <p className="text-base">Avec l'appareil photo de votre téléphone ou le scanner de l'application Fidèle.</p>
           {code.data && !isDead ? <Countdown endsAt={localExpiry(code.data)} foreground={design.foreground} /> : null}
           {code.data?.shop.status === "suspended" ? (
-            <p
-              className="rounded-xl px-4 py-2 font-semibold"
-              style={{ background: design.accent, color: readableOn(design.accent) }}
-            >
+            <p className="rounded-xl px-4 py-2 font-semibold" style={{ background: design.accent, color: readableOn(design.accent) }}>
               Boutique suspendue : les passages ne sont pas crédités.
             </p>
           ) : null}

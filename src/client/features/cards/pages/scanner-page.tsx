@@ -25,22 +25,15 @@ function cameraProblem(error: unknown): { title: string; message: string } {
       };
     case "NotFoundError":
     case "OverconstrainedError":
-      return {
-        title: "Aucune caméra trouvée",
-        message: "Cet appareil n'a pas de caméra utilisable. Saisissez le code de la boutique ci-dessous.",
-      };
+      return { title: "Aucune caméra trouvée", message: "Cet appareil n'a pas de caméra utilisable. Saisissez le code de la boutique ci-dessous." };
     case "NotReadableError":
     case "AbortError":
       return {
         title: "Caméra occupée",
-        message:
-          "La caméra est utilisée par une autre application. Fermez-la puis réessayez, ou saisissez le code ci-dessous.",
+        message: "La caméra est utilisée par une autre application. Fermez-la puis réessayez, ou saisissez le code ci-dessous.",
       };
     default:
-      return {
-        title: "Caméra indisponible",
-        message: "La caméra n'a pas pu démarrer. Réessayez, ou saisissez le code de la boutique ci-dessous.",
-      };
+      return { title: "Caméra indisponible", message: "La caméra n'a pas pu démarrer. Réessayez, ou saisissez le code de la boutique ci-dessous." };
   }
 }
 
@@ -79,8 +72,7 @@ export default function ScannerPage() {
       setCamera({
         kind: "blocked",
         title: "Caméra indisponible",
-        message:
-          "Ce navigateur ne donne pas accès à la caméra sur cette page. Ouvrez Fidèle dans Chrome ou Safari, ou saisissez le code ci-dessous.",
+        message: "Ce navigateur ne donne pas accès à la caméra sur cette page. Ouvrez Fidèle dans Chrome ou Safari, ou saisissez le code ci-dessous.",
       });
       return;
     }
@@ -88,10 +80,7 @@ export default function ScannerPage() {
     setHint(null);
     // The camera and the reader load side by side; each failure has its own explanation.
     const [stream, reader] = await Promise.allSettled([
-      navigator.mediaDevices.getUserMedia({
-        video: { facingMode: { ideal: "environment" }, width: { ideal: 1280 }, height: { ideal: 720 } },
-        audio: false,
-      }),
+      navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" }, width: { ideal: 1280 }, height: { ideal: 720 } }, audio: false }),
       import("../../../components/qr/qr-detector.ts").then((engine) => engine.createQrDetector()),
     ]);
     if (stream.status === "fulfilled") streamRef.current = stream.value;
@@ -105,8 +94,7 @@ export default function ScannerPage() {
       setCamera({
         kind: "blocked",
         title: "Lecteur indisponible",
-        message:
-          "Le lecteur de QR code n'a pas pu se charger. Vérifiez votre connexion et réessayez, ou saisissez le code de la boutique ci-dessous.",
+        message: "Le lecteur de QR code n'a pas pu se charger. Vérifiez votre connexion et réessayez, ou saisissez le code de la boutique ci-dessous.",
       });
       return;
     }
@@ -154,9 +142,7 @@ export default function ScannerPage() {
     <div className="mx-auto flex max-w-md flex-col gap-5 px-5 pb-10 pt-5">
       <div>
         <h1 className="text-2xl font-bold tracking-tight">Scanner un code</h1>
-        <p className="mt-1 text-stone-700 dark:text-stone-300">
-          Visez le QR code affiché au comptoir de la boutique : votre passage est crédité aussitôt.
-        </p>
+        <p className="mt-1 text-stone-700 dark:text-stone-300">Visez le QR code affiché au comptoir de la boutique : votre passage est crédité aussitôt.</p>
       </div>
 
       <div className="relative aspect-[3/4] w-full overflow-hidden rounded-3xl bg-stone-900 shadow-lg ring-1 ring-white/10">
@@ -170,12 +156,7 @@ export default function ScannerPage() {
         {camera.kind === "scanning" ? (
           <div className="pointer-events-none absolute inset-0 flex items-center justify-center" aria-hidden="true">
             <div className="relative size-[68%]">
-              {[
-                "left-0 top-0 border-l-4 border-t-4 rounded-tl-2xl",
-                "right-0 top-0 border-r-4 border-t-4 rounded-tr-2xl",
-                "bottom-0 left-0 border-b-4 border-l-4 rounded-bl-2xl",
-                "bottom-0 right-0 border-b-4 border-r-4 rounded-br-2xl",
-              ].map((corner) => (
+              {["left-0 top-0 border-l-4 border-t-4 rounded-tl-2xl", "right-0 top-0 border-r-4 border-t-4 rounded-tr-2xl", "bottom-0 left-0 border-b-4 border-l-4 rounded-bl-2xl", "bottom-0 right-0 border-b-4 border-r-4 rounded-br-2xl"].map((corner) => (
                 <span key={corner} className={`absolute size-10 border-accent-400 ${corner}`} />
               ))}
               <span className="absolute inset-x-3 top-1/2 h-0.5 animate-pulse bg-accent-400/80" />
@@ -185,10 +166,7 @@ export default function ScannerPage() {
           <div className="absolute inset-0 flex flex-col items-center justify-center gap-4 p-6 text-center text-white">
             {camera.kind === "starting" ? (
               <>
-                <span
-                  className="size-12 animate-spin rounded-full border-4 border-white border-t-transparent"
-                  aria-hidden="true"
-                />
+                <span className="size-12 animate-spin rounded-full border-4 border-white border-t-transparent" aria-hidden="true" />
                 <p className="font-semibold" role="status">
                   Démarrage de la caméra…
                 </p>
@@ -205,8 +183,7 @@ export default function ScannerPage() {
               <>
                 <GlyphBadge name="camera" />
                 <p className="text-sm text-stone-200">
-                  Fidèle a besoin de la caméra pour lire le code. L'image reste sur votre téléphone : rien n'est
-                  enregistré ni envoyé.
+                  Fidèle a besoin de la caméra pour lire le code. L'image reste sur votre téléphone : rien n'est enregistré ni envoyé.
                 </p>
                 <Button onClick={() => void start()}>
                   <Glyph name="camera" className="size-5" />
@@ -240,21 +217,13 @@ function ManualEntry({ onCode }: { onCode: (code: ScanCode) => void }) {
     const value = String(new FormData(event.currentTarget).get("code") ?? "");
     if (!value.trim()) return setError("Saisissez ou collez le code de la boutique.");
     const code = parseScanCode(value);
-    if (!code)
-      return setError(
-        "Ce code n'est pas reconnu. Copiez le lien complet affiché sous le QR code du comptoir (il contient « /boutique/ »).",
-      );
-    if (!code.token && !code.poster)
-      return setError("Ce code est incomplet : il manque la partie après « ? ». Copiez le lien en entier.");
+    if (!code) return setError("Ce code n'est pas reconnu. Copiez le lien complet affiché sous le QR code du comptoir (il contient « /boutique/ »).");
+    if (!code.token && !code.poster) return setError("Ce code est incomplet : il manque la partie après « ? ». Copiez le lien en entier.");
     setError(null);
     onCode(code);
   };
   return (
-    <form
-      onSubmit={submit}
-      noValidate
-      className="flex flex-col gap-3 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800"
-    >
+    <form onSubmit={submit} noValidate className="flex flex-col gap-3 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800">
       <h2 className="flex items-center gap-2 text-lg font-semibold">
         <Glyph name="keyboard" className="size-5" />
         Saisir le code

@@ -1,12 +1,7 @@
 import { Link } from "react-router";
 import type { ArticleKind } from "../api/get-article.ts";
 
-const dateFormat = new Intl.DateTimeFormat("fr-FR", {
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  timeZone: "UTC",
-});
+const dateFormat = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
 /** An article's date (YYYY-MM-DD) in French, e.g. "6 octobre 2026". */
 export const formatArticleDate = (isoDate: string) => dateFormat.format(new Date(`${isoDate}T00:00:00Z`));
 

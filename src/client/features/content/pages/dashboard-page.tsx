@@ -59,9 +59,7 @@ function Badge({ tone, children }: { tone: "ok" | "todo"; children: ReactNode })
     tone === "ok"
       ? "bg-emerald-50 text-emerald-800 ring-emerald-200 dark:bg-emerald-950 dark:text-emerald-100 dark:ring-emerald-900"
       : "bg-amber-50 text-amber-900 ring-amber-200 dark:bg-amber-950 dark:text-amber-100 dark:ring-amber-900";
-  return (
-    <span className={`mt-1 inline-flex rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ${cls}`}>{children}</span>
-  );
+  return <span className={`mt-1 inline-flex rounded-full px-2 py-0.5 text-xs font-semibold ring-1 ${cls}`}>{children}</span>;
 }
 
 /** The shopper's activity: recent visits and rewards across shops (the ledger), and the account's facts. */
@@ -71,9 +69,7 @@ export default function DashboardPage() {
   if (!me) return null;
   const completeness = profileCompleteness(me.profile);
   const consents = me.profile.consents;
-  const channels = [consents.email && "e-mail", consents.sms && "SMS", consents.push && "notifications"].filter(
-    Boolean,
-  );
+  const channels = [consents.email && "e-mail", consents.sms && "SMS", consents.push && "notifications"].filter(Boolean);
 
   return (
     <div className="mx-auto flex max-w-md flex-col gap-5 px-5 pb-8 pt-6">
@@ -95,22 +91,10 @@ export default function DashboardPage() {
         ) : null}
         <dl className="mt-1 divide-y divide-stone-100 dark:divide-stone-800">
           <Row label="Membre depuis">
-            {activity.data?.memberSince ? (
-              dateFormat.format(new Date(activity.data.memberSince))
-            ) : (
-              <span className="text-stone-500">…</span>
-            )}
+            {activity.data?.memberSince ? dateFormat.format(new Date(activity.data.memberSince)) : <span className="text-stone-500">…</span>}
           </Row>
           <Row label="Dernière activité">
-            {activity.data ? (
-              activity.data.lastSeen ? (
-                formatLastSeen(activity.data.lastSeen)
-              ) : (
-                "maintenant"
-              )
-            ) : (
-              <span className="text-stone-500">…</span>
-            )}
+            {activity.data ? (activity.data.lastSeen ? formatLastSeen(activity.data.lastSeen) : "maintenant") : <span className="text-stone-500">…</span>}
           </Row>
           <Row label="Sessions ouvertes" to="/protected" action="Gérer">
             {activity.data ? activity.data.activeSessions : <span className="text-stone-500">…</span>}
@@ -143,17 +127,12 @@ export default function DashboardPage() {
         {completeness.missing.length > 0 ? (
           <p className="mt-3 text-sm text-stone-700 dark:text-stone-300">
             À compléter : {completeness.missing.map((f) => f.label.toLowerCase()).join(", ")}.
-            {completeness.missing.every((f) => f.key === "birthday" || f.key === "postalCode")
-              ? " Ces informations sont facultatives."
-              : ""}
+            {completeness.missing.every((f) => f.key === "birthday" || f.key === "postalCode") ? " Ces informations sont facultatives." : ""}
           </p>
         ) : (
           <p className="mt-3 text-sm text-stone-700 dark:text-stone-300">Votre profil est complet.</p>
         )}
-        <Link
-          to="/edit-profil"
-          className="mt-3 inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 dark:text-brand-200"
-        >
+        <Link to="/edit-profil" className="mt-3 inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 dark:text-brand-200">
           Modifier mon profil →
         </Link>
       </Card>
@@ -165,10 +144,7 @@ export default function DashboardPage() {
             ? `Vous acceptez de recevoir : ${channels.join(", ")}.`
             : "Vous ne recevez aucune newsletter ni notification des boutiques."}
         </p>
-        <Link
-          to="/notif"
-          className="mt-2 inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 dark:text-brand-200"
-        >
+        <Link to="/notif" className="mt-2 inline-flex min-h-11 items-center text-sm font-semibold text-brand-800 dark:text-brand-200">
           Régler mes notifications →
         </Link>
       </Card>
@@ -196,16 +172,10 @@ export default function DashboardPage() {
       ) : null}
 
       <nav aria-label="Raccourcis" className="grid grid-cols-2 gap-3">
-        <Link
-          to="/cartes-de-fidelite"
-          className="rounded-2xl bg-brand-700 p-4 font-semibold text-white shadow-sm hover:bg-brand-800"
-        >
+        <Link to="/cartes-de-fidelite" className="rounded-2xl bg-brand-700 p-4 font-semibold text-white shadow-sm hover:bg-brand-800">
           Mes cartes
         </Link>
-        <Link
-          to="/boutique-a-proximite"
-          className="rounded-2xl border border-stone-200 bg-white p-4 font-semibold shadow-sm dark:border-stone-800 dark:bg-stone-900"
-        >
+        <Link to="/boutique-a-proximite" className="rounded-2xl border border-stone-200 bg-white p-4 font-semibold shadow-sm dark:border-stone-800 dark:bg-stone-900">
           Boutiques à proximité
         </Link>
       </nav>

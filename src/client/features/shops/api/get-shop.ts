@@ -6,8 +6,7 @@ import { queryClient } from "../../../lib/query-client.ts";
 /** GET /api/shops/:slug: the shop page, with my card and review when signed in. */
 export const getShop = (slug: string) => unwrap(api.shops[":slug"].$get({ param: { slug } }));
 
-export const shopQueryOptions = (slug: string) =>
-  queryOptions({ queryKey: ["shops", "page", slug], queryFn: () => getShop(slug) });
+export const shopQueryOptions = (slug: string) => queryOptions({ queryKey: ["shops", "page", slug], queryFn: () => getShop(slug) });
 
 export type ShopPageData = Awaited<ReturnType<typeof getShop>>;
 

@@ -18,16 +18,9 @@ export function ShopRow({ shop }: { shop: ShopSummary }) {
         {shop.logoUrl ? (
           <img src={shop.logoUrl} alt="" className="size-16 shrink-0 rounded-xl object-cover" loading="lazy" />
         ) : (
-          <span
-            className="relative flex size-16 shrink-0 items-center justify-center overflow-hidden rounded-xl"
-            style={{ background: design.background, color: design.foreground }}
-            aria-hidden="true"
-          >
+          <span className="relative flex size-16 shrink-0 items-center justify-center overflow-hidden rounded-xl" style={{ background: design.background, color: design.foreground }} aria-hidden="true">
             <span className="text-2xl font-black">{shop.name.trim().charAt(0).toUpperCase()}</span>
-            <span
-              className="absolute bottom-1 right-1 flex size-5 items-center justify-center rounded-full"
-              style={{ background: design.accent, color: readableOn(design.accent) }}
-            >
+            <span className="absolute bottom-1 right-1 flex size-5 items-center justify-center rounded-full" style={{ background: design.accent, color: readableOn(design.accent) }}>
               <StampIcon name={design.stampIcon} className="size-3" />
             </span>
           </span>
@@ -38,15 +31,9 @@ export function ShopRow({ shop }: { shop: ShopSummary }) {
             {shop.categoryLabel} · {shop.city}
           </span>
           <span className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-0.5">
-            {shop.distanceKm !== null ? (
-              <span className="text-xs font-bold text-brand-800 dark:text-brand-200">
-                {formatDistanceFr(shop.distanceKm)}
-              </span>
-            ) : null}
+            {shop.distanceKm !== null ? <span className="text-xs font-bold text-brand-800 dark:text-brand-200">{formatDistanceFr(shop.distanceKm)}</span> : null}
             <OpenBadge open={shop.open} />
-            <span className="text-xs font-medium text-stone-600 dark:text-stone-400">
-              {shop.mode === "stamps" ? "Carte à tampons" : "Carte à points"}
-            </span>
+            <span className="text-xs font-medium text-stone-600 dark:text-stone-400">{shop.mode === "stamps" ? "Carte à tampons" : "Carte à points"}</span>
           </span>
         </span>
         <Glyph name="chevron" className="size-5 shrink-0 text-stone-400" />

@@ -19,8 +19,8 @@ const STAR = "M12 3.2l2.6 5.5 6 .8-4.4 4.2 1.1 6L12 16.8l-5.3 2.9 1.1-6-4.4-4.2 
 function NoReward() {
   return (
     <p className="rounded-xl bg-stone-100 px-4 py-3 text-sm text-stone-700 dark:bg-stone-900 dark:text-stone-300">
-      Votre avis est libre : aucun point, aucune récompense ni aucun avantage n'est jamais offert en échange d'un avis,
-      qu'il soit positif ou négatif.
+      Votre avis est libre : aucun point, aucune récompense ni aucun avantage n'est jamais offert en échange d'un avis, qu'il soit positif
+      ou négatif.
     </p>
   );
 }
@@ -34,26 +34,12 @@ function StarInput({ initial, error }: { initial: number; error?: string }) {
       <legend className="text-sm font-medium text-stone-800 dark:text-stone-200">Votre note</legend>
       <div className="mt-2 flex gap-1">
         {[1, 2, 3, 4, 5].map((n) => (
-          <label
-            key={n}
-            className="cursor-pointer rounded-lg p-1 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600"
-          >
-            <input
-              type="radio"
-              name="rating"
-              value={n}
-              className="sr-only"
-              defaultChecked={n === initial}
-              onChange={() => setValue(n)}
-            />
+          <label key={n} className="cursor-pointer rounded-lg p-1 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600">
+            <input type="radio" name="rating" value={n} className="sr-only" defaultChecked={n === initial} onChange={() => setValue(n)} />
             <span className="sr-only">
               {n} étoile{n > 1 ? "s" : ""} sur 5 : {RATING_WORDS[n - 1]}
             </span>
-            <svg
-              viewBox="0 0 24 24"
-              className={`size-11 ${n <= value ? "text-accent-500" : "text-stone-300 dark:text-stone-700"}`}
-              aria-hidden="true"
-            >
+            <svg viewBox="0 0 24 24" className={`size-11 ${n <= value ? "text-accent-500" : "text-stone-300 dark:text-stone-700"}`} aria-hidden="true">
               <path d={STAR} fill="currentColor" stroke="currentColor" strokeWidth="1" strokeLinejoin="round" />
             </svg>
           </label>
@@ -83,10 +69,7 @@ function ReviewForm({ data, saved, setSaved }: { data: ShopPageData; saved: Save
   const form = useForm(
     reviewSchema,
     async (values) => {
-      const { review } = await saveReview(shop.slug, {
-        rating: values.rating,
-        ...(values.comment ? { comment: values.comment } : {}),
-      });
+      const { review } = await saveReview(shop.slug, { rating: values.rating, ...(values.comment ? { comment: values.comment } : {}) });
       setSaved(review.created ? "created" : "updated");
       await refresh(shop.slug);
     },
@@ -145,9 +128,7 @@ function ReviewForm({ data, saved, setSaved }: { data: ShopPageData; saved: Save
         <p className="text-right text-xs text-stone-600 dark:text-stone-400">
           {length} / {COMMENT_MAX}
         </p>
-        {form.fieldErrors.comment ? (
-          <p className="text-sm font-medium text-red-700 dark:text-red-400">{form.fieldErrors.comment}</p>
-        ) : null}
+        {form.fieldErrors.comment ? <p className="text-sm font-medium text-red-700 dark:text-red-400">{form.fieldErrors.comment}</p> : null}
       </div>
       <Button type="submit" full isLoading={form.isSubmitting}>
         {myReview ? "Mettre à jour mon avis" : "Publier mon avis"}
@@ -180,25 +161,18 @@ function ShopReview({ slug }: { slug: string }) {
   const shop = useQuery(shopQueryOptions(slug));
   // Kept here: the form below starts afresh (its key) once the saved review comes back.
   const [saved, setSaved] = useState<Saved>(null);
-  if (shop.isPending)
-    return <div className="h-64 animate-pulse rounded-2xl bg-stone-200 dark:bg-stone-800" aria-busy="true" />;
+  if (shop.isPending) return <div className="h-64 animate-pulse rounded-2xl bg-stone-200 dark:bg-stone-800" aria-busy="true" />;
   if (shop.isError) {
     return (
       <Notice tone="error">
-        {shop.error instanceof ApiError && shop.error.status === 404
-          ? "Cette boutique n'existe pas ou plus."
-          : shop.error.message}
+        {shop.error instanceof ApiError && shop.error.status === 404 ? "Cette boutique n'existe pas ou plus." : shop.error.message}
       </Notice>
     );
   }
   const { data } = shop;
   return (
     <div className="flex flex-col gap-5">
-      <Link
-        to={`/shop/${slug}`}
-        className="flex items-center gap-3 rounded-2xl p-3 shadow-sm"
-        style={{ background: data.shop.design.background, color: data.shop.design.foreground }}
-      >
+      <Link to={`/shop/${slug}`} className="flex items-center gap-3 rounded-2xl p-3 shadow-sm" style={{ background: data.shop.design.background, color: data.shop.design.foreground }}>
         <StampIcon name={data.shop.design.stampIcon} className="size-6" />
         <span className="min-w-0">
           <span className="block truncate font-semibold">{data.shop.name}</span>
@@ -212,12 +186,8 @@ function ShopReview({ slug }: { slug: string }) {
       ) : (
         <div className="flex flex-col items-center gap-3 rounded-2xl bg-white p-6 text-center shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800">
           <GlyphBadge name="clock" tone="warning" />
-          <p className="font-semibold">
-            Vous pourrez donner votre avis sur {data.shop.name} après votre premier passage crédité.
-          </p>
-          <p className="text-sm text-stone-600 dark:text-stone-400">
-            Seuls les clients de la boutique peuvent la noter : c'est ce qui rend les avis fiables.
-          </p>
+          <p className="font-semibold">Vous pourrez donner votre avis sur {data.shop.name} après votre premier passage crédité.</p>
+          <p className="text-sm text-stone-600 dark:text-stone-400">Seuls les clients de la boutique peuvent la noter : c'est ce qui rend les avis fiables.</p>
         </div>
       )}
     </div>
@@ -228,8 +198,7 @@ function ShopReview({ slug }: { slug: string }) {
 function PickShop() {
   const cards = useMyCards();
   const customerOf = cards.data?.filter((c) => c.visits > 0) ?? [];
-  if (cards.isPending)
-    return <div className="h-40 animate-pulse rounded-2xl bg-stone-200 dark:bg-stone-800" aria-busy="true" />;
+  if (cards.isPending) return <div className="h-40 animate-pulse rounded-2xl bg-stone-200 dark:bg-stone-800" aria-busy="true" />;
   if (cards.isError && !cards.data) return <Notice tone="error">{cards.error.message}</Notice>;
   if (customerOf.length === 0) {
     return (
@@ -273,9 +242,7 @@ export default function ReviewPage() {
     <div className="mx-auto flex max-w-md flex-col gap-5 px-5 pb-8 pt-6">
       <div>
         <h1 className="text-2xl font-bold tracking-tight">Donner mon avis</h1>
-        <p className="mt-1 text-stone-700 dark:text-stone-300">
-          Une note et quelques mots aident les autres clients. Vous pouvez modifier votre avis à tout moment.
-        </p>
+        <p className="mt-1 text-stone-700 dark:text-stone-300">Une note et quelques mots aident les autres clients. Vous pouvez modifier votre avis à tout moment.</p>
       </div>
       <NoReward />
       {slug !== null && !isValidSlug ? <Notice tone="error">Cette boutique n'existe pas ou plus.</Notice> : null}

@@ -25,11 +25,7 @@ const ratingFr = new Intl.NumberFormat("fr-FR", { minimumFractionDigits: 1, maxi
 
 function Section({ title, id, children }: { title: string; id?: string; children: ReactNode }) {
   return (
-    <section
-      aria-labelledby={`${id ?? title}-title`}
-      id={id}
-      className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800"
-    >
+    <section aria-labelledby={`${id ?? title}-title`} id={id} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800">
       <h2 id={`${id ?? title}-title`} className="text-lg font-semibold">
         {title}
       </h2>
@@ -38,17 +34,7 @@ function Section({ title, id, children }: { title: string; id?: string; children
   );
 }
 
-function ContactLink({
-  href,
-  glyph,
-  children,
-  external = false,
-}: {
-  href: string;
-  glyph: GlyphName;
-  children: ReactNode;
-  external?: boolean;
-}) {
+function ContactLink({ href, glyph, children, external = false }: { href: string; glyph: GlyphName; children: ReactNode; external?: boolean }) {
   return (
     <a
       href={href}
@@ -74,10 +60,7 @@ function Hero({ data }: { data: ShopPageData }) {
         style={
           shop.coverUrl
             ? { backgroundImage: `url("${shop.coverUrl}")` }
-            : {
-                background: `linear-gradient(135deg, ${design.background} 0%, ${design.background} 55%, ${design.accent} 140%)`,
-                color: design.foreground,
-              }
+            : { background: `linear-gradient(135deg, ${design.background} 0%, ${design.background} 55%, ${design.accent} 140%)`, color: design.foreground }
         }
       >
         {shop.coverUrl ? null : (
@@ -89,11 +72,7 @@ function Hero({ data }: { data: ShopPageData }) {
       <div className="mx-auto max-w-md px-5">
         <div className="relative -mt-10 flex items-end gap-4">
           {shop.logoUrl ? (
-            <img
-              src={shop.logoUrl}
-              alt={`Logo de ${shop.name}`}
-              className="size-20 shrink-0 rounded-2xl bg-white object-cover shadow-md ring-4 ring-stone-50 dark:ring-stone-950"
-            />
+            <img src={shop.logoUrl} alt={`Logo de ${shop.name}`} className="size-20 shrink-0 rounded-2xl bg-white object-cover shadow-md ring-4 ring-stone-50 dark:ring-stone-950" />
           ) : (
             <span
               className="flex size-20 shrink-0 items-center justify-center rounded-2xl text-3xl font-black shadow-md ring-4 ring-stone-50 dark:ring-stone-950"
@@ -109,17 +88,9 @@ function Hero({ data }: { data: ShopPageData }) {
           {shop.categoryLabel} · {shop.city}
         </p>
         <div className="mt-2 flex flex-wrap items-center gap-x-4 gap-y-1">
-          <OpenBadge
-            open={
-              isAlwaysOpen(hours.weekly) && hours.isOpen ? { ...hours, label: "Ouvert maintenant · 24 h/24" } : hours
-            }
-            size="md"
-          />
+          <OpenBadge open={isAlwaysOpen(hours.weekly) && hours.isOpen ? { ...hours, label: "Ouvert maintenant · 24 h/24" } : hours} size="md" />
           {rating.count > 0 && rating.average !== null ? (
-            <a
-              href="#avis"
-              className="inline-flex items-center gap-1.5 text-sm font-medium text-stone-800 dark:text-stone-200"
-            >
+            <a href="#avis" className="inline-flex items-center gap-1.5 text-sm font-medium text-stone-800 dark:text-stone-200">
               <Stars value={rating.average} />
               {ratingFr.format(rating.average)} ({rating.count} avis)
             </a>
@@ -136,13 +107,7 @@ function MyCard({ data, isSignedIn }: { data: ShopPageData; isSignedIn: boolean 
   if (!isSignedIn) {
     return (
       <div className="flex flex-col gap-3">
-        <LoyaltyCard
-          shopName={shop.name}
-          subtitle="Carte de fidélité"
-          design={shop.design}
-          logoUrl={shop.logoUrl}
-          progress={null}
-        />
+        <LoyaltyCard shopName={shop.name} subtitle="Carte de fidélité" design={shop.design} logoUrl={shop.logoUrl} progress={null} />
         <ButtonLink to={`/login?redirect=${encodeURIComponent(pathname)}`} variant="secondary" full>
           Se connecter pour voir ma carte
         </ButtonLink>
@@ -170,8 +135,7 @@ function MyCard({ data, isSignedIn }: { data: ShopPageData; isSignedIn: boolean 
 }
 
 function Hours({ hours }: { hours: ShopPageData["hours"] }) {
-  if (!hours.hasHours)
-    return <p className="text-stone-700 dark:text-stone-300">La boutique n'a pas encore indiqué ses horaires.</p>;
+  if (!hours.hasHours) return <p className="text-stone-700 dark:text-stone-300">La boutique n'a pas encore indiqué ses horaires.</p>;
   return (
     <>
       {hours.closedToday ? (
@@ -185,12 +149,7 @@ function Hours({ hours }: { hours: ShopPageData["hours"] }) {
         <caption className="sr-only">Horaires de la semaine</caption>
         <tbody>
           {hours.weekly.map((day) => (
-            <tr
-              key={day.weekday}
-              className={
-                day.isToday ? "font-bold text-stone-950 dark:text-white" : "text-stone-700 dark:text-stone-300"
-              }
-            >
+            <tr key={day.weekday} className={day.isToday ? "font-bold text-stone-950 dark:text-white" : "text-stone-700 dark:text-stone-300"}>
               <th scope="row" className="py-1.5 pr-3 text-left font-inherit">
                 {capitalize(day.dayLabel)}
                 {day.isToday ? <span className="sr-only"> (aujourd'hui)</span> : null}
@@ -228,10 +187,7 @@ function RewardRow({ reward, mode, isSignedIn }: { reward: ShopReward; mode: Car
   const showProgress = isSignedIn && !reward.reachable && reward.missing > 0;
   return (
     <li>
-      <Link
-        to={`/reward/${reward.slug}`}
-        className="flex items-center gap-3 rounded-2xl p-2 hover:bg-stone-50 dark:hover:bg-stone-800"
-      >
+      <Link to={`/reward/${reward.slug}`} className="flex items-center gap-3 rounded-2xl p-2 hover:bg-stone-50 dark:hover:bg-stone-800">
         {reward.photoUrl ? (
           <img src={reward.photoUrl} alt="" className="size-16 shrink-0 rounded-xl object-cover" />
         ) : (
@@ -240,22 +196,14 @@ function RewardRow({ reward, mode, isSignedIn }: { reward: ShopReward; mode: Car
           </span>
         )}
         <span className="min-w-0 flex-1">
-          <span className="block font-semibold leading-snug break-words text-stone-900 dark:text-stone-100">
-            {reward.title}
-          </span>
+          <span className="block font-semibold leading-snug break-words text-stone-900 dark:text-stone-100">{reward.title}</span>
           <span className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-stone-700 dark:text-stone-300">
             <span>{reward.costLabel}</span>
             {reward.reachable ? (
-              <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-bold text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100">
-                Disponible
-              </span>
+              <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-bold text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100">Disponible</span>
             ) : null}
           </span>
-          {showProgress ? (
-            <span className="mt-0.5 block text-sm font-medium text-stone-800 dark:text-stone-200">
-              {missingFr(mode, reward.missing)}
-            </span>
-          ) : null}
+          {showProgress ? <span className="mt-0.5 block text-sm font-medium text-stone-800 dark:text-stone-200">{missingFr(mode, reward.missing)}</span> : null}
           {showProgress ? (
             <span
               className="mt-1.5 block h-1.5 overflow-hidden rounded-full bg-stone-200 dark:bg-stone-700"
@@ -265,10 +213,7 @@ function RewardRow({ reward, mode, isSignedIn }: { reward: ShopReward; mode: Car
               aria-valuemax={100}
               aria-valuenow={reward.progressPercent}
             >
-              <span
-                className="block h-full rounded-full bg-brand-700 dark:bg-brand-500"
-                style={{ width: `${reward.progressPercent}%` }}
-              />
+              <span className="block h-full rounded-full bg-brand-700 dark:bg-brand-500" style={{ width: `${reward.progressPercent}%` }} />
             </span>
           ) : null}
         </span>
@@ -333,9 +278,7 @@ function Reviews({ data, isSignedIn }: { data: ShopPageData; isSignedIn: boolean
                 <Stars value={review.rating} />
               </div>
               <p className="text-xs text-stone-600 dark:text-stone-400">{capitalize(formatDateFr(review.updatedAt))}</p>
-              {review.comment ? (
-                <p className="mt-1 whitespace-pre-line text-stone-800 dark:text-stone-200">{review.comment}</p>
-              ) : null}
+              {review.comment ? <p className="mt-1 whitespace-pre-line text-stone-800 dark:text-stone-200">{review.comment}</p> : null}
             </li>
           ))}
         </ul>
@@ -368,20 +311,14 @@ export default function ShopPage() {
       <Hero data={data} />
       <div className="mx-auto mt-5 flex max-w-md flex-col gap-5 px-5">
         {shop.status === "suspended" ? (
-          <Notice tone="error">
-            Cette boutique est momentanément suspendue sur Fidèle : aucun passage ne peut être crédité pour l'instant.
-          </Notice>
+          <Notice tone="error">Cette boutique est momentanément suspendue sur Fidèle : aucun passage ne peut être crédité pour l'instant.</Notice>
         ) : null}
         {doublePoints.activeNow ? (
           <div className="flex items-center gap-3 rounded-2xl bg-accent-400 p-4 text-stone-950 shadow-sm" role="status">
-            <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-white/70 text-lg font-black">
-              ×{doublePoints.activeNow.multiplier}
-            </span>
+            <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-white/70 text-lg font-black">×{doublePoints.activeNow.multiplier}</span>
             <div>
               <p className="font-bold">Points ×{doublePoints.activeNow.multiplier} en ce moment !</p>
-              <p className="text-sm">
-                {doublePoints.activeNow.label} : chaque passage compte {doublePoints.activeNow.multiplier} fois.
-              </p>
+              <p className="text-sm">{doublePoints.activeNow.label} : chaque passage compte {doublePoints.activeNow.multiplier} fois.</p>
             </div>
           </div>
         ) : null}
@@ -390,9 +327,7 @@ export default function ShopPage() {
 
         <Rewards data={data} isSignedIn={isSignedIn} />
 
-        {shop.description ? (
-          <p className="whitespace-pre-line text-stone-800 dark:text-stone-200">{shop.description}</p>
-        ) : null}
+        {shop.description ? <p className="whitespace-pre-line text-stone-800 dark:text-stone-200">{shop.description}</p> : null}
 
         <Section title="La carte de fidélité">
           <ul className="flex flex-col gap-2">
@@ -425,9 +360,7 @@ export default function ShopPage() {
           <div className="flex flex-col gap-1">
             <ContactLink href={shop.mapUrl} glyph="pin" external>
               {shop.address}, {shop.postalCode} {shop.city}
-              <span className="block text-sm font-normal text-brand-800 dark:text-brand-200">
-                Ouvrir dans une application de cartes
-              </span>
+              <span className="block text-sm font-normal text-brand-800 dark:text-brand-200">Ouvrir dans une application de cartes</span>
             </ContactLink>
             <ContactLink href={telHref(shop.phone)} glyph="phone">
               {shop.phone}
