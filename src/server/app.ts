@@ -138,10 +138,7 @@ export function createApp({ deps, clientDir }: AppOptions) {
   // The session: a signed-cookie check and one query, cached a few seconds (lib/sessions.ts, ADR 0014).
   app.use("/api/*", async (c, next) => {
     if (c.req.path.startsWith("/api/auth/")) return next();
-    const { signedIn, setCookies } = await resolveSession(deps, c.req.raw.headers).catch(() => ({
-      signedIn: null,
-      setCookies: [],
-    }));
+    const { signedIn, setCookies } = await resolveSession(deps, c.req.raw.headers).catch(() => ({ signedIn: null, setCookies: [] }));
     if (signedIn) {
       c.set("user", signedIn.user);
       c.set("session", signedIn.session);
@@ -154,8 +151,7 @@ export function createApp({ deps, clientDir }: AppOptions) {
   app.on(["GET", "POST"], "/api/auth/*", async (c) => {
     const response = await handleAuth(c);
     // better-auth answers an unknown path with an empty 404: keep the one error shape.
-    if (response.status === 404 && !response.headers.get("content-type")?.includes("json"))
-      throw new AppError("NOT_FOUND");
+    if (response.status === 404 && !response.headers.get("content-type")?.includes("json")) throw new AppError("NOT_FOUND");
     return response;
   });
   app.route("/api", api);
@@ -191,8 +187,7 @@ export function createApp({ deps, clientDir }: AppOptions) {
     app.get("*", async (c) => {
       c.header("Cache-Control", "no-cache");
       // An article page of a slug with no article is a 404 too (the app shows the same page).
-      const known =
-        Boolean(matchRoute(c.req.path)) && (await articlePathExists(c.req.path).catch(() => null)) !== false;
+      const known = Boolean(matchRoute(c.req.path)) && (await articlePathExists(c.req.path).catch(() => null)) !== false;
       return c.html(indexHtml(c.req.path), known ? 200 : 404);
     });
   }
@@ -206,22 +201,12 @@ export function createApp({ deps, clientDir }: AppOptions) {
     }
     if (error instanceof HTTPException) {
       const status = error.status;
-      const code =
-        status === 413
-          ? "PAYLOAD_TOO_LARGE"
-          : status === 401
-            ? "UNAUTHENTICATED"
-            : status === 404
-              ? "NOT_FOUND"
-              : "VALIDATION";
+      const code = status === 413 ? "PAYLOAD_TOO_LARGE" : status === 401 ? "UNAUTHENTICATED" : status === 404 ? "NOT_FOUND" : "VALIDATION";
       const userMessage = status === 400 ? "La requête est mal formée (JSON invalide)." : undefined;
       return c.json(new AppError(code, { userMessage }).toJSON(), status);
     }
     const cause = error instanceof Error && error.cause instanceof Error ? ` (cause: ${error.cause.message})` : "";
-    deps.logger.error("unhandled error", {
-      path: c.req.path,
-      error: `${error instanceof Error ? error.stack : String(error)}${cause}`,
-    });
+    deps.logger.error("unhandled error", { path: c.req.path, error: `${error instanceof Error ? error.stack : String(error)}${cause}` });
     return c.json(new AppError("INTERNAL").toJSON(), 500);
   });
 

@@ -30,11 +30,7 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   DATA_DIR: z.string().default("./data"),
-  DATABASE_URL: z
-    .string()
-    .url()
-    .optional()
-    .or(z.literal("").transform(() => undefined)),
+  DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
   APP_URL: z.string().url().optional(),
   SECRET: z.string().min(32, "SECRET must be at least 32 characters").optional(),
   SMTP_URL: z.string().optional(),

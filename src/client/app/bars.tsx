@@ -21,10 +21,7 @@ export function Header({ me }: { me: Me | null }) {
               {me.profile.firstName ?? me.user.email}
             </Link>
           ) : (
-            <Link
-              to="/login"
-              className="min-h-10 rounded-lg px-3 py-2 text-sm font-semibold text-brand-800 dark:text-brand-200"
-            >
+            <Link to="/login" className="min-h-10 rounded-lg px-3 py-2 text-sm font-semibold text-brand-800 dark:text-brand-200">
               Se connecter
             </Link>
           )}

@@ -18,8 +18,7 @@ const pending = page(() => import("./pending-page.tsx"));
  */
 export const PAGES = {
   // The home page's loader waits (briefly) for the newest posts, preloaded with the HTML (preloadApi in routes.ts).
-  "/": () =>
-    import("../features/content/pages/home-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/": () => import("../features/content/pages/home-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   "/login": page(() => import("../features/accounts/pages/login-page.tsx")),
   "/signup": page(() => import("../features/accounts/pages/signup-page.tsx")),
   "/confirm": page(() => import("../features/accounts/pages/confirm-page.tsx")),
@@ -39,17 +38,14 @@ export const PAGES = {
   "/merci": page(() => import("../features/content/pages/thanks-page.tsx")),
   "/dashboard": page(() => import("../features/content/pages/dashboard-page.tsx")),
   // Article pages bring a loader: an unknown slug becomes the app's 404 before the page renders.
-  "/blog/:slug": () =>
-    import("../features/content/pages/blog-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/blog/:slug": () => import("../features/content/pages/blog-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   "/presentation/:slug": () =>
     import("../features/content/pages/presentation-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   // Shopper side of shops and cards. /shop and /shop/:slug bring loaders (a redirect, and the 404 of an unknown slug).
   "/boutiques": page(() => import("../features/shops/pages/shops-page.tsx")),
   "/boutique-a-proximite": page(() => import("../features/shops/pages/nearby-page.tsx")),
-  "/shop": () =>
-    import("../features/shops/pages/shop-index-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
-  "/shop/:slug": () =>
-    import("../features/shops/pages/shop-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/shop": () => import("../features/shops/pages/shop-index-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/shop/:slug": () => import("../features/shops/pages/shop-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   "/review": page(() => import("../features/shops/pages/review-page.tsx")),
   "/cartes-de-fidelite": page(() => import("../features/cards/pages/cards-page.tsx")),
   "/boutique/:scanUid": page(() => import("../features/cards/pages/scan-page.tsx")),

@@ -16,10 +16,7 @@ export function tabsFor(isSignedIn: boolean): Tab[] {
 export function TabBar({ isSignedIn }: { isSignedIn: boolean }) {
   const { pathname } = useLocation();
   return (
-    <nav
-      aria-label="Navigation principale"
-      className="fixed inset-x-0 bottom-0 z-30 border-t border-stone-200 bg-white/95 pb-[env(safe-area-inset-bottom)] backdrop-blur dark:border-stone-800 dark:bg-stone-900/95"
-    >
+    <nav aria-label="Navigation principale" className="fixed inset-x-0 bottom-0 z-30 border-t border-stone-200 bg-white/95 pb-[env(safe-area-inset-bottom)] backdrop-blur dark:border-stone-800 dark:bg-stone-900/95">
       <ul className="mx-auto grid max-w-md grid-cols-4">
         {tabsFor(isSignedIn).map((tab) => {
           // The active tab is the one whose path equals the current path exactly (SPEC §2).

@@ -28,16 +28,11 @@ function EntryRow({ entry }: { entry: Entry }) {
     <li className="flex items-center gap-3 py-3">
       <span
         className={`flex size-10 shrink-0 items-center justify-center rounded-full ${
-          isGain
-            ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200"
-            : "bg-stone-100 text-stone-700 dark:bg-stone-800 dark:text-stone-200"
+          isGain ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200" : "bg-stone-100 text-stone-700 dark:bg-stone-800 dark:text-stone-200"
         }`}
         aria-hidden="true"
       >
-        <Glyph
-          name={entry.kind === "redemption" || isHandover ? "sparkle" : entry.kind === "adjustment" ? "list" : "check"}
-          className="size-5"
-        />
+        <Glyph name={entry.kind === "redemption" || isHandover ? "sparkle" : entry.kind === "adjustment" ? "list" : "check"} className="size-5" />
       </span>
       <div className="min-w-0 flex-1">
         {/* The whole name and the date, on two lines if need be: a narrow phone cut both (issue 12). */}
@@ -56,9 +51,7 @@ function EntryRow({ entry }: { entry: Entry }) {
           Remise
         </span>
       ) : (
-        <span
-          className={`shrink-0 font-bold tabular-nums ${isGain ? "text-emerald-800 dark:text-emerald-300" : "text-stone-800 dark:text-stone-200"}`}
-        >
+        <span className={`shrink-0 font-bold tabular-nums ${isGain ? "text-emerald-800 dark:text-emerald-300" : "text-stone-800 dark:text-stone-200"}`}>
           {isGain ? "+" : "−"}
           {formatAmountFr(entry.mode, Math.abs(entry.delta))}
         </span>
@@ -75,10 +68,7 @@ export function ActivityList({ title = "Mon activité récente", pageSize = 10 }
   const activity = useInfiniteQuery(activityQueryOptions(pageSize));
   const entries = activity.data?.pages.flatMap((p) => p.entries) ?? [];
   return (
-    <section
-      aria-labelledby="activity-title"
-      className="rounded-2xl border border-stone-200 bg-white p-5 shadow-sm dark:border-stone-800 dark:bg-stone-900"
-    >
+    <section aria-labelledby="activity-title" className="rounded-2xl border border-stone-200 bg-white p-5 shadow-sm dark:border-stone-800 dark:bg-stone-900">
       <h2 id="activity-title" className="text-lg font-semibold">
         {title}
       </h2>
@@ -92,8 +82,7 @@ export function ActivityList({ title = "Mon activité récente", pageSize = 10 }
         </p>
       ) : entries.length === 0 ? (
         <p className="mt-2 text-sm text-stone-700 dark:text-stone-300">
-          Aucune activité pour l'instant. Vos passages en boutique, vos récompenses et les corrections des boutiques
-          apparaîtront ici.
+          Aucune activité pour l'instant. Vos passages en boutique, vos récompenses et les corrections des boutiques apparaîtront ici.
         </p>
       ) : (
         <>

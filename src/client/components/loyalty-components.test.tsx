@@ -16,37 +16,15 @@ import type { MyCard } from "./loyalty/my-cards-query.ts";
  * their API answers: fetch is answered here with the shapes of docs/api/loyalty.md.
  */
 const me = {
-  user: {
-    id: "user-1",
-    email: "lea@exemple.fr",
-    emailVerified: true,
-    name: "Léa Girard",
-    isAdmin: false,
-    twoFactorEnabled: false,
-  },
-  profile: {
-    firstName: "Léa",
-    lastName: "Girard",
-    birthday: null,
-    postalCode: null,
-    isComplete: true,
-    consents: { email: false, sms: false, push: false },
-  },
+  user: { id: "user-1", email: "lea@exemple.fr", emailVerified: true, name: "Léa Girard", isAdmin: false, twoFactorEnabled: false },
+  profile: { firstName: "Léa", lastName: "Girard", birthday: null, postalCode: null, isComplete: true, consents: { email: false, sms: false, push: false } },
   memberships: [],
 } as unknown as Me;
 
 function card(i: number, stamps: number): MyCard {
   return {
     id: `card-${i}`,
-    shop: {
-      id: `shop-${i}`,
-      slug: `boutique-${i}`,
-      name: `Boutique ${i}`,
-      city: "Lyon",
-      status: "active",
-      logoUrl: null,
-      design: DEFAULT_CARD_DESIGN,
-    },
+    shop: { id: `shop-${i}`, slug: `boutique-${i}`, name: `Boutique ${i}`, city: "Lyon", status: "active", logoUrl: null, design: DEFAULT_CARD_DESIGN },
     mode: "stamps",
     stampsGoal: 10,
     pointsPerVisit: 1,
@@ -68,13 +46,8 @@ function answer(input: RequestInfo | URL) {
   const url = new URL(String(input instanceof Request ? input.url : input), "http://fidele.test");
   requested.push(url.pathname + url.search);
   const route = routes[url.pathname];
-  if (!route)
-    return Promise.resolve(
-      new Response(JSON.stringify({ code: "NOT_FOUND", message: "Introuvable." }), { status: 404 }),
-    );
-  return Promise.resolve(
-    new Response(JSON.stringify(route(url)), { status: 200, headers: { "content-type": "application/json" } }),
-  );
+  if (!route) return Promise.resolve(new Response(JSON.stringify({ code: "NOT_FOUND", message: "Introuvable." }), { status: 404 }));
+  return Promise.resolve(new Response(JSON.stringify(route(url)), { status: 200, headers: { "content-type": "application/json" } }));
 }
 
 function renderWith(ui: ReactNode) {
@@ -105,45 +78,27 @@ describe("CardsGlance", () => {
     const section = await screen.findByRole("region", { name: "Vos cartes en un coup d'œil" });
     await within(section).findByText("Boutique 1");
     const tiles = within(section).getAllByRole("listitem");
-    expect(tiles.map((t) => t.textContent)).toEqual([
-      "Boutique 13 tampons sur 10",
-      "Boutique 210 tampons sur 10",
-      "Boutique 30 tampon sur 10",
-    ]);
+    expect(tiles.map((t) => t.textContent)).toEqual(["Boutique 13 tampons sur 10", "Boutique 210 tampons sur 10", "Boutique 30 tampon sur 10"]);
     expect(within(tiles[0]!).getByRole("link").getAttribute("href")).toBe("/shop/boutique-1");
     expect(within(section).getByRole("link", { name: "Toutes (4)" }).getAttribute("href")).toBe("/cartes-de-fidelite");
-    expect(JSON.parse(localStorage.getItem("fidele:cards") ?? "{}")).toMatchObject({
-      userId: "user-1",
-      cards: [{ id: "card-1" }, {}, {}, {}],
-    });
+    expect(JSON.parse(localStorage.getItem("fidele:cards") ?? "{}")).toMatchObject({ userId: "user-1", cards: [{ id: "card-1" }, {}, {}, {}] });
   });
 
   it("explains how to get a first card when there is none", async () => {
     routes["/api/cards"] = () => ({ cards: [] });
     renderWith(<CardsGlance />);
-    await screen.findByText(
-      "Au comptoir d'une boutique Fidèle, scannez son code : votre carte s'ouvre et votre passage est crédité.",
-    );
+    await screen.findByText("Au comptoir d'une boutique Fidèle, scannez son code : votre carte s'ouvre et votre passage est crédité.");
     expect(screen.getByRole("link", { name: "Scanner un code" }).getAttribute("href")).toBe("/scanner");
   });
 
   it("shows the saved copy at once when the network fails, and never someone else's", async () => {
-    localStorage.setItem(
-      "fidele:cards",
-      JSON.stringify({ userId: "user-1", savedAt: Date.now() - 60_000, cards: [card(7, 2)] }),
-    );
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(() => Promise.reject(new TypeError("Failed to fetch"))),
-    );
+    localStorage.setItem("fidele:cards", JSON.stringify({ userId: "user-1", savedAt: Date.now() - 60_000, cards: [card(7, 2)] }));
+    vi.stubGlobal("fetch", vi.fn(() => Promise.reject(new TypeError("Failed to fetch"))));
     renderWith(<CardsGlance />);
     expect(screen.getByText("Boutique 7")).toBeTruthy();
     cleanup();
 
-    localStorage.setItem(
-      "fidele:cards",
-      JSON.stringify({ userId: "someone-else", savedAt: Date.now(), cards: [card(8, 2)] }),
-    );
+    localStorage.setItem("fidele:cards", JSON.stringify({ userId: "someone-else", savedAt: Date.now(), cards: [card(8, 2)] }));
     renderWith(<CardsGlance />);
     expect(screen.queryByText("Boutique 8")).toBeNull();
   });
@@ -151,14 +106,7 @@ describe("CardsGlance", () => {
 
 describe("ActivityList", () => {
   it("lists my ledger entries, newest first, and loads older ones with « Voir plus »", async () => {
-    const entry = (
-      id: string,
-      kind: string,
-      kindLabel: string,
-      delta: number,
-      mode: "stamps" | "points",
-      reason: string | null = null,
-    ) => ({
+    const entry = (id: string, kind: string, kindLabel: string, delta: number, mode: "stamps" | "points", reason: string | null = null) => ({
       id,
       kind,
       kindLabel,
@@ -173,10 +121,7 @@ describe("ActivityList", () => {
       url.searchParams.get("before")
         ? { entries: [entry("e3", "redemption", "Récompense utilisée", -10, "points")], nextBefore: null }
         : {
-            entries: [
-              entry("e1", "scan", "Passage en boutique", 1, "stamps"),
-              entry("e2", "adjustment", "Correction par la boutique", -1, "stamps", "Passage crédité deux fois"),
-            ],
+            entries: [entry("e1", "scan", "Passage en boutique", 1, "stamps"), entry("e2", "adjustment", "Correction par la boutique", -1, "stamps", "Passage crédité deux fois")],
             nextBefore: "2026-03-01T09:00:00.000Z",
           };
     renderWith(<ActivityList pageSize={2} />);
@@ -196,8 +141,6 @@ describe("ActivityList", () => {
   it("says plainly when there is no activity yet", async () => {
     routes["/api/cards/activity"] = () => ({ entries: [], nextBefore: null });
     renderWith(<ActivityList />);
-    await screen.findByText(
-      "Aucune activité pour l'instant. Vos passages en boutique, vos récompenses et les corrections des boutiques apparaîtront ici.",
-    );
+    await screen.findByText("Aucune activité pour l'instant. Vos passages en boutique, vos récompenses et les corrections des boutiques apparaîtront ici.");
   });
 });

@@ -41,11 +41,7 @@ export async function unwrap<R extends JsonResponse>(request: Promise<R>): Promi
 }
 
 /** POST/GET to an endpoint outside AppType (better-auth), with the same error shape. */
-export function authFetch<T>(
-  path: string,
-  body?: unknown,
-  method: "GET" | "POST" = body === undefined ? "GET" : "POST",
-): Promise<T> {
+export function authFetch<T>(path: string, body?: unknown, method: "GET" | "POST" = body === undefined ? "GET" : "POST"): Promise<T> {
   return unwrap(
     fetch(`/api/auth${path}`, {
       method,

@@ -26,19 +26,11 @@ export const authClient = {
   enableTwoFactor: (password: string) =>
     authFetch<{ totpURI: string; backupCodes: string[] }>("/two-factor/enable", { password }),
   disableTwoFactor: (password: string) => authFetch<{ status: boolean }>("/two-factor/disable", { password }),
-  verifyTotp: (code: string, trustDevice = false) =>
-    authFetch<unknown>("/two-factor/verify-totp", { code, trustDevice }),
+  verifyTotp: (code: string, trustDevice = false) => authFetch<unknown>("/two-factor/verify-totp", { code, trustDevice }),
   verifyBackupCode: (code: string) => authFetch<unknown>("/two-factor/verify-backup-code", { code }),
   listSessions: () =>
-    authFetch<
-      Array<{
-        id: string;
-        token: string;
-        createdAt: string;
-        updatedAt: string;
-        userAgent?: string | null;
-        ipAddress?: string | null;
-      }>
-    >("/list-sessions"),
+    authFetch<Array<{ id: string; token: string; createdAt: string; updatedAt: string; userAgent?: string | null; ipAddress?: string | null }>>(
+      "/list-sessions",
+    ),
   revokeOtherSessions: () => authFetch<{ status: boolean }>("/revoke-other-sessions", {}),
 };

@@ -22,7 +22,10 @@ export type Database = {
   close: () => Promise<void>;
 };
 
-export type DatabaseOptions = { url: string; poolSize?: number } | { dataDir: string } | { memory: true; from?: Blob };
+export type DatabaseOptions =
+  | { url: string; poolSize?: number }
+  | { dataDir: string }
+  | { memory: true; from?: Blob };
 
 export class DataDirLockedError extends Error {
   constructor(dir: string, pid: number) {

@@ -34,15 +34,12 @@ export async function createUser(deps: FactoryDeps, input: CreateUserInput = {})
   const password = input.password ?? `mot-de-passe-${unique()}`;
   const firstName = input.firstName ?? "Camille";
   const lastName = input.lastName ?? "Martin";
-  const created = await ctx.internalAdapter.createUser(
-    {
-      email,
-      name: `${firstName} ${lastName}`,
-      emailVerified: input.emailVerified ?? true,
-      role: input.role ?? "user",
-    },
-    { method: "admin" },
-  );
+  const created = await ctx.internalAdapter.createUser({
+    email,
+    name: `${firstName} ${lastName}`,
+    emailVerified: input.emailVerified ?? true,
+    role: input.role ?? "user",
+  }, { method: "admin" });
   if (!input.withoutPassword) {
     await ctx.internalAdapter.linkAccount({
       userId: created.id,
@@ -105,9 +102,7 @@ export async function createShop(deps: FactoryDeps, input: CreateShopInput) {
       .update(shops)
       .set({
         ...(input.weeklyHours ? { weeklyHours: input.weeklyHours } : {}),
-        ...(input.status
-          ? { status: input.status, suspendedAt: input.status === "suspended" ? new Date() : null }
-          : {}),
+        ...(input.status ? { status: input.status, suspendedAt: input.status === "suspended" ? new Date() : null } : {}),
       })
       .where(eq(shops.id, shop.id));
   }
@@ -182,9 +177,7 @@ export async function recordVisit(deps: FactoryDeps, input: RecordVisitInput) {
 }
 
 export async function addStaff(deps: FactoryDeps, shopId: string, userId: string, role: "member" | "admin" = "member") {
-  await deps.db
-    .insert(member)
-    .values({ id: randomUUID(), organizationId: shopId, userId, role, createdAt: new Date() });
+  await deps.db.insert(member).values({ id: randomUUID(), organizationId: shopId, userId, role, createdAt: new Date() });
 }
 
 export async function findUserByEmail(db: Db, email: string) {
@@ -230,10 +223,7 @@ export async function createReward(deps: FactoryDeps, input: CreateRewardInput) 
 }
 
 /** Points for a card without the scan rules (a `bonus` ledger entry): for tests and the demo. */
-export async function grantPoints(
-  deps: FactoryDeps,
-  input: { shopId: string; userId: string; points: number; reason?: string },
-) {
+export async function grantPoints(deps: FactoryDeps, input: { shopId: string; userId: string; points: number; reason?: string }) {
   await deps.db.insert(cards).values({ shopId: input.shopId, userId: input.userId }).onConflictDoNothing();
   const [card] = await deps.db
     .select({ id: cards.id })

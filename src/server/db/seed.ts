@@ -16,22 +16,10 @@ const DAY = 24 * 60 * 60 * 1000;
 /** Tuesday to Saturday with a lunch break, Sunday morning; closed on Monday. */
 const BAKERY_HOURS: WeeklyHours = [
   [],
-  [
-    { open: "07:00", close: "13:30" },
-    { open: "15:30", close: "19:30" },
-  ],
-  [
-    { open: "07:00", close: "13:30" },
-    { open: "15:30", close: "19:30" },
-  ],
-  [
-    { open: "07:00", close: "13:30" },
-    { open: "15:30", close: "19:30" },
-  ],
-  [
-    { open: "07:00", close: "13:30" },
-    { open: "15:30", close: "19:30" },
-  ],
+  [{ open: "07:00", close: "13:30" }, { open: "15:30", close: "19:30" }],
+  [{ open: "07:00", close: "13:30" }, { open: "15:30", close: "19:30" }],
+  [{ open: "07:00", close: "13:30" }, { open: "15:30", close: "19:30" }],
+  [{ open: "07:00", close: "13:30" }, { open: "15:30", close: "19:30" }],
   [{ open: "07:00", close: "19:30" }],
   [{ open: "07:00", close: "13:00" }],
 ];
@@ -70,8 +58,7 @@ export async function seedDemo(deps: FactoryDeps, logger: Logger): Promise<boole
   await deps.db
     .update(shops)
     .set({
-      description:
-        "Pain au levain cuit sur place, viennoiseries pur beurre et pâtisseries de saison. Votre 10ᵉ passage vous offre une baguette tradition.",
+      description: "Pain au levain cuit sur place, viennoiseries pur beurre et pâtisseries de saison. Votre 10ᵉ passage vous offre une baguette tradition.",
       cardDesign: { background: "#7c2d12", foreground: "#fff7ed", accent: "#f59e0b", stampIcon: "croissant" },
       links: { website: "https://boulangerie-du-marche.example", instagram: null, facebook: null, tiktok: null },
       legal: {
@@ -121,41 +108,16 @@ export async function seedDemo(deps: FactoryDeps, logger: Logger): Promise<boole
   // A few customers with a month of visits, so the back-office has something to show.
   const customers = [
     shopper,
-    await createUser(deps, {
-      withoutPassword: true,
-      firstName: "Emma",
-      lastName: "Petit",
-      email: "emma.petit@fidele.demo",
-    }),
-    await createUser(deps, {
-      withoutPassword: true,
-      firstName: "Hugo",
-      lastName: "Moreau",
-      email: "hugo.moreau@fidele.demo",
-    }),
-    await createUser(deps, {
-      withoutPassword: true,
-      firstName: "Chloé",
-      lastName: "Laurent",
-      email: "chloe.laurent@fidele.demo",
-    }),
-    await createUser(deps, {
-      withoutPassword: true,
-      firstName: "Nathan",
-      lastName: "Roux",
-      email: "nathan.roux@fidele.demo",
-    }),
+    await createUser(deps, { withoutPassword: true, firstName: "Emma", lastName: "Petit", email: "emma.petit@fidele.demo" }),
+    await createUser(deps, { withoutPassword: true, firstName: "Hugo", lastName: "Moreau", email: "hugo.moreau@fidele.demo" }),
+    await createUser(deps, { withoutPassword: true, firstName: "Chloé", lastName: "Laurent", email: "chloe.laurent@fidele.demo" }),
+    await createUser(deps, { withoutPassword: true, firstName: "Nathan", lastName: "Roux", email: "nathan.roux@fidele.demo" }),
   ];
   const now = Date.now();
   const visitDays = [[27, 20, 13, 9, 6, 3, 1], [25, 18, 11, 4], [22, 8, 2], [15, 5], [12]];
   for (const [i, days] of visitDays.entries()) {
     for (const d of days) {
-      await recordVisit(deps, {
-        shopId: bakery.id,
-        userId: customers[i]!.id,
-        at: new Date(now - d * DAY - (i + 2) * 3_600_000),
-        deviceId: `demo-device-${i}`,
-      });
+      await recordVisit(deps, { shopId: bakery.id, userId: customers[i]!.id, at: new Date(now - d * DAY - (i + 2) * 3_600_000), deviceId: `demo-device-${i}` });
     }
   }
   // One visit made from a phone other accounts used: flagged for the owner.
@@ -167,44 +129,17 @@ export async function seedDemo(deps: FactoryDeps, logger: Logger): Promise<boole
     flags: ["shared_device"],
   });
   await recordVisit(deps, { shopId: cafe.id, userId: shopper.id, at: new Date(now - 4 * DAY), delta: 10 });
-  await recordVisit(deps, {
-    shopId: cafe.id,
-    userId: shopper.id,
-    at: new Date(now - 2 * DAY),
-    delta: 20,
-    kind: "double_points",
-    reason: "Points ×2 : Happy hour",
-  });
+  await recordVisit(deps, { shopId: cafe.id, userId: shopper.id, at: new Date(now - 2 * DAY), delta: 20, kind: "double_points", reason: "Points ×2 : Happy hour" });
 
   // Rewards, VIP levels and the birthday gift (issue 5).
   const bakeryRewards = [
     { title: "Croissant pur beurre offert", cost: 5, description: "Un croissant du jour, à emporter ou sur place." },
-    {
-      title: "Baguette tradition offerte",
-      cost: 10,
-      description: "Votre carte pleine : une baguette tradition, cuite sur place.",
-    },
-    {
-      title: "Tarte du jour",
-      cost: 15,
-      stock: 10,
-      description: "Une tarte individuelle de saison, dans la limite du stock.",
-    },
-    {
-      title: "Pain au chocolat de bienvenue",
-      cost: 3,
-      kind: "ladder" as const,
-      description: "Une seule fois, pour fêter vos débuts.",
-    },
+    { title: "Baguette tradition offerte", cost: 10, description: "Votre carte pleine : une baguette tradition, cuite sur place." },
+    { title: "Tarte du jour", cost: 15, stock: 10, description: "Une tarte individuelle de saison, dans la limite du stock." },
+    { title: "Pain au chocolat de bienvenue", cost: 3, kind: "ladder" as const, description: "Une seule fois, pour fêter vos débuts." },
   ];
   for (const [position, r] of bakeryRewards.entries()) await createReward(deps, { shopId: bakery.id, position, ...r });
-  const cake = await createReward(deps, {
-    shopId: bakery.id,
-    title: "Part de gâteau d'anniversaire",
-    cost: 1,
-    isActive: false,
-    position: 9,
-  });
+  const cake = await createReward(deps, { shopId: bakery.id, title: "Part de gâteau d'anniversaire", cost: 1, isActive: false, position: 9 });
   await deps.db.update(shops).set({ birthdayRewardId: cake.id }).where(eq(shops.id, bakery.id));
   await deps.db.insert(vipTiers).values([
     { shopId: bakery.id, name: "Bronze", threshold: 10, multiplier: 1 },

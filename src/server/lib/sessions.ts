@@ -125,9 +125,7 @@ const sameText = (a: string, b: string) => a.length === b.length && timingSafeEq
 export function verifySignedValue(signed: string | null, secret: string): string | null {
   const parts = splitSigned(signed);
   if (!parts) return null;
-  return sameText(createHmac("sha256", secret).update(parts.value).digest("base64"), parts.signature)
-    ? parts.value
-    : null;
+  return sameText(createHmac("sha256", secret).update(parts.value).digest("base64"), parts.signature) ? parts.value : null;
 }
 
 const statements = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
@@ -182,12 +180,7 @@ export async function resolveSession(deps: { auth: Auth; db: Db }, headers: Head
   // The very cookie verified before: no HMAC to compute again.
   const isVerified = cached ? sameText(cached.signed, signed) : verifySignedValue(signed, config.secret) === token;
   if (!isVerified) return signedOut;
-  if (
-    cached &&
-    cached.cachedUntil > now &&
-    new Date(cached.value.session.expiresAt).getTime() > now &&
-    !isDueForRefresh(cached.value.session)
-  ) {
+  if (cached && cached.cachedUntil > now && new Date(cached.value.session.expiresAt).getTime() > now && !isDueForRefresh(cached.value.session)) {
     return isBanned(cached.value.user, now) ? signedOut : { signedIn: cached.value, setCookies: [] };
   }
   if (cached) cache.entries.delete(token);

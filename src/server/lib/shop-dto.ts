@@ -30,13 +30,7 @@ export function openNow(weekly: WeeklyHours, closures: Closure[], tz: string, no
 export { categoryLabelFr };
 
 /** A map link that opens the phone's map app (geo position when pinned, else the address). */
-export function mapUrl(s: {
-  lat: number | null;
-  lng: number | null;
-  address: string;
-  postalCode: string;
-  city: string;
-}): string {
+export function mapUrl(s: { lat: number | null; lng: number | null; address: string; postalCode: string; city: string }): string {
   const query = s.lat != null && s.lng != null ? `${s.lat},${s.lng}` : `${s.address}, ${s.postalCode} ${s.city}`;
   return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(query)}`;
 }

@@ -21,9 +21,7 @@ export async function consumeThrottle(
     returning count, ceil(extract(epoch from (t.window_start + make_interval(secs => ${windowSeconds}) - now())))::int as retry_after`);
   const row = result.rows[0];
   const count = Number(row?.count ?? 1);
-  return count <= max
-    ? { allowed: true, retryAfter: null }
-    : { allowed: false, retryAfter: Math.max(1, Number(row?.retry_after ?? windowSeconds)) };
+  return count <= max ? { allowed: true, retryAfter: null } : { allowed: false, retryAfter: Math.max(1, Number(row?.retry_after ?? windowSeconds)) };
 }
 
 /** Gives back one attempt (a sign-in that succeeded does not count as a failure). */
@@ -39,9 +37,6 @@ export async function enforceThrottle(db: Db, key: string, windowSeconds: number
   const minutes = Math.ceil(wait / 60);
   throw new AppError("RATE_LIMITED", {
     message: `throttled ${key.split(":")[0]}`,
-    userMessage:
-      wait >= 120
-        ? `Trop de tentatives. Réessayez dans ${minutes} minutes.`
-        : `Trop de tentatives. Réessayez dans ${wait} secondes.`,
+    userMessage: wait >= 120 ? `Trop de tentatives. Réessayez dans ${minutes} minutes.` : `Trop de tentatives. Réessayez dans ${wait} secondes.`,
   });
 }

@@ -21,8 +21,7 @@ export function RouteError() {
   if (status === 403) return <ForbiddenView />;
   if (status === 404) {
     // SPEC §2: an unmatched route raises a 404 with the message "Page not found: {path}".
-    const message =
-      isRouteErrorResponse(error) && typeof error.data === "string" ? error.data : `Page not found: ${pathname}`;
+    const message = isRouteErrorResponse(error) && typeof error.data === "string" ? error.data : `Page not found: ${pathname}`;
     return <ErrorView status={404} title={title} message={message} />;
   }
   return <ErrorView status={status} title={title} message="Une erreur est survenue. Réessayez dans un instant." />;

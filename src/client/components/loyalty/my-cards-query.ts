@@ -47,8 +47,7 @@ export function forgetSavedCards() {
 
 // Signed out (the account query settles on null): nothing of the account stays on the phone.
 queryClient.getQueryCache().subscribe((event) => {
-  if (event.query.queryKey[0] === "me" && event.query.state.status === "success" && event.query.state.data === null)
-    forgetSavedCards();
+  if (event.query.queryKey[0] === "me" && event.query.state.status === "success" && event.query.state.data === null) forgetSavedCards();
 });
 
 export const myCardsQueryOptions = (userId: string | undefined) =>

@@ -15,16 +15,7 @@ const STAMP_PATHS: Record<StampIconName, string> = {
 
 export function StampIcon({ name, className = "size-5" }: { name: StampIconName; className?: string }) {
   return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      className={className}
-      aria-hidden="true"
-    >
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" className={className} aria-hidden="true">
       <path d={STAMP_PATHS[name] ?? STAMP_PATHS.star} />
     </svg>
   );

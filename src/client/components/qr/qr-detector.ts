@@ -12,10 +12,7 @@ export type QrDetector = { detect: (source: HTMLVideoElement) => Promise<string[
 
 export async function createQrDetector(): Promise<QrDetector> {
   await prepareZXingModule({
-    overrides: {
-      locateFile: (path: string, prefix: string) =>
-        path.endsWith(".wasm") ? new URL(wasmUrl, location.href).href : prefix + path,
-    },
+    overrides: { locateFile: (path: string, prefix: string) => (path.endsWith(".wasm") ? new URL(wasmUrl, location.href).href : prefix + path) },
     fireImmediately: true,
   });
   const detector = new BarcodeDetector({ formats: ["qr_code"] });

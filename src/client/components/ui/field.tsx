@@ -21,8 +21,7 @@ export function FieldFrame({
 }: FieldFrameProps & { children: (control: ControlProps) => ReactNode }) {
   const autoId = useId();
   const inputId = id ?? autoId;
-  const describedBy =
-    [error ? `${inputId}-error` : null, hint ? `${inputId}-hint` : null].filter(Boolean).join(" ") || undefined;
+  const describedBy = [error ? `${inputId}-error` : null, hint ? `${inputId}-hint` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className={`flex flex-col gap-1.5 ${className}`}>
       <label htmlFor={inputId} className="text-sm font-medium text-stone-800 dark:text-stone-200">

@@ -35,7 +35,9 @@ export const personalCodes = pgTable("personal_codes", {
 export const consents = pgTable(
   "consents",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
     userId: text()
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
@@ -51,7 +53,9 @@ export const consents = pgTable(
 export const mailOutbox = pgTable(
   "mail_outbox",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
     to: text().notNull(),
     subject: text().notNull(),
     text: text().notNull(),

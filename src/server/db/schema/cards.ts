@@ -14,7 +14,9 @@ import { shops } from "./shops.ts";
 export const cards = pgTable(
   "cards",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
     shopId: text()
       .notNull()
       .references(() => shops.id),
@@ -44,7 +46,9 @@ export const cards = pgTable(
 export const ledgerEntries = pgTable(
   "ledger_entries",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
     cardId: text()
       .notNull()
       .references(() => cards.id),
@@ -78,7 +82,9 @@ export const ledgerEntries = pgTable(
 export const scans = pgTable(
   "scans",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
     shopId: text().references(() => shops.id, { onDelete: "cascade" }),
     /** The customer credited (or refused). */
     userId: text().references(() => user.id, { onDelete: "set null" }),

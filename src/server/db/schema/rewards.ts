@@ -14,7 +14,9 @@ import { shops } from "./shops.ts";
 export const rewards = pgTable(
   "rewards",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
     shopId: text()
       .notNull()
       .references(() => shops.id, { onDelete: "cascade" }),
@@ -52,7 +54,9 @@ export const rewards = pgTable(
 export const redemptions = pgTable(
   "redemptions",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
     shopId: text()
       .notNull()
       .references(() => shops.id, { onDelete: "cascade" }),
@@ -97,7 +101,9 @@ export const redemptions = pgTable(
 export const vipTiers = pgTable(
   "vip_tiers",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
     shopId: text()
       .notNull()
       .references(() => shops.id, { onDelete: "cascade" }),

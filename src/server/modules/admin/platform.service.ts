@@ -6,10 +6,7 @@ import { shops } from "../../db/schema/index.ts";
 
 /** The platform admin's view of every shop: list, suspend, reactivate. */
 
-export async function listAllShops(
-  db: Db,
-  q: { q?: string; status?: "active" | "suspended"; limit: number; offset: number },
-) {
+export async function listAllShops(db: Db, q: { q?: string; status?: "active" | "suspended"; limit: number; offset: number }) {
   const term = q.q ? `%${foldSearch(q.q).replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const result = await db.execute<{
     id: string;

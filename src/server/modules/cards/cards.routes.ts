@@ -25,11 +25,7 @@ export const cardsRoutes = new Hono<AppEnv>()
   .post("/scan", validate("json", scanRequestSchema), async (c) => {
     const user = currentUser(c);
     const input = c.req.valid("json");
-    const { answer, replayed } = await performScan(
-      c.get("deps").database,
-      { userId: user.id, actorId: user.id },
-      input,
-    );
+    const { answer, replayed } = await performScan(c.get("deps").database, { userId: user.id, actorId: user.id }, input);
     if (replayed) c.header("Idempotent-Replayed", "true");
     return c.json(answer);
   })

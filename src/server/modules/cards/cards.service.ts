@@ -1,11 +1,6 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
-import {
-  cardProgress,
-  LEDGER_KIND_LABELS_FR,
-  LIFETIME_KINDS,
-  type LedgerKind,
-} from "../../../domain/loyalty/ledger.ts";
+import { cardProgress, LEDGER_KIND_LABELS_FR, LIFETIME_KINDS, type LedgerKind } from "../../../domain/loyalty/ledger.ts";
 import { checkVisit } from "../../../domain/loyalty/scan-rules.ts";
 import type { Db } from "../../db/client.ts";
 import { cards, ledgerEntries, shops } from "../../db/schema/index.ts";
@@ -76,10 +71,7 @@ export async function listMyCards(db: Db, userId: string, now = new Date()) {
   const rows = await cardsQuery(db)
     .where(eq(cards.userId, userId))
     .orderBy(sql`${cards.lastScanAt} desc nulls last`, desc(cards.createdAt));
-  const glance = await rewardsGlance(
-    db,
-    rows.map((r) => ({ id: r.id, shopId: r.shopId, balance: r.balance })),
-  );
+  const glance = await rewardsGlance(db, rows.map((r) => ({ id: r.id, shopId: r.shopId, balance: r.balance })));
   return rows.map((r) => cardDto(r, now, glance));
 }
 
@@ -183,13 +175,7 @@ export async function rebuildCardTotals(db: Db, scope: { shopId?: string; cardId
 
 /** Cards whose stored totals differ from their ledger (for checks and tests). */
 export async function findLedgerMismatches(db: Db, shopId?: string) {
-  const result = await db.execute<{
-    id: string;
-    balance: number;
-    ledger_balance: number;
-    lifetime: number;
-    ledger_lifetime: number;
-  }>(sql`
+  const result = await db.execute<{ id: string; balance: number; ledger_balance: number; lifetime: number; ledger_lifetime: number }>(sql`
     select c.id, c.balance, t.balance as ledger_balance, c.lifetime, t.lifetime as ledger_lifetime
     from cards c
     join lateral (

@@ -13,11 +13,7 @@ const slugSchema = z
 /** A malformed kind or slug names no article: the same 404 as an unknown one, so the page shows its 404. */
 function parseOrNotFound<T extends z.ZodType>(schema: T, value: unknown, what: string): z.output<T> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success)
-    throw new AppError("NOT_FOUND", {
-      message: `bad ${what}`,
-      userMessage: "Cette page n'existe pas ou a été retirée.",
-    });
+  if (!parsed.success) throw new AppError("NOT_FOUND", { message: `bad ${what}`, userMessage: "Cette page n'existe pas ou a été retirée." });
   return parsed.data;
 }
 
@@ -37,10 +33,7 @@ export const contentRoutes = new Hono<AppEnv>()
     const slug = parseOrNotFound(slugSchema, c.req.param("slug"), "slug");
     const article = await getArticle(kind, slug);
     if (!article) {
-      throw new AppError("NOT_FOUND", {
-        message: `no ${kind} article ${slug}`,
-        userMessage: "Cet article n'existe pas ou a été retiré.",
-      });
+      throw new AppError("NOT_FOUND", { message: `no ${kind} article ${slug}`, userMessage: "Cet article n'existe pas ou a été retiré." });
     }
     return c.json({ article });
   });

@@ -45,10 +45,7 @@ async function signIn(email: string, password: string): Promise<string> {
     body: JSON.stringify({ email, password }),
   });
   expect(res.status).toBe(200);
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0])
-    .join("; ");
+  return res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
 }
 
 describe("renderMarkdown", () => {
@@ -68,9 +65,7 @@ describe("renderMarkdown", () => {
   });
 
   it("drops dangerous link and image addresses but keeps their text", () => {
-    const html = renderMarkdown(
-      "[clic](javascript:alert(1)) [data](data:text/html,hi) ![photo](https://evil.example/x.png)",
-    );
+    const html = renderMarkdown("[clic](javascript:alert(1)) [data](data:text/html,hi) ![photo](https://evil.example/x.png)");
     expect(html).not.toContain("javascript:");
     expect(html).not.toContain("data:text");
     expect(html).not.toContain("<img");
@@ -87,9 +82,7 @@ describe("renderMarkdown", () => {
 
 describe("parseFrontMatter", () => {
   it("reads title, date and description", () => {
-    const { meta, body } = parseFrontMatter(
-      '---\ntitle: "Un titre : avec deux-points"\ndate: 2025-01-02\ndescription: Court.\n---\nCorps',
-    );
+    const { meta, body } = parseFrontMatter('---\ntitle: "Un titre : avec deux-points"\ndate: 2025-01-02\ndescription: Court.\n---\nCorps');
     expect(meta).toEqual({ title: "Un titre : avec deux-points", date: "2025-01-02", description: "Court." });
     expect(body).toBe("Corps");
   });
@@ -123,10 +116,7 @@ describe("articles on disk", () => {
     const dir = await mkdtemp(path.join(tmpdir(), "fidele-md-"));
     await mkdir(path.join(dir, "blog"));
     await writeFile(path.join(dir, "blog", "Bad Name.md"), "---\ntitle: T\ndate: 2025-01-01\ndescription: D\n---\n");
-    await writeFile(
-      path.join(dir, "blog", "bon-article.md"),
-      "---\ntitle: Bon\ndate: 2025-01-01\ndescription: Desc\n---\nTexte",
-    );
+    await writeFile(path.join(dir, "blog", "bon-article.md"), "---\ntitle: Bon\ndate: 2025-01-01\ndescription: Desc\n---\nTexte");
     expect((await listArticles("blog", dir)).map((a) => a.slug)).toEqual(["bon-article"]);
     expect(await getArticle("blog", "inconnu", dir)).toBeNull();
   });
@@ -187,9 +177,7 @@ describe("GET /api/content", () => {
     await deps.db.update(profiles).set({ lastSeen }).where(eq(profiles.id, user.id));
     const res = await app.request("/api/content/activity", { headers: { cookie } });
     expect(res.status).toBe(200);
-    const { activity } = (await res.json()) as {
-      activity: { memberSince: string; lastSeen: string; activeSessions: number };
-    };
+    const { activity } = (await res.json()) as { activity: { memberSince: string; lastSeen: string; activeSessions: number } };
     expect(activity.lastSeen).toBe(lastSeen.toISOString());
     expect(Date.now() - Date.parse(activity.memberSince)).toBeLessThan(60_000);
     expect(activity.activeSessions).toBe(1);

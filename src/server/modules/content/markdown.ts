@@ -80,9 +80,6 @@ export function parseFrontMatter(source: string): { meta: FrontMatter; body: str
     fields[key] = value;
   }
   const parsed = frontMatterSchema.safeParse(fields);
-  if (!parsed.success)
-    throw new Error(
-      `bad front matter: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`,
-    );
+  if (!parsed.success) throw new Error(`bad front matter: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}`);
   return { meta: parsed.data, body: match[2] ?? "" };
 }

@@ -14,7 +14,9 @@ export type Mailer = {
  * outbox; without SMTP it stays there, readable by the platform admin in the app.
  */
 export function createMailer(options: { db: Db; smtpUrl?: string; from: string; logger: Logger }): Mailer {
-  const transport: Transporter | undefined = options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : undefined;
+  const transport: Transporter | undefined = options.smtpUrl
+    ? nodemailer.createTransport(options.smtpUrl)
+    : undefined;
   return {
     async send(message) {
       let status: "kept" | "sent" | "failed" = "kept";

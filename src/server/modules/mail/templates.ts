@@ -37,13 +37,7 @@ function textOf(title: string, paragraphs: string[], action?: { label: string; u
   ].join("\n");
 }
 
-function build(
-  subject: string,
-  title: string,
-  paragraphs: string[],
-  action?: { label: string; url: string },
-  code?: string,
-): MailContent {
+function build(subject: string, title: string, paragraphs: string[], action?: { label: string; url: string }, code?: string): MailContent {
   return { subject, text: textOf(title, paragraphs, action, code), html: layout(title, paragraphs, action, code) };
 }
 
@@ -52,19 +46,14 @@ export const mailTemplates = {
     build(
       "Confirmez votre adresse e-mail",
       "Bienvenue sur Fidèle !",
-      [
-        "Pour activer votre compte et commencer à cumuler des points chez vos commerçants, confirmez votre adresse e-mail.",
-      ],
+      ["Pour activer votre compte et commencer à cumuler des points chez vos commerçants, confirmez votre adresse e-mail."],
       { label: "Confirmer mon adresse", url: p.url },
     ),
   reset: (p: { url: string }) =>
     build(
       "Réinitialisez votre mot de passe",
       "Mot de passe oublié ?",
-      [
-        "Vous avez demandé à changer votre mot de passe. Ce lien est valable une heure.",
-        "Après le changement, toutes vos sessions ouvertes seront déconnectées.",
-      ],
+      ["Vous avez demandé à changer votre mot de passe. Ce lien est valable une heure.", "Après le changement, toutes vos sessions ouvertes seront déconnectées."],
       { label: "Choisir un nouveau mot de passe", url: p.url },
     ),
   "sign-in-code": (p: { code: string }) =>
@@ -79,29 +68,17 @@ export const mailTemplates = {
     build(
       `Invitation à rejoindre ${p.shopName} sur Fidèle`,
       `Rejoignez l'équipe de ${p.shopName}`,
-      [
-        `${p.inviterName} vous invite à rejoindre l'équipe de ${p.shopName} sur Fidèle pour enregistrer les passages et valider les récompenses.`,
-      ],
+      [`${p.inviterName} vous invite à rejoindre l'équipe de ${p.shopName} sur Fidèle pour enregistrer les passages et valider les récompenses.`],
       { label: "Accepter l'invitation", url: p.url },
     ),
   "existing-account": (p: { url: string }) =>
     build(
       "Vous avez déjà un compte Fidèle",
       "Vous avez déjà un compte",
-      [
-        "Quelqu'un (vous, sans doute) a voulu créer un compte avec cette adresse, qui en a déjà un.",
-        "Si vous avez oublié votre mot de passe, vous pouvez en choisir un nouveau.",
-      ],
+      ["Quelqu'un (vous, sans doute) a voulu créer un compte avec cette adresse, qui en a déjà un.", "Si vous avez oublié votre mot de passe, vous pouvez en choisir un nouveau."],
       { label: "Réinitialiser mon mot de passe", url: p.url },
     ),
-  "contest-win": (p: {
-    url: string;
-    shopName: string;
-    contestTitle: string;
-    lotName: string;
-    claimBy: string;
-    code: string;
-  }) =>
+  "contest-win": (p: { url: string; shopName: string; contestTitle: string; lotName: string; claimBy: string; code: string }) =>
     build(
       `Vous avez gagné : ${p.lotName}`,
       "Félicitations, vous avez gagné !",

@@ -175,15 +175,8 @@ export async function listShopRewardsFor(
  * For each card: how many rewards it can take now (every rule applied, as the
  * shop page says), and the cheapest one that only lacks points.
  */
-export async function rewardsGlance(
-  db: Db,
-  cardRows: { id: string; shopId: string; balance: number }[],
-  now = new Date(),
-) {
-  const out = new Map<
-    string,
-    { reachable: number; next: { title: string; slug: string; cost: number; missing: number } | null }
-  >();
+export async function rewardsGlance(db: Db, cardRows: { id: string; shopId: string; balance: number }[], now = new Date()) {
+  const out = new Map<string, { reachable: number; next: { title: string; slug: string; cost: number; missing: number } | null }>();
   if (cardRows.length === 0) return out;
   const shopIds = [...new Set(cardRows.map((c) => c.shopId))];
   const cardIds = cardRows.map((c) => c.id);
@@ -197,13 +190,7 @@ export async function rewardsGlance(
     db
       .select({ cardId: redemptions.cardId, rewardId: redemptions.rewardId, n: sql<number>`count(*)::int` })
       .from(redemptions)
-      .where(
-        and(
-          inArray(redemptions.cardId, cardIds),
-          eq(redemptions.source, "reward"),
-          inArray(redemptions.status, ["pending", "validated"]),
-        ),
-      )
+      .where(and(inArray(redemptions.cardId, cardIds), eq(redemptions.source, "reward"), inArray(redemptions.status, ["pending", "validated"])))
       .groupBy(redemptions.cardId, redemptions.rewardId),
   ]);
   for (const card of cardRows) {
@@ -219,8 +206,7 @@ export async function rewardsGlance(
         today: localParts(now, r.timezone).date,
       });
       if (refusal === null) reachable++;
-      else if (refusal === "insufficient" && next === null)
-        next = { title: r.title, slug: r.slug, cost: r.cost, missing: r.cost - card.balance };
+      else if (refusal === "insufficient" && next === null) next = { title: r.title, slug: r.slug, cost: r.cost, missing: r.cost - card.balance };
     }
     out.set(card.id, { reachable, next });
   }

@@ -16,39 +16,24 @@ import { scopedCodeShop } from "../cards/counter.service.ts";
 
 // Advance widths (1/1000 em) of Helvetica and Helvetica-Bold for ASCII 32…126, from Adobe's AFM files.
 const HELVETICA = [
-  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556,
-  556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833,
-  722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556,
-  556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334,
-  260, 334, 584,
+  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556,
+  556, 278, 278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667,
+  778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556, 556,
+  222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
 ];
 const HELVETICA_BOLD = [
-  278, 333, 474, 556, 556, 889, 722, 238, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556,
-  556, 556, 556, 333, 333, 584, 584, 584, 611, 975, 722, 722, 722, 722, 667, 611, 778, 722, 278, 556, 722, 611, 833,
-  722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 333, 278, 333, 584, 556, 333, 556, 611, 556, 611,
-  556, 333, 611, 611, 278, 278, 556, 278, 889, 611, 611, 611, 611, 389, 556, 333, 611, 556, 778, 556, 556, 500, 389,
-  280, 389, 584,
+  278, 333, 474, 556, 556, 889, 722, 238, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556,
+  556, 333, 333, 584, 584, 584, 611, 975, 722, 722, 722, 722, 667, 611, 778, 722, 278, 556, 722, 611, 833, 722, 778, 667,
+  778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 333, 278, 333, 584, 556, 333, 556, 611, 556, 611, 556, 333, 611, 611,
+  278, 278, 556, 278, 889, 611, 611, 611, 611, 389, 556, 333, 611, 556, 778, 556, 556, 500, 389, 280, 389, 584,
 ];
 
 type Font = "F1" | "F2";
 
 /** WinAnsiEncoding bytes (as a latin1 string) of a text; what it cannot encode becomes "?". */
 const WIN_ANSI_EXTRA: Record<string, number> = {
-  "€": 0x80,
-  "‚": 0x82,
-  "„": 0x84,
-  "…": 0x85,
-  "‘": 0x91,
-  "’": 0x92,
-  "“": 0x93,
-  "”": 0x94,
-  "•": 0x95,
-  "–": 0x96,
-  "—": 0x97,
-  œ: 0x9c,
-  Œ: 0x8c,
-  Ÿ: 0x9f,
-  "\u202f": 0xa0,
+  "€": 0x80, "‚": 0x82, "„": 0x84, "…": 0x85, "‘": 0x91, "’": 0x92, "“": 0x93, "”": 0x94, "•": 0x95, "–": 0x96, "—": 0x97,
+  "œ": 0x9c, "Œ": 0x8c, "Ÿ": 0x9f, "\u202f": 0xa0,
 };
 
 function winAnsi(text: string): string {
@@ -115,9 +100,7 @@ export function buildPosterPdf(input: PosterInput): Buffer {
   const ops: string[] = [];
   const text = (s: string, font: Font, size: number, color: string, y: number, x?: number) => {
     const left = x ?? (PAGE_W - textWidth(s, font, size)) / 2;
-    ops.push(
-      `BT ${rgb(color)} rg /${font} ${size} Tf 1 0 0 1 ${left.toFixed(2)} ${y.toFixed(2)} Tm (${escapePdf(winAnsi(s))}) Tj ET`,
-    );
+    ops.push(`BT ${rgb(color)} rg /${font} ${size} Tf 1 0 0 1 ${left.toFixed(2)} ${y.toFixed(2)} Tm (${escapePdf(winAnsi(s))}) Tj ET`);
   };
 
   // Header band in the card's colours.
@@ -151,15 +134,11 @@ export function buildPosterPdf(input: PosterInput): Buffer {
       while (c < n && qr.modules.get(r, c)) c++;
       const x = x0 + (start + 4) * cell;
       const y = yTop - (r + 5) * cell;
-      ops.push(
-        `${x.toFixed(3)} ${y.toFixed(3)} ${((c - start) * cell + 0.01).toFixed(3)} ${(cell + 0.01).toFixed(3)} re`,
-      );
+      ops.push(`${x.toFixed(3)} ${y.toFixed(3)} ${((c - start) * cell + 0.01).toFixed(3)} ${(cell + 0.01).toFixed(3)} re`);
     }
   }
   ops.push("f");
-  ops.push(
-    `${rgb(input.design.accent)} RG 3 w ${(x0 - 6).toFixed(2)} ${(yTop - qrSize - 6).toFixed(2)} ${qrSize + 12} ${qrSize + 12} re S`,
-  );
+  ops.push(`${rgb(input.design.accent)} RG 3 w ${(x0 - 6).toFixed(2)} ${(yTop - qrSize - 6).toFixed(2)} ${qrSize + 12} ${qrSize + 12} re S`);
 
   // Instructions.
   let y = yTop - qrSize - 50;

@@ -1,11 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import {
-  paginationSchema,
-  reviewSchema,
-  shopRegistrationSchema,
-  shopSearchSchema,
-} from "../../../domain/schemas/shops.ts";
+import { paginationSchema, reviewSchema, shopRegistrationSchema, shopSearchSchema } from "../../../domain/schemas/shops.ts";
 import { type AppEnv, currentUser } from "../../lib/context.ts";
 import { validate } from "../../lib/validate.ts";
 import {
@@ -19,9 +14,7 @@ import {
 import { deleteReview, listReviews, saveReview } from "./reviews.service.ts";
 
 const slugParam = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,80}$/, "Boutique introuvable.") });
-const scanUidParam = z.object({
-  scanUid: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "Ce code ne correspond à aucune boutique Fidèle."),
-});
+const scanUidParam = z.object({ scanUid: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, "Ce code ne correspond à aucune boutique Fidèle.") });
 /** Without a radius, "nearby" means within this distance. */
 const NEARBY_DEFAULT_RADIUS_KM = 30;
 
@@ -35,9 +28,7 @@ export const shopsRoutes = new Hono<AppEnv>()
     return c.json(await searchShops(c.get("deps").db, c.req.valid("query")));
   })
   .get("/nearby", validate("query", shopSearchSchema), async (c) => {
-    return c.json(
-      await searchShops(c.get("deps").db, c.req.valid("query"), { defaultRadiusKm: NEARBY_DEFAULT_RADIUS_KM }),
-    );
+    return c.json(await searchShops(c.get("deps").db, c.req.valid("query"), { defaultRadiusKm: NEARBY_DEFAULT_RADIUS_KM }));
   })
   .get("/mine", async (c) => {
     const user = currentUser(c);

@@ -151,9 +151,7 @@ function CardDesignForm({ shopId, settings }: { shopId: string; settings: CardSe
           />
         </div>
         <p className="text-sm text-stone-600 dark:text-stone-400">
-          {settings.shop.logoUrl
-            ? "Le logo est celui de votre page. "
-            : "Pas encore de logo : la carte affiche votre initiale. "}
+          {settings.shop.logoUrl ? "Le logo est celui de votre page. " : "Pas encore de logo : la carte affiche votre initiale. "}
           <Link to="/admin/ma-boutique" className="font-semibold text-brand-800 underline dark:text-brand-200">
             {settings.shop.logoUrl ? "Changer le logo" : "Ajouter un logo"}
           </Link>

@@ -47,12 +47,7 @@ export default function ScannerAuthPage() {
       </div>
 
       <div className="flex flex-col gap-3">
-        <ButtonLink
-          to={withRedirect("/signup")}
-          full
-          className="shadow-md"
-          style={{ background: design.background, color: readableOn(design.background) }}
-        >
+        <ButtonLink to={withRedirect("/signup")} full className="shadow-md" style={{ background: design.background, color: readableOn(design.background) }}>
           Créer mon compte
         </ButtonLink>
         <ButtonLink to={withRedirect("/login")} variant="secondary" full>

@@ -37,9 +37,7 @@ export function ArticleView({ kind }: { kind: ArticleKind }) {
     <>
       <article className="mx-auto max-w-md px-5 pb-8 pt-6">
         <header className="mb-6 border-b border-stone-200 pb-6 dark:border-stone-800">
-          <p className="text-sm font-semibold uppercase tracking-wider text-brand-700 dark:text-brand-200">
-            {KIND_LABEL[kind]}
-          </p>
+          <p className="text-sm font-semibold uppercase tracking-wider text-brand-700 dark:text-brand-200">{KIND_LABEL[kind]}</p>
           <h1 className="mt-2 text-[1.75rem] font-black leading-tight tracking-tight">{article.title}</h1>
           <p className="mt-3 text-lg text-stone-700 dark:text-stone-300">{article.description}</p>
           <p className="mt-3 text-sm text-stone-600 dark:text-stone-400">

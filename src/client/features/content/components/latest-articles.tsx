@@ -17,9 +17,7 @@ export function LatestArticles() {
           <li key={post.slug}>
             <Link to={`/blog/${post.slug}`} className={`block p-4 ${PANEL}`}>
               <span className="block font-semibold">{post.title}</span>
-              <span className="mt-1 line-clamp-2 block text-sm text-stone-700 dark:text-stone-300">
-                {post.description}
-              </span>
+              <span className="mt-1 line-clamp-2 block text-sm text-stone-700 dark:text-stone-300">{post.description}</span>
             </Link>
           </li>
         ))}

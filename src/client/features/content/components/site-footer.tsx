@@ -17,19 +17,14 @@ export function SiteFooter() {
         <ul className="grid grid-cols-2 gap-x-4 gap-y-1 text-sm">
           {LINKS.map((link) => (
             <li key={link.to}>
-              <Link
-                to={link.to}
-                className="inline-flex min-h-11 items-center text-stone-700 underline-offset-2 hover:underline dark:text-stone-300"
-              >
+              <Link to={link.to} className="inline-flex min-h-11 items-center text-stone-700 underline-offset-2 hover:underline dark:text-stone-300">
                 {link.label}
               </Link>
             </li>
           ))}
         </ul>
       </nav>
-      <p className="mt-4 text-xs text-stone-600 dark:text-stone-400">
-        Fidèle — la fidélité des commerces de quartier, dans votre poche.
-      </p>
+      <p className="mt-4 text-xs text-stone-600 dark:text-stone-400">Fidèle — la fidélité des commerces de quartier, dans votre poche.</p>
     </footer>
   );
 }

@@ -17,9 +17,9 @@ const SHOPPERS: Question[] = [
     a: (
       <>
         <p>
-          À la caisse, ouvrez Fidèle et scannez le code affiché par la boutique, avec l'appareil photo de votre
-          téléphone ou le bouton « Scanner » de l'application. Votre passage est crédité aussitôt sur la carte de cette
-          boutique : un tampon ou des points, selon la carte qu'elle a choisie.
+          À la caisse, ouvrez Fidèle et scannez le code affiché par la boutique, avec l'appareil photo de votre téléphone ou le
+          bouton « Scanner » de l'application. Votre passage est crédité aussitôt sur la carte de cette boutique : un tampon ou
+          des points, selon la carte qu'elle a choisie.
         </p>
         <p>La première fois, la carte de la boutique est créée automatiquement : il n'y a rien à demander.</p>
       </>
@@ -30,9 +30,9 @@ const SHOPPERS: Question[] = [
     a: (
       <>
         <p>
-          Pour que les points récompensent de vrais passages, chaque boutique impose un délai minimum entre deux
-          passages crédités d'un même client (4 heures par défaut) et un nombre maximum de passages par jour (un par
-          défaut). La boutique peut ajuster ces limites.
+          Pour que les points récompensent de vrais passages, chaque boutique impose un délai minimum entre deux passages
+          crédités d'un même client (4 heures par défaut) et un nombre maximum de passages par jour (un par défaut). La
+          boutique peut ajuster ces limites.
         </p>
         <p>Quand un scan arrive trop tôt, Fidèle vous indique à partir de quand le prochain passage comptera.</p>
       </>
@@ -42,9 +42,9 @@ const SHOPPERS: Question[] = [
     q: "Le code de la boutique n'est pas accepté, que faire ?",
     a: (
       <p>
-        Le code affiché au comptoir change toutes les 30 secondes : une photo prise plus tôt ou reçue d'un ami n'est
-        plus valable. Scannez le code à l'écran au moment de payer. Si le problème continue, le commerçant peut créditer
-        votre passage à partir de votre adresse e-mail.
+        Le code affiché au comptoir change toutes les 30 secondes : une photo prise plus tôt ou reçue d'un ami n'est plus
+        valable. Scannez le code à l'écran au moment de payer. Si le problème continue, le commerçant peut créditer votre
+        passage à partir de votre adresse e-mail.
       </p>
     ),
   },
@@ -52,9 +52,9 @@ const SHOPPERS: Question[] = [
     q: "Comment obtenir une récompense ?",
     a: (
       <p>
-        Chaque boutique choisit ses récompenses et le nombre de points qu'elles demandent ; vous les voyez sur sa carte,
-        avec votre progression. Une fois le seuil atteint, choisissez la récompense dans l'application et montrez
-        l'écran au comptoir : un membre de l'équipe la valide, et les points correspondants sont déduits de votre carte.
+        Chaque boutique choisit ses récompenses et le nombre de points qu'elles demandent ; vous les voyez sur sa carte, avec
+        votre progression. Une fois le seuil atteint, choisissez la récompense dans l'application et montrez l'écran au
+        comptoir : un membre de l'équipe la valide, et les points correspondants sont déduits de votre carte.
       </p>
     ),
   },
@@ -62,9 +62,9 @@ const SHOPPERS: Question[] = [
     q: "Quelles données gardez-vous sur moi ?",
     a: (
       <p>
-        Votre adresse e-mail, vos prénom et nom, et éventuellement votre date de naissance et votre code postal si vous
-        les indiquez ; l'historique de vos passages et récompenses dans chaque boutique ; vos choix de notifications.
-        Rien n'est revendu, aucune publicité n'est affichée. Tout est détaillé dans la{" "}
+        Votre adresse e-mail, vos prénom et nom, et éventuellement votre date de naissance et votre code postal si vous les
+        indiquez ; l'historique de vos passages et récompenses dans chaque boutique ; vos choix de notifications. Rien n'est
+        revendu, aucune publicité n'est affichée. Tout est détaillé dans la{" "}
         <A to="/politiques-de-confidentialite">politique de confidentialité</A>.
       </p>
     ),
@@ -73,8 +73,8 @@ const SHOPPERS: Question[] = [
     q: "Une boutique peut-elle m'envoyer des messages ?",
     a: (
       <p>
-        Seulement si vous l'avez accepté. Les newsletters par e-mail et les notifications sur le téléphone sont
-        désactivées tant que vous ne les activez pas, et vous pouvez changer d'avis à tout moment depuis votre profil.
+        Seulement si vous l'avez accepté. Les newsletters par e-mail et les notifications sur le téléphone sont désactivées
+        tant que vous ne les activez pas, et vous pouvez changer d'avis à tout moment depuis votre profil.
       </p>
     ),
   },
@@ -85,8 +85,7 @@ const SHOPPERS: Question[] = [
         <p>Fidèle s'installe depuis le navigateur, sans passer par un magasin d'applications :</p>
         <ul className="list-disc pl-6">
           <li>
-            <strong>iPhone</strong> : ouvrez Fidèle dans Safari, touchez le bouton Partager, puis « Sur l'écran
-            d'accueil ».
+            <strong>iPhone</strong> : ouvrez Fidèle dans Safari, touchez le bouton Partager, puis « Sur l'écran d'accueil ».
           </li>
           <li>
             <strong>Android</strong> : ouvrez Fidèle dans Chrome, touchez le menu ⋮, puis « Installer l'application » ou
@@ -101,9 +100,9 @@ const SHOPPERS: Question[] = [
     q: "Comment supprimer mon compte ?",
     a: (
       <p>
-        Vous pouvez demander la suppression de votre compte et de vos données à tout moment ; la marche à suivre figure
-        dans la <A to="/politiques-de-confidentialite">politique de confidentialité</A>. Sans activité pendant 3 ans,
-        votre compte est de toute façon supprimé.
+        Vous pouvez demander la suppression de votre compte et de vos données à tout moment ; la marche à suivre figure dans
+        la <A to="/politiques-de-confidentialite">politique de confidentialité</A>. Sans activité pendant 3 ans, votre compte
+        est de toute façon supprimé.
       </p>
     ),
   },
@@ -124,8 +123,8 @@ const SHOPS: Question[] = [
     q: "Combien ça coûte ?",
     a: (
       <p>
-        Rien. Fidèle est gratuit, sans abonnement ni commission sur vos ventes, et peut être hébergé sur votre propre
-        serveur. Le détail de ce qui est inclus est sur la page <A to="/offre">offre commerçants</A>.
+        Rien. Fidèle est gratuit, sans abonnement ni commission sur vos ventes, et peut être hébergé sur votre propre serveur.
+        Le détail de ce qui est inclus est sur la page <A to="/offre">offre commerçants</A>.
       </p>
     ),
   },
@@ -133,9 +132,8 @@ const SHOPS: Question[] = [
     q: "De quel matériel ai-je besoin ?",
     a: (
       <p>
-        D'une tablette ou d'un téléphone posé près de la caisse pour afficher le code qui change toutes les 30 secondes.
-        Si vous le souhaitez, vous pouvez aussi imprimer une affiche avec un code fixe, toujours soumise au délai entre
-        deux passages.
+        D'une tablette ou d'un téléphone posé près de la caisse pour afficher le code qui change toutes les 30 secondes. Si vous
+        le souhaitez, vous pouvez aussi imprimer une affiche avec un code fixe, toujours soumise au délai entre deux passages.
       </p>
     ),
   },
@@ -143,9 +141,9 @@ const SHOPS: Question[] = [
     q: "Pourquoi le code change-t-il sans arrêt ?",
     a: (
       <p>
-        Un code fixe peut être photographié et scanné depuis chez soi, autant de fois qu'on veut. Le code de Fidèle se
-        renouvelle toutes les 30 secondes et n'est plus accepté une minute plus tard : seuls les clients présents dans
-        votre boutique gagnent des points.
+        Un code fixe peut être photographié et scanné depuis chez soi, autant de fois qu'on veut. Le code de Fidèle se renouvelle
+        toutes les 30 secondes et n'est plus accepté une minute plus tard : seuls les clients présents dans votre boutique
+        gagnent des points.
       </p>
     ),
   },
@@ -153,8 +151,8 @@ const SHOPS: Question[] = [
     q: "Mon équipe peut-elle valider les récompenses ?",
     a: (
       <p>
-        Oui. Invitez vos vendeurs par e-mail depuis l'espace commerçant : ils peuvent afficher le code, créditer un
-        passage et valider une récompense, sans accéder aux réglages ni à la liste complète de vos clients.
+        Oui. Invitez vos vendeurs par e-mail depuis l'espace commerçant : ils peuvent afficher le code, créditer un passage et
+        valider une récompense, sans accéder aux réglages ni à la liste complète de vos clients.
       </p>
     ),
   },
@@ -162,8 +160,8 @@ const SHOPS: Question[] = [
     q: "Puis-je contacter mes clients ?",
     a: (
       <p>
-        Oui, ceux qui l'ont accepté : newsletters par e-mail, notifications sur le téléphone, jeux concours. Chaque
-        client choisit ce qu'il reçoit et peut se désinscrire en un geste, comme le demande la loi.
+        Oui, ceux qui l'ont accepté : newsletters par e-mail, notifications sur le téléphone, jeux concours. Chaque client
+        choisit ce qu'il reçoit et peut se désinscrire en un geste, comme le demande la loi.
       </p>
     ),
   },
@@ -202,10 +200,7 @@ function QuestionList({ id, title, questions }: { id: string; title: string; que
 export default function FaqPage() {
   return (
     <>
-      <Page
-        title="Questions fréquentes"
-        lead="Les réponses aux questions qu'on nous pose le plus, côté clients et côté boutiques."
-      >
+      <Page title="Questions fréquentes" lead="Les réponses aux questions qu'on nous pose le plus, côté clients et côté boutiques.">
         <QuestionList id="faq-clients" title="Pour les clients" questions={SHOPPERS} />
         <QuestionList id="faq-boutiques" title="Pour les commerçants" questions={SHOPS} />
         <p className="text-stone-700 dark:text-stone-300">

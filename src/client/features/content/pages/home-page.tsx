@@ -47,14 +47,8 @@ const STEPS = [
 
 const REASONS = [
   ["Plus de carte oubliée", "Toutes vos cartes sont dans votre téléphone, même sans réseau une fois consultées."],
-  [
-    "Des points qui comptent",
-    "Le code du comptoir change toutes les 30 secondes : personne ne triche, vos récompenses gardent leur valeur.",
-  ],
-  [
-    "Vos données respectées",
-    "Aucune publicité, rien de revendu, et les messages des boutiques seulement si vous le voulez.",
-  ],
+  ["Des points qui comptent", "Le code du comptoir change toutes les 30 secondes : personne ne triche, vos récompenses gardent leur valeur."],
+  ["Vos données respectées", "Aucune publicité, rien de revendu, et les messages des boutiques seulement si vous le voulez."],
 ] as const;
 
 function VisitorHome() {
@@ -62,9 +56,7 @@ function VisitorHome() {
     <>
       <section className="bg-gradient-to-b from-brand-800 to-brand-900 px-5 pb-10 pt-8 text-white">
         <div className="mx-auto max-w-md">
-          <h1 className="text-[2rem] font-black leading-tight tracking-tight">
-            Vos cartes de fidélité, enfin dans votre poche.
-          </h1>
+          <h1 className="text-[2rem] font-black leading-tight tracking-tight">Vos cartes de fidélité, enfin dans votre poche.</h1>
           <p className="mt-3 text-lg text-brand-50">
             Scannez le code de vos commerçants, cumulez des points à chaque passage et profitez de récompenses.
           </p>
@@ -90,10 +82,7 @@ function VisitorHome() {
           <ol className="mt-4 flex flex-col gap-3">
             {STEPS.map(([title, text], i) => (
               <li key={title} className={`flex gap-4 p-4 ${PANEL}`}>
-                <span
-                  className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-100 font-bold text-brand-800"
-                  aria-hidden="true"
-                >
+                <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-100 font-bold text-brand-800" aria-hidden="true">
                   {i + 1}
                 </span>
                 <div>

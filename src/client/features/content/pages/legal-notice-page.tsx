@@ -25,17 +25,9 @@ export default function LegalNoticePage() {
   return (
     <>
       <Page title="Mentions légales" lead="Qui édite et héberge ce service, et comment nous joindre.">
-        {isError ? (
-          <Notice tone="error">
-            Les informations de l'éditeur n'ont pas pu être chargées. Réessayez dans un instant.
-          </Notice>
-        ) : null}
+        {isError ? <Notice tone="error">Les informations de l'éditeur n'ont pas pu être chargées. Réessayez dans un instant.</Notice> : null}
         {isPending ? (
-          <div
-            className="h-72 animate-pulse rounded-2xl bg-stone-200 dark:bg-stone-800"
-            role="status"
-            aria-label="Chargement des informations de l'éditeur"
-          />
+          <div className="h-72 animate-pulse rounded-2xl bg-stone-200 dark:bg-stone-800" role="status" aria-label="Chargement des informations de l'éditeur" />
         ) : null}
         {legal ? (
           <dl className="divide-y divide-stone-200 rounded-2xl border border-stone-200 bg-white px-4 shadow-sm dark:divide-stone-800 dark:border-stone-800 dark:bg-stone-900">
@@ -52,16 +44,15 @@ export default function LegalNoticePage() {
         <Prose>
           <Section title="Propriété intellectuelle">
             <p>
-              Les textes, le nom et l'identité visuelle de Fidèle sont protégés. Les noms, logos et photos des boutiques
-              leur appartiennent et sont publiés sous leur responsabilité. Toute reproduction sans autorisation est
-              interdite.
+              Les textes, le nom et l'identité visuelle de Fidèle sont protégés. Les noms, logos et photos des boutiques leur
+              appartiennent et sont publiés sous leur responsabilité. Toute reproduction sans autorisation est interdite.
             </p>
           </Section>
           <Section title="Données personnelles">
             <p>
               Ce que nous collectons, pourquoi, combien de temps et comment exercer vos droits est expliqué dans la{" "}
-              <Link to="/politiques-de-confidentialite">politique de confidentialité</Link>. L'utilisation du service
-              est encadrée par les <Link to="/cgu">conditions générales d'utilisation</Link>.
+              <Link to="/politiques-de-confidentialite">politique de confidentialité</Link>. L'utilisation du service est
+              encadrée par les <Link to="/cgu">conditions générales d'utilisation</Link>.
             </p>
           </Section>
           <Section title="Signaler un contenu">

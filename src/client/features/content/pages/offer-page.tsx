@@ -20,16 +20,7 @@ const ICONS = {
 function FeatureIcon({ path }: { path: string }) {
   return (
     <span className="flex size-11 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-700 dark:bg-stone-800 dark:text-brand-200">
-      <svg
-        viewBox="0 0 24 24"
-        className="size-6"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-      >
+      <svg viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
         <path d={path} />
       </svg>
     </span>
@@ -94,19 +85,14 @@ export default function OfferPage() {
             La carte de fidélité qui fait revenir vos clients, sans tricherie.
           </h1>
           <p className="mt-3 text-lg text-brand-50">
-            Boulangerie, café, fleuriste, coiffeur, épicerie : lancez votre carte en quelques minutes, avec une tablette
-            ou un téléphone au comptoir.
+            Boulangerie, café, fleuriste, coiffeur, épicerie : lancez votre carte en quelques minutes, avec une tablette ou un
+            téléphone au comptoir.
           </p>
           <div className="mt-6 flex flex-col gap-3">
             <ButtonLink to="/inscription-boutique" className="bg-accent-400 text-stone-950 hover:bg-accent-500" full>
               Inscrire ma boutique gratuitement
             </ButtonLink>
-            <ButtonLink
-              to="/presentation/fidele-en-cinq-minutes"
-              variant="ghost"
-              className="text-white hover:bg-white/10"
-              full
-            >
+            <ButtonLink to="/presentation/fidele-en-cinq-minutes" variant="ghost" className="text-white hover:bg-white/10" full>
               Fidèle en 5 minutes
             </ButtonLink>
           </div>
@@ -117,10 +103,7 @@ export default function OfferPage() {
         <h2 className="text-xl font-bold tracking-tight">Tout ce que votre boutique reçoit</h2>
         <ul className="mt-5 flex flex-col gap-4">
           {FEATURES.map((f) => (
-            <li
-              key={f.title}
-              className="flex gap-4 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm dark:border-stone-800 dark:bg-stone-900"
-            >
+            <li key={f.title} className="flex gap-4 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm dark:border-stone-800 dark:bg-stone-900">
               <FeatureIcon path={f.icon} />
               <div>
                 <h3 className="font-semibold">{f.title}</h3>

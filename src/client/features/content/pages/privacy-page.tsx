@@ -46,10 +46,7 @@ export default function PrivacyPage() {
   const contact = legal?.contact;
   return (
     <>
-      <Page
-        title="Politique de confidentialité"
-        lead={`Ce que Fidèle fait de vos données, et comment garder la main dessus. Dernière mise à jour : ${UPDATED}.`}
-      >
+      <Page title="Politique de confidentialité" lead={`Ce que Fidèle fait de vos données, et comment garder la main dessus. Dernière mise à jour : ${UPDATED}.`}>
         <Prose>
           <Section title="Qui est responsable de vos données ?">
             <p>
@@ -58,18 +55,15 @@ export default function PrivacyPage() {
               {contact ? <ContactLink contact={contact} /> : "l'adresse de contact des mentions légales"}.
             </p>
             <p>
-              Fidèle ne collecte que ce qui est nécessaire pour faire fonctionner une carte de fidélité. Vos données ne
-              sont ni vendues ni louées, et ne servent à aucune publicité.
+              Fidèle ne collecte que ce qui est nécessaire pour faire fonctionner une carte de fidélité. Vos données ne sont ni
+              vendues ni louées, et ne servent à aucune publicité.
             </p>
           </Section>
 
           <Section title="Ce que nous collectons, pourquoi et combien de temps">
             <div className="flex flex-col gap-3">
               {PROCESSING.map((row) => (
-                <article
-                  key={row.title}
-                  className="rounded-2xl border border-stone-200 bg-white p-4 text-base shadow-sm dark:border-stone-800 dark:bg-stone-900"
-                >
+                <article key={row.title} className="rounded-2xl border border-stone-200 bg-white p-4 text-base shadow-sm dark:border-stone-800 dark:bg-stone-900">
                   <h3 className="mt-0! text-base font-bold text-stone-900 dark:text-stone-50">{row.title}</h3>
                   <p className="mt-1! text-sm">{row.what}</p>
                   <dl className="mt-3 grid gap-2 border-t border-stone-100 pt-3 text-sm dark:border-stone-800">
@@ -84,18 +78,18 @@ export default function PrivacyPage() {
               ))}
             </div>
             <p>
-              <strong>3 ans après votre dernière activité</strong> (dernière connexion, dernier passage en boutique),
-              votre compte et toutes les données qui s'y rattachent sont supprimés. Les statistiques que les boutiques
-              conservent ensuite sont anonymes.
+              <strong>3 ans après votre dernière activité</strong> (dernière connexion, dernier passage en boutique), votre
+              compte et toutes les données qui s'y rattachent sont supprimés. Les statistiques que les boutiques conservent
+              ensuite sont anonymes.
             </p>
           </Section>
 
           <Section title="Qui peut voir vos données ?">
             <ul>
               <li>
-                <strong>Les boutiques dont vous êtes client</strong> voient, pour leur seule carte : vos prénom et nom,
-                votre adresse e-mail, vos passages, vos points et vos récompenses. Une boutique ne voit rien de vos
-                cartes dans d'autres boutiques.
+                <strong>Les boutiques dont vous êtes client</strong> voient, pour leur seule carte : vos prénom et nom, votre
+                adresse e-mail, vos passages, vos points et vos récompenses. Une boutique ne voit rien de vos cartes dans
+                d'autres boutiques.
               </li>
               <li>
                 <strong>L'exploitant</strong> et son <strong>hébergeur</strong>
@@ -114,10 +108,9 @@ export default function PrivacyPage() {
 
           <Section title="Cookies et stockage sur votre appareil">
             <p>
-              Fidèle utilise un seul cookie, indispensable pour vous garder connecté, et garde sur votre appareil
-              quelques préférences (thème clair ou sombre, choix d'installation de l'application). Aucun cookie
-              publicitaire ni outil de mesure d'audience tiers n'est utilisé ; aucun consentement n'est donc demandé
-              pour ces éléments.
+              Fidèle utilise un seul cookie, indispensable pour vous garder connecté, et garde sur votre appareil quelques
+              préférences (thème clair ou sombre, choix d'installation de l'application). Aucun cookie publicitaire ni outil
+              de mesure d'audience tiers n'est utilisé ; aucun consentement n'est donc demandé pour ces éléments.
             </p>
           </Section>
 
@@ -135,19 +128,19 @@ export default function PrivacyPage() {
                 <strong>Effacement</strong> : faire supprimer votre compte et vos données.
               </li>
               <li>
-                <strong>Portabilité</strong> : recevoir vos données dans un format lisible par une machine (CSV ou JSON)
-                pour les réutiliser ailleurs.
+                <strong>Portabilité</strong> : recevoir vos données dans un format lisible par une machine (CSV ou JSON) pour
+                les réutiliser ailleurs.
               </li>
               <li>
-                <strong>Opposition</strong> : vous opposer à un traitement fondé sur l'intérêt légitime, pour un motif
-                tenant à votre situation.
+                <strong>Opposition</strong> : vous opposer à un traitement fondé sur l'intérêt légitime, pour un motif tenant à
+                votre situation.
               </li>
               <li>
                 <strong>Limitation</strong> : demander le gel d'une donnée le temps d'examiner une contestation.
               </li>
               <li>
-                <strong>Retrait du consentement</strong> : couper newsletters et notifications à tout moment, depuis
-                votre profil ou le lien de désinscription de chaque message.
+                <strong>Retrait du consentement</strong> : couper newsletters et notifications à tout moment, depuis votre
+                profil ou le lien de désinscription de chaque message.
               </li>
               <li>
                 <strong>Directives après votre décès</strong> : indiquer ce que deviennent vos données.
@@ -158,17 +151,17 @@ export default function PrivacyPage() {
           <Section title="Comment exercer vos droits">
             <ol>
               <li>
-                Écrivez à {contact ? <ContactLink contact={contact} /> : "l'adresse de contact des mentions légales"}{" "}
-                depuis l'adresse e-mail de votre compte, en précisant le droit que vous exercez.
+                Écrivez à {contact ? <ContactLink contact={contact} /> : "l'adresse de contact des mentions légales"} depuis l'adresse
+                e-mail de votre compte, en précisant le droit que vous exercez.
               </li>
               <li>
-                Nous vous répondons dans un délai d'un mois au plus (prolongeable de deux mois pour une demande
-                complexe, auquel cas nous vous prévenons). Nous pouvons vous demander de confirmer votre identité en cas
-                de doute raisonnable, jamais davantage.
+                Nous vous répondons dans un délai d'un mois au plus (prolongeable de deux mois pour une demande complexe, auquel
+                cas nous vous prévenons). Nous pouvons vous demander de confirmer votre identité en cas de doute raisonnable,
+                jamais davantage.
               </li>
               <li>
-                Si la réponse ne vous satisfait pas, vous pouvez adresser une réclamation à la <strong>CNIL</strong>{" "}
-                (Commission nationale de l'informatique et des libertés), en ligne sur{" "}
+                Si la réponse ne vous satisfait pas, vous pouvez adresser une réclamation à la{" "}
+                <strong>CNIL</strong> (Commission nationale de l'informatique et des libertés), en ligne sur{" "}
                 <a href="https://www.cnil.fr/fr/plaintes" rel="noopener noreferrer" target="_blank">
                   cnil.fr/fr/plaintes
                 </a>{" "}
@@ -179,9 +172,9 @@ export default function PrivacyPage() {
 
           <Section title="Sécurité">
             <p>
-              Les échanges avec Fidèle sont chiffrés, les mots de passe ne sont jamais conservés en clair, l'accès aux
-              données d'une boutique est réservé à son équipe, et vous pouvez activer la double authentification et
-              fermer à distance vos autres sessions depuis <Link to="/protected">Sécurité du compte</Link>.
+              Les échanges avec Fidèle sont chiffrés, les mots de passe ne sont jamais conservés en clair, l'accès aux données
+              d'une boutique est réservé à son équipe, et vous pouvez activer la double authentification et fermer à distance
+              vos autres sessions depuis <Link to="/protected">Sécurité du compte</Link>.
             </p>
           </Section>
         </Prose>

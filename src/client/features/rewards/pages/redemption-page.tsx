@@ -50,9 +50,7 @@ function useLiveRedemption(id: string) {
         return;
       }
       setPolling(false);
-      queryClient.setQueryData<Redemption>(rewardsKeys.redemption(id), (old) =>
-        old ? withLocalDeadline({ ...old, ...state }) : old,
-      );
+      queryClient.setQueryData<Redemption>(rewardsKeys.redemption(id), (old) => (old ? withLocalDeadline({ ...old, ...state }) : old));
       if (state.status !== "pending") source.close();
     });
     source.addEventListener("error", () => setPolling(true));

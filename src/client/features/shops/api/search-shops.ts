@@ -16,12 +16,10 @@ const query = (filters: ShopFilters, offset: number) => ({
 });
 
 /** GET /api/shops: active shops by name, city, category or postal code; "Voir plus" pages by offset. */
-export const searchShops = (filters: ShopFilters, offset: number) =>
-  unwrap(api.shops.$get({ query: query(filters, offset) }));
+export const searchShops = (filters: ShopFilters, offset: number) => unwrap(api.shops.$get({ query: query(filters, offset) }));
 
 /** GET /api/shops/nearby: within 30 km sorted by distance with a position, else all by name. */
-export const nearbyShops = (filters: ShopFilters, offset: number) =>
-  unwrap(api.shops.nearby.$get({ query: query(filters, offset) }));
+export const nearbyShops = (filters: ShopFilters, offset: number) => unwrap(api.shops.nearby.$get({ query: query(filters, offset) }));
 
 export type ShopsAnswer = Awaited<ReturnType<typeof searchShops>>;
 export type ShopSummary = ShopsAnswer["shops"][number];
@@ -31,8 +29,7 @@ const pageOptions = (key: string, fetcher: typeof searchShops, filters: ShopFilt
     queryKey: shopsKeys.search(key, filters),
     queryFn: ({ pageParam }) => fetcher(filters, pageParam),
     initialPageParam: 0,
-    getNextPageParam: (last: ShopsAnswer, pages: ShopsAnswer[]) =>
-      last.hasMore ? pages.length * SHOPS_PAGE_SIZE : undefined,
+    getNextPageParam: (last: ShopsAnswer, pages: ShopsAnswer[]) => (last.hasMore ? pages.length * SHOPS_PAGE_SIZE : undefined),
     staleTime: 60_000,
   });
 

@@ -9,15 +9,7 @@ export function dateRangeFr(start: string, end: string): string {
   return start === end ? `le ${localDate(start)}` : `du ${localDate(start)} au ${localDate(end)}`;
 }
 
-type Period = {
-  label: string;
-  startDate: string | null;
-  endDate: string | null;
-  weekdays: number[];
-  startTime: string | null;
-  endTime: string | null;
-  multiplier: number;
-};
+type Period = { label: string; startDate: string | null; endDate: string | null; weekdays: number[]; startTime: string | null; endTime: string | null; multiplier: number };
 
 /** "le samedi et le dimanche, de 9 h 00 à 12 h 00, jusqu'au 30 juin": when a double-points period applies. */
 export function periodWhenFr(p: Period): string {
@@ -28,8 +20,7 @@ export function periodWhenFr(p: Period): string {
   } else {
     parts.push("tous les jours");
   }
-  if (p.startTime && p.endTime)
-    parts.push(`de ${formatMinutesFr(parseTime(p.startTime))} à ${formatMinutesFr(parseTime(p.endTime))}`);
+  if (p.startTime && p.endTime) parts.push(`de ${formatMinutesFr(parseTime(p.startTime))} à ${formatMinutesFr(parseTime(p.endTime))}`);
   if (p.startDate && p.endDate) parts.push(dateRangeFr(p.startDate, p.endDate));
   else if (p.startDate) parts.push(`à partir du ${localDate(p.startDate)}`);
   else if (p.endDate) parts.push(`jusqu'au ${localDate(p.endDate)}`);
@@ -52,13 +43,7 @@ export function telHref(phone: string): string {
 }
 
 /** The shop's card rules as short French sentences. */
-export function rulesListFr(rules: {
-  mode: "stamps" | "points";
-  stampsGoal: number;
-  pointsPerVisit: number;
-  cooldownMinutes: number;
-  dailyCap: number;
-}): string[] {
+export function rulesListFr(rules: { mode: "stamps" | "points"; stampsGoal: number; pointsPerVisit: number; cooldownMinutes: number; dailyCap: number }): string[] {
   const items: string[] = [];
   if (rules.mode === "stamps") {
     items.push(`Un tampon à chaque passage : la carte est complète à ${rules.stampsGoal} tampons.`);
@@ -71,9 +56,7 @@ export function rulesListFr(rules: {
     const delay = [h ? `${h} h` : "", m ? `${m} min` : ""].filter(Boolean).join(" ");
     items.push(`Un passage est crédité au plus toutes les ${delay}.`);
   }
-  items.push(
-    `Au plus ${rules.dailyCap} passage${rules.dailyCap > 1 ? "s" : ""} crédité${rules.dailyCap > 1 ? "s" : ""} par jour.`,
-  );
+  items.push(`Au plus ${rules.dailyCap} passage${rules.dailyCap > 1 ? "s" : ""} crédité${rules.dailyCap > 1 ? "s" : ""} par jour.`);
   items.push("Pour être crédité, scannez le code affiché au comptoir lors de votre passage.");
   return items;
 }

@@ -39,16 +39,12 @@ export default function NearbyPage() {
 
   const locate = useCallback(() => {
     if (!("geolocation" in navigator)) {
-      setLocating({
-        kind: "failed",
-        message: "Ce navigateur ne donne pas accès à votre position : les boutiques sont classées par nom.",
-      });
+      setLocating({ kind: "failed", message: "Ce navigateur ne donne pas accès à votre position : les boutiques sont classées par nom." });
       return;
     }
     setLocating({ kind: "locating" });
     navigator.geolocation.getCurrentPosition(
-      (p) =>
-        setLocating({ kind: "located", position: { lat: round(p.coords.latitude), lng: round(p.coords.longitude) } }),
+      (p) => setLocating({ kind: "located", position: { lat: round(p.coords.latitude), lng: round(p.coords.longitude) } }),
       (error) => setLocating({ kind: "failed", message: locationProblem(error) }),
       { enableHighAccuracy: false, timeout: 15_000, maximumAge: 5 * 60_000 },
     );
@@ -76,9 +72,7 @@ export default function NearbyPage() {
     <div className="mx-auto flex max-w-md flex-col gap-4 px-5 pb-8 pt-6">
       <div>
         <h1 className="text-2xl font-bold tracking-tight">Boutiques à proximité</h1>
-        <p className="mt-1 text-stone-700 dark:text-stone-300">
-          Les commerces Fidèle autour de vous, du plus proche au plus éloigné.
-        </p>
+        <p className="mt-1 text-stone-700 dark:text-stone-300">Les commerces Fidèle autour de vous, du plus proche au plus éloigné.</p>
       </div>
 
       {locating.kind === "ask" || locating.kind === "locating" ? (
@@ -88,9 +82,8 @@ export default function NearbyPage() {
             <h2 className="text-lg font-semibold">Trier par distance ?</h2>
           </div>
           <p className="text-sm text-stone-700 dark:text-stone-300">
-            Pour vous montrer les boutiques les plus proches, Fidèle a besoin de votre position. Elle sert seulement à
-            cette recherche, arrondie à une centaine de mètres, et n'est pas enregistrée. Votre navigateur va vous
-            demander l'autorisation.
+            Pour vous montrer les boutiques les plus proches, Fidèle a besoin de votre position. Elle sert seulement à cette recherche,
+            arrondie à une centaine de mètres, et n'est pas enregistrée. Votre navigateur va vous demander l'autorisation.
           </p>
           <Button onClick={locate} isLoading={locating.kind === "locating"} full>
             {locating.kind === "locating" ? null : <Glyph name="pin" className="size-5" />}
@@ -106,26 +99,16 @@ export default function NearbyPage() {
         </p>
       ) : null}
       {locating.kind === "ask" && sortedBy === "name" ? (
-        <p className="text-sm text-stone-600 dark:text-stone-400">
-          Sans votre position, les boutiques sont classées par nom.
-        </p>
+        <p className="text-sm text-stone-600 dark:text-stone-400">Sans votre position, les boutiques sont classées par nom.</p>
       ) : null}
 
       {shops.isError ? <Notice tone="error">{shops.error.message}</Notice> : null}
       {shops.isPending ? (
         <ShopRowsSkeleton />
       ) : list.length === 0 ? (
-        <div
-          className="rounded-2xl bg-white p-6 text-center shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800"
-          role="status"
-        >
-          <p className="font-semibold">
-            {position ? "Aucune boutique Fidèle à moins de 30 km pour le moment." : "Aucune boutique pour le moment."}
-          </p>
-          <Link
-            to="/boutiques"
-            className="mt-2 inline-flex min-h-11 items-center font-semibold text-brand-800 underline dark:text-brand-200"
-          >
+        <div className="rounded-2xl bg-white p-6 text-center shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800" role="status">
+          <p className="font-semibold">{position ? "Aucune boutique Fidèle à moins de 30 km pour le moment." : "Aucune boutique pour le moment."}</p>
+          <Link to="/boutiques" className="mt-2 inline-flex min-h-11 items-center font-semibold text-brand-800 underline dark:text-brand-200">
             Voir toutes les boutiques
           </Link>
         </div>

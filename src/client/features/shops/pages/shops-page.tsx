@@ -12,8 +12,7 @@ const DEBOUNCE_MS = 300;
 /** Shorter chip labels: "Boulangerie – Pâtisserie" → "Boulangerie". */
 const chipLabel = (label: string) => label.split(" – ")[0] ?? label;
 
-const isCategory = (value: string | null): value is ShopCategory =>
-  SHOP_CATEGORY_VALUES.includes(value as ShopCategory);
+const isCategory = (value: string | null): value is ShopCategory => SHOP_CATEGORY_VALUES.includes(value as ShopCategory);
 
 /**
  * /boutiques: every active shop, searched by name, city, category or postal code (typed text is sent 300 ms
@@ -48,10 +47,7 @@ export default function ShopsPage() {
     setParams(next, { replace: true });
   };
 
-  const shops = useInfiniteQuery({
-    ...searchShopsQueryOptions({ q: q || undefined, category }),
-    placeholderData: keepPreviousData,
-  });
+  const shops = useInfiniteQuery({ ...searchShopsQueryOptions({ q: q || undefined, category }), placeholderData: keepPreviousData });
   const list = shops.data?.pages.flatMap((p) => p.shops) ?? [];
   const categoryName = category ? SHOP_CATEGORIES.find((c) => c.value === category)?.label : undefined;
 
@@ -66,10 +62,7 @@ export default function ShopsPage() {
         <label htmlFor={inputId} className="sr-only">
           Rechercher une boutique par nom, ville ou catégorie
         </label>
-        <Glyph
-          name="search"
-          className="pointer-events-none absolute left-4 top-1/2 size-5 -translate-y-1/2 text-stone-500"
-        />
+        <Glyph name="search" className="pointer-events-none absolute left-4 top-1/2 size-5 -translate-y-1/2 text-stone-500" />
         <input
           id={inputId}
           type="search"
@@ -119,17 +112,12 @@ export default function ShopsPage() {
       {shops.isPending ? (
         <ShopRowsSkeleton />
       ) : list.length === 0 ? (
-        <div
-          className="rounded-2xl bg-white p-6 text-center shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800"
-          role="status"
-        >
+        <div className="rounded-2xl bg-white p-6 text-center shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800" role="status">
           <p className="font-semibold">
             {q ? `Aucune boutique ne correspond à « ${q} »` : "Aucune boutique"}
             {categoryName ? ` dans la catégorie ${chipLabel(categoryName)}` : ""}.
           </p>
-          <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-            Essayez un autre nom, une ville ou un code postal.
-          </p>
+          <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">Essayez un autre nom, une ville ou un code postal.</p>
         </div>
       ) : (
         <>
