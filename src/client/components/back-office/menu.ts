@@ -107,10 +107,51 @@ export const BACK_OFFICE_MENU: readonly MenuGroup[] = [
       },
     ],
   },
-  // Messages, newsletter and push notifications: their pages are pending (src/domain/routes.ts).
-  { title: "Communication", entries: [] },
-  // Contests and their prizes: pending too.
-  { title: "Jeux", entries: [] },
+  {
+    title: "Communication",
+    entries: [
+      {
+        to: "/admin/envoyer-un-message",
+        label: "Envoyer un message",
+        text: "À vos clients, dans l'app et en notification",
+        icon: "M4 4h16v12H7l-3 3zM8 9h8M8 12h5",
+        roles: OWNER,
+      },
+      {
+        to: "/admin/message",
+        label: "Messages envoyés",
+        text: "Reçus, lus, programmés",
+        icon: "M4 6h16v12H4zM4 7l8 6 8-6",
+        roles: OWNER,
+      },
+    ],
+  },
+  {
+    title: "Jeux",
+    entries: [
+      {
+        to: "/admin/jeux-concours",
+        label: "Jeux-concours",
+        text: "Tirages au sort et roue",
+        icon: "M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM12 3v9l6.4 6.4M12 12 3.5 9",
+        roles: OWNER,
+      },
+      {
+        to: "/admin/gestion-des-lots",
+        label: "Lots",
+        text: "Le stock de vos lots",
+        icon: "M3 8h18v4H3zM5 12v9h14v-9M12 8v13",
+        roles: OWNER,
+      },
+      {
+        to: "/admin/gestion-des-lots-2",
+        label: "Lots gagnés",
+        text: "Gagnants, remises, export",
+        icon: "M8 21h8M12 17v4M7 4h10v5a5 5 0 0 1-10 0zM17 6h3v2a3 3 0 0 1-3 3M7 6H4v2a3 3 0 0 0 3 3",
+        roles: OWNER,
+      },
+    ],
+  },
   {
     title: "Ma boutique",
     entries: [
