@@ -163,7 +163,7 @@ export function createApp({ deps, clientDir }: AppOptions) {
   app.get("/api/docs/:file", (c) => {
     const file = c.req.param("file");
     if (file === "init.js") return c.body(DOCS_INIT_JS, 200, { "Content-Type": "text/javascript; charset=utf-8" });
-    const asset = DOCS_ASSETS[file];
+    const asset = Object.hasOwn(DOCS_ASSETS, file) ? DOCS_ASSETS[file] : undefined; // not "constructor" & co.
     if (!asset) throw new AppError("NOT_FOUND");
     return c.body(new Uint8Array(readDocsAsset(file)), 200, { "Content-Type": asset.type });
   });

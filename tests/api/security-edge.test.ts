@@ -132,6 +132,15 @@ describe("row 3: text PostgreSQL cannot store, overlong strings and wild numbers
     const deep = await t.client().request("/api/cards/scan", { body: `${"[".repeat(5000)}${"]".repeat(5000)}` });
     expect(deep.status).toBe(400);
   });
+
+  it("names of Object.prototype are never table keys: /api/docs/constructor is a 404, a long \"constructor\" field a 400", async () => {
+    // Found by the fuzz suite: a lookup table indexed by a path segment returned Object's constructor.
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      expect((await t.client().request(`/api/docs/${name}`)).status).toBe(404);
+    }
+    const res = await t.client().request("/api/cards/scan", { json: { constructor: "x".repeat(5000) } });
+    await expectFrench400(res, "constructor");
+  });
 });
 
 describe("row 4: simultaneous sign-ups with one new e-mail", () => {

@@ -47,7 +47,7 @@ export function checkString(value: string, field: string, key: string, max: numb
   if (value.includes("\u0000") || LONE_SURROGATE.test(value)) {
     return { field, message: `Le champ ${label(field)} contient un caractère non autorisé.` };
   }
-  const limit = FIELD_MAX[key] ?? (DATA_URL.test(value) ? Number.POSITIVE_INFINITY : max);
+  const limit = (Object.hasOwn(FIELD_MAX, key) ? FIELD_MAX[key] : undefined) ?? (DATA_URL.test(value) ? Number.POSITIVE_INFINITY : max);
   if (value.length > limit) {
     return { field, message: `Le champ ${label(field)} est trop long : ${formatNumber(limit)} caractères au plus.` };
   }

@@ -80,7 +80,7 @@ export async function handleAuth(c: Context<AppEnv>): Promise<Response> {
   const subPath = c.req.path.slice("/api/auth".length);
   if (BLOCKED_AUTH_PATHS.has(subPath)) throw new AppError("NOT_FOUND");
 
-  const rule = c.req.method === "POST" ? LIMITS[subPath] : undefined;
+  const rule = c.req.method === "POST" && Object.hasOwn(LIMITS, subPath) ? LIMITS[subPath] : undefined;
   const consumed: string[] = [];
   if (rule) {
     const ip = c.get("clientIp");
@@ -121,7 +121,7 @@ async function frenchErrors(response: Response): Promise<Response> {
   if (!body) return response;
   const code = body.code ?? (response.status === 429 ? "RATE_LIMITED" : "AUTH_ERROR");
   const message =
-    AUTH_MESSAGES_FR[code] ?? (response.status === 429 ? AUTH_MESSAGES_FR.RATE_LIMITED : AUTH_FALLBACK_FR);
+    (Object.hasOwn(AUTH_MESSAGES_FR, code) ? AUTH_MESSAGES_FR[code] : undefined) ?? (response.status === 429 ? AUTH_MESSAGES_FR.RATE_LIMITED : AUTH_FALLBACK_FR);
   const headers = new Headers(response.headers);
   headers.delete("content-length");
   return new Response(JSON.stringify({ code, message }), { status: response.status, headers });

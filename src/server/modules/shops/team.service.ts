@@ -46,7 +46,7 @@ async function viaBetterAuth<T>(call: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof AppError) throw error;
     const code = errorCodeOf(error);
-    const known = code ? BETTER_AUTH_MESSAGES[code] : undefined;
+    const known = code && Object.hasOwn(BETTER_AUTH_MESSAGES, code) ? BETTER_AUTH_MESSAGES[code] : undefined;
     if (known) throw new AppError(known.code, { message: `better-auth: ${code}`, userMessage: known.fr });
     if ((error as { statusCode?: number }).statusCode && (error as { statusCode: number }).statusCode < 500) {
       throw new AppError("VALIDATION", { message: `better-auth: ${code ?? "error"}`, userMessage: "Cette action n'a pas pu aboutir." });
