@@ -24,7 +24,7 @@ describe("CSV exports of a big shop", () => {
     await t.deps.db.execute(sql`
       insert into scans (shop_id, user_id, actor_id, card_id, scan_uid, outcome, method, delta, flags, idempotency_key,
                          response, created_at)
-      select ${shop.id}, null, 'seed', null, 'seed', 'cooldown', 'rotating', 0,
+      select ${shop.id}, null, ${`seed-${shop.id}`}, null, 'seed', 'cooldown', 'rotating', 0,
              case when g % 7 = 0 then array['shared_device'] else '{}'::text[] end, 'seed-' || g, '{}'::jsonb,
              now() - interval '1 day' - (g / 3) * interval '1 second'
       from generate_series(1, ${SCANS - 1}) g`);
