@@ -4,6 +4,7 @@ import { ensureBuild } from "./lib.ts";
 import { runLighthouse } from "./lighthouse.ts";
 import { runMessages } from "./messages.ts";
 import { runRedeem } from "./redeem.ts";
+import { runScale } from "./scale.ts";
 import { runScan } from "./scan.ts";
 
 /**
@@ -20,12 +21,15 @@ const BENCHMARKS: Benchmark[] = [
   { name: "scan", run: runScan },
   { name: "redeem", run: runRedeem },
   { name: "messages", run: runMessages },
+  { name: "scale", run: runScale },
 ];
 
 const only = process.argv.slice(2);
 const selected = only.length ? BENCHMARKS.filter((b) => only.includes(b.name)) : BENCHMARKS;
 if (only.length && selected.length !== only.length) {
-  console.error(`unknown benchmark: ${only.filter((n) => !BENCHMARKS.some((b) => b.name === n)).join(", ")} (known: ${BENCHMARKS.map((b) => b.name).join(", ")})`);
+  console.error(
+    `unknown benchmark: ${only.filter((n) => !BENCHMARKS.some((b) => b.name === n)).join(", ")} (known: ${BENCHMARKS.map((b) => b.name).join(", ")})`,
+  );
   process.exit(2);
 }
 
@@ -45,5 +49,6 @@ for (const bench of selected) {
 if (!presetBuild && !process.env.BENCH_KEEP_BUILD) rmSync(buildDir, { recursive: true, force: true });
 
 console.log("\n━━ summary ━━");
-for (const o of outcomes) console.log(`${o.ok ? "ok  " : "FAIL"} ${o.name} (${o.seconds.toFixed(0)} s)${o.error ? `: ${o.error}` : ""}`);
+for (const o of outcomes)
+  console.log(`${o.ok ? "ok  " : "FAIL"} ${o.name} (${o.seconds.toFixed(0)} s)${o.error ? `: ${o.error}` : ""}`);
 process.exit(outcomes.every((o) => o.ok) ? 0 : 1);

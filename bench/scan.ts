@@ -8,7 +8,17 @@ import { openDatabase } from "../src/server/db/client.ts";
 import { createLogger } from "../src/server/lib/logger.ts";
 import { createDeps } from "../src/server/server.ts";
 import { ROOT, writeResult } from "./lib.ts";
-import { CONCURRENCY, drive, MAX_REQUESTS, type Row, reportRows, SECONDS, startWorldServer, USERS, withFreshDatabase } from "./load.ts";
+import {
+  CONCURRENCY,
+  drive,
+  MAX_REQUESTS,
+  type Row,
+  reportRows,
+  SECONDS,
+  startWorldServer,
+  USERS,
+  withFreshDatabase,
+} from "./load.ts";
 import { benchEnv, type ScanWorld, seedScanWorld } from "./scan-server.ts";
 
 /**
@@ -33,12 +43,14 @@ function tokenSource(world: ScanWorld) {
   return async () => {
     const now = timeStep(Date.now());
     if (now !== step) {
-      pending ??= keyP.then((key) => rotatingToken(key, world.scanUid, now)).then((t) => {
-        step = now;
-        token = t;
-        pending = null;
-        return t;
-      });
+      pending ??= keyP
+        .then((key) => rotatingToken(key, world.scanUid, now))
+        .then((t) => {
+          step = now;
+          token = t;
+          pending = null;
+          return t;
+        });
       return pending;
     }
     return token;
@@ -50,7 +62,12 @@ function httpScanner(port: number, world: ScanWorld, clients: number) {
   const token = tokenSource(world);
   const once = async (client: number, n: number) => {
     const user = world.users[(client + n * clients) % world.users.length]!;
-    const body = JSON.stringify({ scanUid: world.scanUid, token: await token(), deviceId: user.deviceId, idempotencyKey: randomUUID() });
+    const body = JSON.stringify({
+      scanUid: world.scanUid,
+      token: await token(),
+      deviceId: user.deviceId,
+      idempotencyKey: randomUUID(),
+    });
     return new Promise<boolean>((resolve, reject) => {
       const req = http.request(
         {
@@ -59,7 +76,12 @@ function httpScanner(port: number, world: ScanWorld, clients: number) {
           path: "/api/cards/scan",
           method: "POST",
           agent,
-          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), cookie: user.cookie },
+          headers: {
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body),
+            cookie: user.cookie,
+            origin: "http://127.0.0.1",
+          },
         },
         (res) => {
           let text = "";
@@ -99,9 +121,13 @@ function scanParams(world: ScanWorld, user: ScanWorld["users"][number], configVe
 
 const accepted = (r: { r: { outcome: string } } | undefined) => r?.r.outcome === "accepted";
 
-const startServerProcess = (databaseUrl: string | null) => startWorldServer<ScanWorld>("bench/scan-server.ts", databaseUrl);
+const startServerProcess = (databaseUrl: string | null) =>
+  startWorldServer<ScanWorld>("bench/scan-server.ts", databaseUrl);
 
-async function configVersionOf(query: (text: string, values: unknown[]) => Promise<{ rows: { v: number }[] }>, shopId: string) {
+async function configVersionOf(
+  query: (text: string, values: unknown[]) => Promise<{ rows: { v: number }[] }>,
+  shopId: string,
+) {
   return (await query("select config_version as v from shops where id = $1", [shopId])).rows[0]!.v;
 }
 
@@ -119,10 +145,20 @@ function benchPostgres(adminUrl: string): Promise<Row[]> {
         h.close();
         const sqlStats = await drive(clients, async (client, n) => {
           const user = world.users[(client + n * clients) % world.users.length]!;
-          const res = await pool.query({ name: "fidele_scan", text: SCAN_SQL, values: scanParams(world, user, version) });
+          const res = await pool.query({
+            name: "fidele_scan",
+            text: SCAN_SQL,
+            values: scanParams(world, user, version),
+          });
           return accepted(res.rows[0]);
         });
-        rows.push({ database: "postgresql", clients, http: httpStats, sql: sqlStats, ratio: httpStats.rps / sqlStats.rps });
+        rows.push({
+          database: "postgresql",
+          clients,
+          http: httpStats,
+          sql: sqlStats,
+          ratio: httpStats.rps / sqlStats.rps,
+        });
       }
     } finally {
       await pool.end();

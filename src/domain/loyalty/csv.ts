@@ -19,6 +19,9 @@ export function csvCell(value: CsvValue): string {
   return text;
 }
 
+/** One CSV line, CRLF included (streamed exports write line by line). */
+export const csvLine = (cells: readonly CsvValue[]) => `${cells.map(csvCell).join(";")}\r\n`;
+
 export function toCsv(headers: readonly string[], rows: readonly (readonly CsvValue[])[]): string {
   const lines = [headers.map(csvCell).join(";"), ...rows.map((r) => r.map(csvCell).join(";"))];
   return `${CSV_BOM}${lines.join("\r\n")}\r\n`;

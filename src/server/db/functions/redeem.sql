@@ -1,3 +1,29 @@
+-- What the shopper's screen shows of one redemption (shopperRedemptionDto in
+-- src/server/modules/rewards/redemptions.service.ts): its row, the card's balance, the reward's and the shop's
+-- names and image versions; times as epoch milliseconds. fidele_redeem returns it with "accepted", so
+-- "Utiliser" is one round trip. Null when the id is not this user's. PL/pgSQL so that its plan is cached.
+CREATE OR REPLACE FUNCTION fidele_redemption_view(p_id text, p_user_id text) RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN (SELECT jsonb_build_object(
+    'id', r.id, 'code', r.code, 'status', r.status, 'source', r.source, 'title', r.title, 'cost', r.cost,
+    'expiresAt', (extract(epoch FROM r.expires_at) * 1000)::bigint,
+    'createdAt', (extract(epoch FROM r.created_at) * 1000)::bigint,
+    'decidedAt', (extract(epoch FROM r.decided_at) * 1000)::bigint,
+    'refuseReason', r.refuse_reason,
+    'balance', c.balance,
+    'rewardSlug', w.slug, 'rewardHasPhoto', w.photo IS NOT NULL,
+    'rewardUpdatedAt', (extract(epoch FROM w.updated_at) * 1000)::bigint,
+    'shopSlug', s.slug, 'shopName', s.name, 'mode', s.card_mode, 'shopHasLogo', s.logo IS NOT NULL,
+    'shopUpdatedAt', (extract(epoch FROM s.updated_at) * 1000)::bigint
+  )
+  FROM redemptions r
+  JOIN cards c ON c.id = r.card_id
+  JOIN rewards w ON w.id = r.reward_id
+  JOIN shops s ON s.id = r.shop_id
+  WHERE r.id = p_id AND r.user_id = p_user_id);
+END
+$$;
+
 -- "Utiliser": reserve a reward for a shopper in one round trip (docs/decisions/0013-rewards-and-redemptions.md).
 -- Applied at every start, after the migrations (src/server/db/functions.ts); a name in double braces is a constant of
 -- src/domain/loyalty/rewards.ts, filled in then. Under the card's row lock (then the reward's, for its
@@ -7,7 +33,8 @@
 -- points: the second waits for the lock and sees the new balance. Gifts (p_source 'vip' or 'birthday') cost
 -- nothing and ignore the catalogue's switch, dates and limits; the caller has checked that the person is
 -- eligible, and a gift is once per (card, source, source_ref) while pending or validated.
--- Returns an outcome code; the French sentence is redeemRefusalFr's.
+-- Returns an outcome code; the French sentence is redeemRefusalFr's. "accepted" carries the redemption as the
+-- shopper sees it (`view`, fidele_redemption_view), so the HTTP answer needs no second query.
 CREATE OR REPLACE FUNCTION fidele_redeem(
   p_user_id text,
   p_reward_id text,
@@ -35,7 +62,8 @@ DECLARE
 BEGIN
   SELECT id INTO v_existing FROM redemptions WHERE user_id = p_user_id AND idempotency_key = p_key;
   IF FOUND THEN
-    RETURN jsonb_build_object('outcome', 'accepted', 'redemptionId', v_existing, 'replayed', true);
+    RETURN jsonb_build_object('outcome', 'accepted', 'redemptionId', v_existing, 'replayed', true,
+      'view', fidele_redemption_view(v_existing, p_user_id));
   END IF;
 
   SELECT r.id, r.shop_id, r.title, r.cost, r.stock, r.per_customer_limit, r.valid_from, r.valid_until, r.kind,
@@ -51,7 +79,8 @@ BEGIN
   -- A twin request with the same key may have committed while we waited for the lock.
   SELECT id INTO v_existing FROM redemptions WHERE user_id = p_user_id AND idempotency_key = p_key;
   IF FOUND THEN
-    RETURN jsonb_build_object('outcome', 'accepted', 'redemptionId', v_existing, 'replayed', true);
+    RETURN jsonb_build_object('outcome', 'accepted', 'redemptionId', v_existing, 'replayed', true,
+      'view', fidele_redemption_view(v_existing, p_user_id));
   END IF;
 
   v_today := (v_now AT TIME ZONE v_shop.timezone)::date;
@@ -122,7 +151,8 @@ BEGIN
         CONTINUE;
       ELSIF v_constraint = 'redemptions_user_id_idempotency_key_index' THEN
         SELECT id INTO v_existing FROM redemptions WHERE user_id = p_user_id AND idempotency_key = p_key;
-        RETURN jsonb_build_object('outcome', 'accepted', 'redemptionId', v_existing, 'replayed', true);
+        RETURN jsonb_build_object('outcome', 'accepted', 'redemptionId', v_existing, 'replayed', true,
+      'view', fidele_redemption_view(v_existing, p_user_id));
       ELSIF v_constraint = 'redemptions_gift_once_idx' THEN
         RETURN jsonb_build_object('outcome', 'already_claimed', 'mode', v_shop.card_mode);
       END IF;
@@ -137,6 +167,7 @@ BEGIN
   IF v_stock IS NOT NULL THEN
     UPDATE rewards SET stock = stock - 1 WHERE id = v_reward.id;
   END IF;
-  RETURN jsonb_build_object('outcome', 'accepted', 'redemptionId', v_id, 'replayed', false);
+  RETURN jsonb_build_object('outcome', 'accepted', 'redemptionId', v_id, 'replayed', false,
+    'view', fidele_redemption_view(v_id, p_user_id));
 END
 $$;

@@ -42,6 +42,10 @@ DECLARE
   v_scan_id text := gen_random_uuid()::text;
   v_response jsonb;
   v_inserted text;
+  v_since timestamptz;
+  v_other text;
+  v_after text;
+  v_others integer;
 BEGIN
   SELECT response INTO v_existing FROM scans WHERE actor_id = p_actor_id AND idempotency_key = p_key;
   IF FOUND THEN
@@ -114,12 +118,27 @@ BEGIN
       IF p_outside_hours THEN
         v_flags := array_append(v_flags, 'outside_hours');
       END IF;
-      IF p_device_id IS NOT NULL AND (
-        SELECT count(DISTINCT s.user_id) FROM scans s
-        WHERE s.device_id = p_device_id AND s.created_at > v_now - make_interval(days => p_shared_device_days)
-          AND s.user_id <> p_user_id
-      ) >= p_shared_device_accounts - 1 THEN
-        v_flags := array_append(v_flags, 'shared_device');
+      -- Shared device: other accounts seen on it within the window. A loose scan of scans_device_user_created_idx
+      -- (device, user, time): one probe finds the next account after v_after, one asks whether it scanned since
+      -- v_since; the caller's own rows are jumped over in one probe, and the walk stops at the threshold. Its
+      -- cost follows the device's number of accounts, never its number of scans.
+      IF p_device_id IS NOT NULL THEN
+        v_since := v_now - make_interval(days => p_shared_device_days);
+        v_others := 0;
+        v_after := '';
+        WHILE v_others < p_shared_device_accounts - 1 LOOP
+          SELECT s.user_id INTO v_other FROM scans s
+            WHERE s.device_id = p_device_id AND s.user_id > v_after ORDER BY s.user_id LIMIT 1;
+          EXIT WHEN NOT FOUND;
+          v_after := v_other;
+          CONTINUE WHEN v_other = p_user_id;
+          IF EXISTS (SELECT 1 FROM scans s WHERE s.device_id = p_device_id AND s.user_id = v_other AND s.created_at > v_since) THEN
+            v_others := v_others + 1;
+          END IF;
+        END LOOP;
+        IF v_others >= p_shared_device_accounts - 1 THEN
+          v_flags := array_append(v_flags, 'shared_device');
+        END IF;
       END IF;
       v_day_count := v_day_count + 1;
       v_next := v_now + make_interval(mins => v_shop.cooldown_minutes);

@@ -107,6 +107,8 @@ export const scans = pgTable(
     index().on(t.shopId, t.createdAt),
     index().on(t.cardId, t.createdAt),
     index().on(t.deviceId, t.createdAt),
+    // fidele_scan's shared-device check: two ranges around the caller's id, cost flat as history grows.
+    index("scans_device_user_created_idx").on(t.deviceId, t.userId, t.createdAt),
   ],
 );
 

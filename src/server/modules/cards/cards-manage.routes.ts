@@ -36,7 +36,7 @@ const cardParam = z.object({ cardId: z.string().uuid("Client introuvable.") });
 const periodParam = z.object({ periodId: z.string().uuid("Opération introuvable.") });
 const lookupQuery = z.object({ email: emailSchema });
 
-const csv = (body: string, filename: string) =>
+const csv = (body: ReadableStream<Uint8Array>, filename: string) =>
   new Response(body, {
     headers: {
       "content-type": "text/csv; charset=utf-8",
@@ -113,7 +113,7 @@ export const cardsManageRoutes = new Hono<ShopEnv>()
   })
   .get("/customers.csv", ownerOnly, validate("query", customersQuerySchema), async (c) => {
     const file = await customersCsv(c.get("deps").db, c.get("access"), c.req.valid("query"));
-    return csv(file.csv, file.filename);
+    return csv(file.body, file.filename);
   })
   .get("/customers/:cardId", ownerOnly, validate("param", cardParam), async (c) => {
     return c.json(await getCustomer(c.get("deps").db, c.get("access"), c.req.valid("param").cardId));
@@ -123,5 +123,5 @@ export const cardsManageRoutes = new Hono<ShopEnv>()
   })
   .get("/scans.csv", ownerOnly, validate("query", scansQuerySchema), async (c) => {
     const file = await scansCsv(c.get("deps").db, c.get("access"), c.req.valid("query"));
-    return csv(file.csv, file.filename);
+    return csv(file.body, file.filename);
   });

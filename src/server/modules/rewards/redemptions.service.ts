@@ -25,7 +25,8 @@ import { rewardPhotoUrl } from "./rewards.service.ts";
  * one way out of "pending", refund exactly once).
  */
 
-export const redemptionNotFound = () => new AppError("NOT_FOUND", { userMessage: "Cette récompense à valider est introuvable." });
+export const redemptionNotFound = () =>
+  new AppError("NOT_FOUND", { userMessage: "Cette récompense à valider est introuvable." });
 
 /* Raw calls of the database functions (one round trip each). */
 async function callJson<T>(database: Database, name: string, text: string, values: unknown[]): Promise<T> {
@@ -40,8 +41,20 @@ async function callJson<T>(database: Database, name: string, text: string, value
 export const REDEEM_SQL = "select fidele_redeem($1, $2, $3, $4, $5) as r";
 const CLOSE_SQL = "select fidele_redemption_close($1, $2, $3, $4, $5, $6, $7) as r";
 
+/** fidele_redemption_view's row: times in epoch milliseconds. */
+type RedemptionView = Omit<
+  RedemptionRow,
+  "expiresAt" | "createdAt" | "decidedAt" | "rewardUpdatedAt" | "shopUpdatedAt" | "cardId" | "userId"
+> & {
+  expiresAt: number;
+  createdAt: number;
+  decidedAt: number | null;
+  rewardUpdatedAt: number;
+  shopUpdatedAt: number;
+};
+
 type RedeemAnswer =
-  | { outcome: "accepted"; redemptionId: string; replayed: boolean }
+  | { outcome: "accepted"; redemptionId: string; replayed: boolean; view: RedemptionView | null }
   | {
       outcome: RedeemRefusal;
       mode?: CardMode;
@@ -137,9 +150,9 @@ export async function redeem(
     input.sourceRef ?? null,
   ]);
   if (answer.outcome !== "accepted") throw refusalError(answer);
-  // Just made (or replayed): no need to look at its expiry first.
-  const redemption = await getMyRedemption(database, userId, answer.redemptionId, { fresh: true });
-  return { redemption, replayed: answer.replayed };
+  // Just made (or replayed), read back by the function itself: one round trip, no expiry check needed.
+  if (!answer.view) throw redemptionNotFound();
+  return { redemption: shopperRedemptionDto(fromView(answer.view)), replayed: answer.replayed };
 }
 
 /** What every view of a redemption reads from its own row (the shopper's, the counter's, the list). */
@@ -180,9 +193,20 @@ const redemptionQuery = (db: Db) =>
     .innerJoin(shops, eq(shops.id, redemptions.shopId));
 type RedemptionRow = Awaited<ReturnType<typeof redemptionQuery>>[number];
 
+function fromView(v: RedemptionView): Omit<RedemptionRow, "cardId" | "userId"> {
+  return {
+    ...v,
+    expiresAt: new Date(v.expiresAt),
+    createdAt: new Date(v.createdAt),
+    decidedAt: v.decidedAt === null ? null : new Date(v.decidedAt),
+    rewardUpdatedAt: new Date(v.rewardUpdatedAt),
+    shopUpdatedAt: new Date(v.shopUpdatedAt),
+  };
+}
+
 export const expiresInMs = (at: Date) => Math.max(0, at.getTime() - Date.now());
 
-function shopperRedemptionDto(r: RedemptionRow) {
+function shopperRedemptionDto(r: Omit<RedemptionRow, "cardId" | "userId">) {
   return {
     id: r.id,
     code: r.code,

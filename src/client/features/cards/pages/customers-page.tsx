@@ -86,6 +86,7 @@ function CustomersBody({ shop }: { shop: ShopOverview }) {
         <>
           <div className="flex flex-wrap items-center justify-between gap-3">
             <p className="font-semibold" aria-live="polite">
+              {customers.data.totalIsCapped ? "Plus de " : ""}
               {plural(customers.data.total, "client", "clients")}
               {q ? ` pour « ${q} »` : ""}
             </p>

@@ -156,6 +156,7 @@ function ScansBody({ shop }: { shop: ShopOverview }) {
         <>
           <div className="flex flex-wrap items-center justify-between gap-3">
             <p className="font-semibold" aria-live="polite">
+              {scans.data.totalIsCapped ? "Plus de " : ""}
               {plural(scans.data.total, "passage", "passages")}
               <span className="block text-sm font-normal text-stone-600 dark:text-stone-400">
                 Les passages à vérifier sont en tête de liste.
