@@ -16,7 +16,7 @@ export function SelectField({
       {({ border, ...control }) => (
         <select
           {...control}
-          className={`min-h-12 rounded-xl border bg-white px-3 text-base text-stone-900 dark:bg-stone-900 dark:text-stone-100 ${border}`}
+          className={`min-h-12 min-w-0 max-w-full rounded-xl border bg-white px-3 text-base text-stone-900 dark:bg-stone-900 dark:text-stone-100 ${border}`}
           {...props}
         >
           {children}

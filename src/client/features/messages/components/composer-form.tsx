@@ -89,8 +89,8 @@ export function ComposerForm({
   };
 
   return (
-    <div className="grid gap-5 md:grid-cols-[1fr_auto]">
-      <form onSubmit={submit} className="flex flex-col gap-5" noValidate>
+    <div className="grid grid-cols-1 gap-5 md:grid-cols-[minmax(0,1fr)_auto] [&>*]:min-w-0">
+      <form onSubmit={submit} className="flex min-w-0 flex-col gap-5" noValidate>
         {sent ? (
           <Notice tone="success">
             {sent.scheduledAt
@@ -207,7 +207,7 @@ export function ComposerForm({
           />
         </Card>
         <Card className="flex flex-col gap-4">
-          <fieldset className="flex flex-col gap-2">
+          <fieldset className="flex min-w-0 flex-col gap-2">
             <legend className="mb-2 text-lg font-semibold">Quand ?</legend>
             <label className="flex items-center gap-2">
               <input
