@@ -349,7 +349,8 @@ async function queryScans(
       order by cardinality(s.flags) > 0 desc, s.created_at desc, s.id desc
       limit ${page.limit} offset ${page.after ? 0 : page.offset}
     )
-    select page.*, page.created_at::text as k, p.first_name, p.last_name, u.email
+    select page.*, page.created_at::text as k, p.first_name, p.last_name, u.email,
+           ${withDevices ? sql`(select dv.device_no from devices dv where dv.device_id = page.device_id)` : sql`null::int`} as device_no
     from page left join "user" u on u.id = page.user_id left join profiles p on p.id = page.user_id
     order by page.flagged desc, page.created_at desc, page.id desc`);
   return result.rows;
