@@ -4,13 +4,9 @@ import { openDatabase } from "../src/server/db/client.ts";
 import { createShop, createUser } from "../src/server/db/factories.ts";
 import { createLogger } from "../src/server/lib/logger.ts";
 import type { ShopAccess } from "../src/server/lib/shop-access.ts";
-import {
-  customersCsv,
-  getDashboard,
-  listCustomers,
-  listScans,
-  scansCsv,
-} from "../src/server/modules/cards/customers.service.ts";
+import { customersCsv, listCustomers } from "../src/server/modules/cards/customers.service.ts";
+import { getDashboard } from "../src/server/modules/cards/dashboard.service.ts";
+import { listScans, scansCsv } from "../src/server/modules/cards/scans-list.service.ts";
 import { createDeps } from "../src/server/server.ts";
 import { writeResult } from "./lib.ts";
 import { withFreshDatabase } from "./load.ts";

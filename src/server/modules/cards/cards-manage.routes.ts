@@ -22,15 +22,9 @@ import {
 } from "./card-settings.service.ts";
 import { getCodesAhead } from "./counter-codes.service.ts";
 import { adjustCard, creditVisit, getReaderCode, lookupCustomer } from "./counter.service.ts";
-import {
-  customersCsv,
-  getCustomer,
-  getDashboard,
-  listCustomers,
-  listScans,
-  listTodayScans,
-  scansCsv,
-} from "./customers.service.ts";
+import { customersCsv, getCustomer, listCustomers } from "./customers.service.ts";
+import { getDashboard } from "./dashboard.service.ts";
+import { listScans, listTodayScans, scansCsv } from "./scans-list.service.ts";
 
 const cardParam = z.object({ cardId: z.string().uuid("Client introuvable.") });
 const periodParam = z.object({ periodId: z.string().uuid("Opération introuvable.") });

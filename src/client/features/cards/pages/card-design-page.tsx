@@ -24,7 +24,7 @@ import {
 } from "../../../components/back-office/back-office-page.tsx";
 import { contrastRatio } from "../components/colour.ts";
 import { PosterSection } from "../components/poster-section.tsx";
-import { ColourInput } from "../components/colour-input.tsx";
+import { CardColoursSection } from "../components/card-colours-section.tsx";
 import { ChoiceCards } from "../../../components/ui/choice-cards.tsx";
 
 const STAMP_ICON_LABELS_FR: Record<StampIconName, string> = {
@@ -37,16 +37,6 @@ const STAMP_ICON_LABELS_FR: Record<StampIconName, string> = {
   check: "Coche",
   gift: "Cadeau",
 };
-
-const PALETTES: { name: string; background: string; foreground: string; accent: string }[] = [
-  { name: "Lagon", background: "#0f766e", foreground: "#ffffff", accent: "#f59e0b" },
-  { name: "Nuit", background: "#1e293b", foreground: "#ffffff", accent: "#fbbf24" },
-  { name: "Framboise", background: "#9f1239", foreground: "#ffffff", accent: "#fda4af" },
-  { name: "Forêt", background: "#14532d", foreground: "#ffffff", accent: "#bef264" },
-  { name: "Crème", background: "#fef3c7", foreground: "#422006", accent: "#b45309" },
-  { name: "Lavande", background: "#5b21b6", foreground: "#ffffff", accent: "#f0abfc" },
-  { name: "Café", background: "#44403c", foreground: "#fafaf9", accent: "#d6a35c" },
-];
 
 const COOLDOWNS = [
   { value: 0, label: "Aucun délai" },
@@ -176,61 +166,7 @@ function CardDesignForm({ shopId, settings }: { shopId: string; settings: CardSe
 
       <div className="flex min-w-0 flex-col gap-5 md:order-1">
         {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
-        <Section title="Couleurs">
-          <p className="mb-2 text-sm text-stone-600 dark:text-stone-400">Palettes prêtes à l'emploi :</p>
-          <ul className="mb-4 flex flex-wrap gap-2">
-            {PALETTES.map((p) => {
-              const isCurrent =
-                p.background === draft.design.background &&
-                p.foreground === draft.design.foreground &&
-                p.accent === draft.design.accent;
-              return (
-                <li key={p.name}>
-                  <button
-                    type="button"
-                    onClick={() => setDesign({ background: p.background, foreground: p.foreground, accent: p.accent })}
-                    aria-pressed={isCurrent}
-                    className={`flex min-h-11 items-center gap-2 rounded-full border px-3 text-sm font-medium ${
-                      isCurrent ? "border-brand-700 ring-2 ring-brand-600" : "border-stone-300 dark:border-stone-700"
-                    }`}
-                  >
-                    <span className="flex" aria-hidden="true">
-                      <span
-                        className="size-4 rounded-full ring-1 ring-black/10"
-                        style={{ backgroundColor: p.background }}
-                      />
-                      <span
-                        className="-ml-1 size-4 rounded-full ring-1 ring-black/10"
-                        style={{ backgroundColor: p.accent }}
-                      />
-                    </span>
-                    {p.name}
-                  </button>
-                </li>
-              );
-            })}
-          </ul>
-          <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
-            <ColourInput
-              label="Fond"
-              value={draft.design.background}
-              onChange={(v) => setDesign({ background: v })}
-              error={e["design.background"]}
-            />
-            <ColourInput
-              label="Texte"
-              value={draft.design.foreground}
-              onChange={(v) => setDesign({ foreground: v })}
-              error={e["design.foreground"]}
-            />
-            <ColourInput
-              label="Tampons"
-              value={draft.design.accent}
-              onChange={(v) => setDesign({ accent: v })}
-              error={e["design.accent"]}
-            />
-          </div>
-        </Section>
+        <CardColoursSection design={draft.design} setDesign={setDesign} errors={e} />
 
         <Section title="Icône du tampon">
           <fieldset>
