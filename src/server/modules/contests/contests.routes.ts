@@ -23,6 +23,7 @@ import {
   updateContest,
 } from "./contests.service.ts";
 import { drawContest, notifyWinners } from "./draw.service.ts";
+import { enterDraw, spinWheel } from "./entries.service.ts";
 import {
   archiveLot,
   createLot,
@@ -34,14 +35,12 @@ import {
   winningsCsv,
 } from "./lots.service.ts";
 import {
-  enterDraw,
   getFeatured,
   getPublicContest,
   getPublishedDraw,
   listOpenContests,
   myContests,
   setFeatured,
-  spinWheel,
 } from "./play.service.ts";
 
 const shopParam = z.object({
