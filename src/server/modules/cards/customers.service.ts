@@ -17,6 +17,7 @@ import type { customersQuerySchema, scansQuerySchema } from "../../../domain/sch
 import type { Db } from "../../db/client.ts";
 import { cards, ledgerEntries, shops } from "../../db/schema/index.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
+import { recordAudit } from "../../lib/audit.ts";
 
 /** The owner's lists and figures: customers, scans, the dashboard; each scoped by `shopScope`. */
 
@@ -107,6 +108,7 @@ export const CSV_MAX_ROWS = 50_000;
 export async function customersCsv(db: Db, access: ShopAccess, q: CustomersQuery) {
   const shop = await shopTimezone(db, access);
   const rows = await queryCustomers(db, access, q, { limit: CSV_MAX_ROWS, offset: 0 });
+  await recordAudit(db, { actorId: access.userId, shopId: access.shopId, action: "export.customers", details: { rows: rows.length } });
   const csv = toCsv(
     ["Prénom", "Nom", "E-mail", "Solde", "Total cumulé", "Passages", "Dernier passage", "Client depuis"],
     rows.map((r) => [
@@ -244,6 +246,7 @@ export async function listScans(db: Db, access: ShopAccess, q: ScansQuery) {
 export async function scansCsv(db: Db, access: ShopAccess, q: ScansQuery) {
   const shop = await shopTimezone(db, access);
   const rows = await queryScans(db, access, shop.timezone, q, { limit: CSV_MAX_ROWS, offset: 0 });
+  await recordAudit(db, { actorId: access.userId, shopId: access.shopId, action: "export.scans", details: { rows: rows.length } });
   const csv = toCsv(
     ["Date", "Résultat", "Mode", "Points", "Multiplicateur", "Alerte", "Prénom", "Nom", "E-mail", "Appareil"],
     rows.map((r) => [
