@@ -175,3 +175,20 @@ describe("/api/admin/sessions", () => {
     );
   });
 });
+
+describe("/api/admin/overview and the outbox (platform admin only)", () => {
+  it("the admin sees the platform's counts and health; nobody else does", async () => {
+    const res = await admin.client.request("/api/admin/overview");
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.activity.shops).toBeGreaterThanOrEqual(2);
+    expect(body.activity.scans).toBeGreaterThanOrEqual(1);
+    expect(body.health.database).toMatch(/PGlite|PostgreSQL/);
+    expect(typeof body.health.outbox).toBe("number");
+    for (const path of ["/api/admin/overview", "/api/admin/outbox"]) {
+      expect(await statusOf(anonymous, path)).toBe(401);
+      // (staff A and B were signed out above.)
+      for (const who of [shopper, customer, owner]) expect(await statusOf(who.client, path)).toBe(403);
+    }
+  });
+});

@@ -56,7 +56,7 @@ export const PAGES = {
   // Shop sign-up and the shop's back-office (each page its own chunk; the dashboard's charts load only there).
   "/inscription-boutique": page(() => import("../features/shops/pages/register-shop-page.tsx")),
   "/result-boutique": page(() => import("../features/shops/pages/shop-created-page.tsx")),
-  "/admin": page(() => import("../features/shops/pages/dashboard-page.tsx")),
+  "/admin": page(() => import("./admin-home-page.tsx")),
   "/admin/ma-boutique": page(() => import("../features/shops/pages/shop-page-content-page.tsx")),
   "/admin/edit-societe": page(() => import("../features/shops/pages/legal-page.tsx")),
   "/admin/horaires": page(() => import("../features/shops/pages/hours-page.tsx")),

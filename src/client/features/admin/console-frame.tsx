@@ -12,21 +12,25 @@ export function ConsolePage({
   title,
   lead,
   actions,
+  isHome = false,
   children,
 }: {
   title: string;
+  isHome?: boolean;
   lead?: ReactNode;
   actions?: ReactNode;
   children: ReactNode;
 }) {
   return (
     <div className="mx-auto w-full max-w-3xl px-4 pb-12 pt-5 sm:px-6">
-      <Link
-        to="/admin"
-        className="inline-flex min-h-10 items-center gap-1 text-sm font-semibold text-brand-800 dark:text-brand-200"
-      >
-        <span aria-hidden="true">←</span> Tableau de bord
-      </Link>
+      {isHome ? null : (
+        <Link
+          to="/admin"
+          className="inline-flex min-h-10 items-center gap-1 text-sm font-semibold text-brand-800 dark:text-brand-200"
+        >
+          <span aria-hidden="true">←</span> Tableau de bord
+        </Link>
+      )}
       <div className="flex flex-wrap items-end justify-between gap-3">
         <div className="min-w-0">
           <h1 className="text-2xl font-bold tracking-tight">{title}</h1>

@@ -12,6 +12,7 @@ import {
   listAudit,
   listConnected,
   listSessions,
+  platformOverview,
   revokeSession,
 } from "./console.service.ts";
 import { listAllShops, setShopStatus } from "./platform.service.ts";
@@ -40,6 +41,10 @@ export const adminRoutes = new Hono<AppEnv>()
         "content-disposition": `attachment; filename="journal-${new Date().toISOString().slice(0, 10)}.csv"`,
       },
     });
+  })
+  .get("/overview", async (c) => {
+    currentAdmin(c);
+    return c.json(await platformOverview(c.get("deps").db, c.get("deps").database.kind));
   })
   .get("/connected", async (c) => {
     return c.json(await listConnected(c.get("deps").db, currentUser(c)));

@@ -203,3 +203,62 @@ export async function revokeSession(db: Db, viewer: SessionUser, sessionId: stri
   if (row.user_id !== viewer.id)
     await recordAudit(db, { actorId: viewer.id, action: "session.revoke", target: row.user_id, ip });
 }
+
+/**
+ * The platform at a glance (the platform admin's /admin): activity over 30 days in one query, and health — the
+ * database, the job queue (pg-boss's own table, once the engine has made it) and the mail outbox.
+ */
+export async function platformOverview(db: Db, databaseKind: string) {
+  const counts = await db.execute<{
+    shops: number;
+    suspended_shops: number;
+    shoppers: number;
+    new_shoppers: number;
+    scans: number;
+    redemptions: number;
+    messages: number;
+    outbox: number;
+    outbox_failed: number;
+    has_jobs: boolean;
+  }>(sql`
+    select
+      (select count(*)::int from shops) as shops,
+      (select count(*)::int from shops where status = 'suspended') as suspended_shops,
+      (select count(*)::int from "user" where role is distinct from 'admin') as shoppers,
+      (select count(*)::int from "user" where created_at > now() - interval '30 days') as new_shoppers,
+      (select count(*)::int from scans where outcome = 'accepted' and created_at > now() - interval '30 days') as scans,
+      (select count(*)::int from redemptions where status = 'validated' and created_at > now() - interval '30 days') as redemptions,
+      (select count(*)::int from messages where created_at > now() - interval '30 days') as messages,
+      (select count(*)::int from mail_outbox) as outbox,
+      (select count(*)::int from mail_outbox where status = 'failed') as outbox_failed,
+      to_regclass('pgboss.job') is not null as has_jobs`);
+  const c = counts.rows[0]!;
+  let jobs = { queued: 0, failed: 0 };
+  if (c.has_jobs) {
+    const result = await db.execute<{ queued: number; failed: number }>(sql`
+      select count(*) filter (where state in ('created', 'retry'))::int as queued,
+             count(*) filter (where state = 'failed')::int as failed
+      from pgboss.job`);
+    jobs = result.rows[0] ?? jobs;
+  }
+  return {
+    days: 30,
+    activity: {
+      shops: c.shops,
+      suspendedShops: c.suspended_shops,
+      shoppers: c.shoppers,
+      newShoppers: c.new_shoppers,
+      scans: c.scans,
+      redemptions: c.redemptions,
+      messages: c.messages,
+    },
+    health: {
+      database: databaseKind === "pglite" ? "PGlite (fichier local)" : "PostgreSQL",
+      jobsStarted: c.has_jobs,
+      jobsQueued: jobs.queued,
+      jobsFailed: jobs.failed,
+      outbox: c.outbox,
+      outboxFailed: c.outbox_failed,
+    },
+  };
+}
