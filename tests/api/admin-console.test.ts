@@ -192,3 +192,56 @@ describe("/api/admin/overview and the outbox (platform admin only)", () => {
     }
   });
 });
+
+describe("/api/admin/users (platform admin only)", () => {
+  it("the admin finds an account, signs it out everywhere, bans it (with a reason) and unbans it; each is logged", async () => {
+    const target = await signedIn(t);
+    const found = await (
+      await admin.client.request(`/api/admin/users?q=${encodeURIComponent(target.user.email)}`)
+    ).json();
+    expect(found.users).toHaveLength(1);
+    expect(found.users[0]).toMatchObject({ id: target.user.id, banned: false, sessions: 1 });
+
+    expect(await statusOf(target.client, "/api/accounts/me")).toBe(200);
+    expect(await statusOf(admin.client, `/api/admin/users/${target.user.id}/sign-out`, { method: "POST" })).toBe(200);
+    expect((await (await target.client.request("/api/accounts/me")).json()).me).toBeNull();
+
+    const again = await signedIn(t, { email: `rebanni-${newKey()}@test.fidele.local` });
+    expect(await statusOf(admin.client, `/api/admin/users/${again.user.id}/ban`, { json: { reason: "x" } })).toBe(400);
+    expect(
+      await statusOf(admin.client, `/api/admin/users/${again.user.id}/ban`, { json: { reason: "Spam répété" } }),
+    ).toBe(200);
+    expect((await (await again.client.request("/api/accounts/me")).json()).me).toBeNull();
+    const banned = await (
+      await admin.client.request(`/api/admin/users?q=${encodeURIComponent(again.user.email)}`)
+    ).json();
+    expect(banned.users[0]).toMatchObject({ banned: true, banReason: "Spam répété" });
+    expect(await statusOf(admin.client, `/api/admin/users/${again.user.id}/unban`, { method: "POST" })).toBe(200);
+
+    // Another admin, or an unknown id, is not a target.
+    const otherAdmin = await signedIn(t, { role: "admin" });
+    expect(
+      await statusOf(admin.client, `/api/admin/users/${otherAdmin.user.id}/ban`, { json: { reason: "Essai" } }),
+    ).toBe(403);
+    expect(await statusOf(admin.client, "/api/admin/users/inconnu/sign-out", { method: "POST" })).toBe(404);
+
+    const log = await (await admin.client.request("/api/admin/logs?limit=200")).json();
+    const mine = log.entries.filter(
+      (e: { target: string }) => e.target === target.user.id || e.target === again.user.id,
+    );
+    expect(mine.map((e: { action: string }) => e.action).sort()).toEqual(["user.ban", "user.signout", "user.unban"]);
+  });
+
+  it("nobody else lists or acts on accounts", async () => {
+    const victim = await signedIn(t);
+    for (const who of [anonymous, shopper.client, customer.client, owner.client]) {
+      const expected = who === anonymous ? 401 : 403;
+      expect(await statusOf(who, "/api/admin/users")).toBe(expected);
+      expect(await statusOf(who, `/api/admin/users/${victim.user.id}/ban`, { json: { reason: "Essai" } })).toBe(
+        expected,
+      );
+      expect(await statusOf(who, `/api/admin/users/${victim.user.id}/sign-out`, { method: "POST" })).toBe(expected);
+    }
+    expect(await statusOf(victim.client, "/api/accounts/me")).toBe(200);
+  });
+});

@@ -170,6 +170,8 @@ describe("row 1 — nobody profits from their own power", () => {
       /^POST \/api\/backoffice\/(invitations|platform)\//,
       // Ending a session (/admin/sessions).
       /^DELETE \/api\/admin\/sessions\/:sessionId$/,
+      // The platform admin's ban, unban and sign-out-everywhere of an account.
+      /^POST \/api\/admin\/users\/:userId\/(ban|unban|sign-out)$/,
     ];
     const writes = new Set(
       t.app.routes

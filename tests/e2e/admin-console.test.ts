@@ -66,7 +66,9 @@ describe("platform admin console", () => {
     });
     const answer = await scan.json();
     expect(answer).toMatchObject({ accepted: false, outcome: "suspended" });
-    expect(answer.message).toBe(`${shopName} est momentanément suspendue sur Fidèle : aucun passage ne peut être crédité.`);
+    expect(answer.message).toBe(
+      `${shopName} est momentanément suspendue sur Fidèle : aucun passage ne peut être crédité.`,
+    );
 
     // The newcomer's confirmation e-mail, read on the outbox, confirms the account.
     await page.reload();
@@ -80,6 +82,16 @@ describe("platform admin console", () => {
     await newcomerPage.goto(link!);
     await newcomerPage.waitForURL((url) => url.pathname === "/confirm");
     await eventually(() => newcomerPage.getByText("est confirmée").first().isVisible()).toBe(true);
+
+    // Users: the admin finds the shopper and signs them out everywhere.
+    await page.getByLabel("Rechercher un compte (e-mail, nom)").fill(shopper.email);
+    const signOutEverywhere = page.getByRole("button", { name: /Déconnecter .* partout/ });
+    await eventually(() => signOutEverywhere.count()).toBe(1);
+    await expectAccessible(page);
+    await signOutEverywhere.click();
+    await eventually(() => signOutEverywhere.count()).toBe(0);
+    const me = await shopperContext.request.get(`${stack.baseUrl}/api/accounts/me`);
+    expect((await me.json()).me).toBeNull();
 
     // The log shows the suspension; each console page passes axe.
     await open(page, "/admin/logs", "Journal");

@@ -33,6 +33,9 @@ export const AUDIT_ACTIONS = {
   "contest.draw": "Tirage au sort",
   "admin.signin": "Connexion administrateur",
   "session.revoke": "Session déconnectée",
+  "user.ban": "Compte banni",
+  "user.unban": "Compte débanni",
+  "user.signout": "Déconnexion partout",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

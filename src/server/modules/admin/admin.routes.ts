@@ -11,13 +11,18 @@ import {
   auditQuerySchema,
   listAudit,
   listConnected,
+  actOnUser,
+  banSchema,
   listSessions,
+  listUsers,
   platformOverview,
+  usersQuerySchema,
   revokeSession,
 } from "./console.service.ts";
 import { listAllShops, setShopStatus } from "./platform.service.ts";
 
 const sessionParam = z.object({ sessionId: z.string().min(1).max(100) });
+const userParam = z.object({ userId: z.string().min(1).max(100) });
 
 const platformQuery = z.object({
   q: z.string().trim().max(80).optional(),
@@ -45,6 +50,36 @@ export const adminRoutes = new Hono<AppEnv>()
   .get("/overview", async (c) => {
     currentAdmin(c);
     return c.json(await platformOverview(c.get("deps").db, c.get("deps").database.kind));
+  })
+  .get("/users", validate("query", usersQuerySchema), async (c) => {
+    currentAdmin(c);
+    return c.json(await listUsers(c.get("deps").db, c.req.valid("query").q));
+  })
+  .post("/users/:userId/ban", validate("param", userParam), validate("json", banSchema), async (c) => {
+    const admin = currentAdmin(c);
+    const { userId } = c.req.valid("param");
+    await actOnUser(
+      c.get("deps"),
+      admin,
+      c.req.raw.headers,
+      userId,
+      "ban",
+      c.req.valid("json").reason,
+      c.get("clientIp") ?? null,
+    );
+    return c.json({ ok: true });
+  })
+  .post("/users/:userId/unban", validate("param", userParam), async (c) => {
+    const admin = currentAdmin(c);
+    const { userId } = c.req.valid("param");
+    await actOnUser(c.get("deps"), admin, c.req.raw.headers, userId, "unban", null, c.get("clientIp") ?? null);
+    return c.json({ ok: true });
+  })
+  .post("/users/:userId/sign-out", validate("param", userParam), async (c) => {
+    const admin = currentAdmin(c);
+    const { userId } = c.req.valid("param");
+    await actOnUser(c.get("deps"), admin, c.req.raw.headers, userId, "signout", null, c.get("clientIp") ?? null);
+    return c.json({ ok: true });
   })
   .get("/connected", async (c) => {
     return c.json(await listConnected(c.get("deps").db, currentUser(c)));

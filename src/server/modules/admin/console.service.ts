@@ -2,10 +2,10 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import { toCsv } from "../../../domain/loyalty/csv.ts";
-import type { SessionUser } from "../../auth.ts";
+import type { Auth, SessionUser } from "../../auth.ts";
 import type { Db } from "../../db/client.ts";
 import { AUDIT_ACTIONS, type AuditAction, recordAudit } from "../../lib/audit.ts";
-import { forgetSession } from "../../lib/sessions.ts";
+import { forgetSession, forgetUser } from "../../lib/sessions.ts";
 
 /** The back-office console: the audit log (/admin/logs), who is online (/admin/connected), sessions (/admin/sessions). */
 
@@ -261,4 +261,93 @@ export async function platformOverview(db: Db, databaseKind: string) {
       outboxFailed: c.outbox_failed,
     },
   };
+}
+
+export const usersQuerySchema = z.object({ q: z.string().trim().max(120).optional() });
+export const banSchema = z.object({
+  reason: z
+    .string({ error: "Indiquez le motif." })
+    .trim()
+    .min(3, "Indiquez le motif (3 caractères au moins).")
+    .max(300, "Le motif tient en 300 caractères."),
+});
+
+/** The platform admin's search of accounts (e-mail or name), newest first. */
+export async function listUsers(db: Db, q: string | undefined) {
+  const term = q ? `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const result = await db.execute<{
+    id: string;
+    email: string;
+    name: string | null;
+    role: string | null;
+    banned: boolean | null;
+    ban_reason: string | null;
+    email_verified: boolean;
+    created_at: Date | string;
+    sessions: number;
+  }>(sql`
+    select u.id, u.email, u.name, u.role, u.banned, u.ban_reason, u.email_verified, u.created_at,
+           (select count(*)::int from session s where s.user_id = u.id and s.expires_at > now()) as sessions
+    from "user" u
+    where (${term}::text is null or lower(u.email || ' ' || coalesce(u.name, '')) like ${term}::text)
+    order by u.created_at desc, u.id
+    limit 50`);
+  return {
+    users: result.rows.map((r) => ({
+      id: r.id,
+      email: r.email,
+      name: r.name,
+      isAdmin: r.role === "admin",
+      banned: Boolean(r.banned),
+      banReason: r.ban_reason,
+      emailVerified: r.email_verified,
+      createdAt: iso(r.created_at)!,
+      sessions: r.sessions,
+    })),
+  };
+}
+
+type UserAction = "ban" | "unban" | "signout";
+
+/**
+ * Ban, unban, or sign out everywhere, through better-auth's admin plugin (its rules, its session clean-up).
+ * Another platform admin (or oneself) is not a target here.
+ */
+export async function actOnUser(
+  deps: { db: Db; auth: Auth },
+  admin: SessionUser,
+  headers: Headers,
+  userId: string,
+  action: UserAction,
+  reason: string | null,
+  ip: string | null,
+) {
+  const found = await deps.db.execute<{ role: string | null }>(sql`select role from "user" where id = ${userId}`);
+  const target = found.rows[0];
+  if (!target) throw new AppError("NOT_FOUND", { userMessage: "Compte introuvable." });
+  if (target.role === "admin" || userId === admin.id) {
+    throw new AppError("FORBIDDEN", {
+      userMessage: "Un compte administrateur ne peut pas être banni ni déconnecté d'ici.",
+    });
+  }
+  try {
+    if (action === "ban") await deps.auth.api.banUser({ body: { userId, banReason: reason ?? undefined }, headers });
+    else if (action === "unban") await deps.auth.api.unbanUser({ body: { userId }, headers });
+    else await deps.auth.api.revokeUserSessions({ body: { userId }, headers });
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError("VALIDATION", {
+      message: `better-auth: ${String(error)}`,
+      userMessage: "Cette action n'a pas pu aboutir.",
+    });
+  }
+  forgetUser(deps.db, userId);
+  const audit = { ban: "user.ban", unban: "user.unban", signout: "user.signout" } as const;
+  await recordAudit(deps.db, {
+    actorId: admin.id,
+    action: audit[action],
+    target: userId,
+    details: reason ? { reason } : null,
+    ip,
+  });
 }
