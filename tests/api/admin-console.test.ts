@@ -245,3 +245,32 @@ describe("/api/admin/users (platform admin only)", () => {
     expect(await statusOf(victim.client, "/api/accounts/me")).toBe(200);
   });
 });
+
+describe("membership changes in the audit log", () => {
+  it("an invitation, its acceptance and the member's removal are each logged with the shop", async () => {
+    const { shop, owner: shopOwner } = await shopWithOwner(t, { name: "Maison Journal" });
+    const invitee = await signedIn(t);
+    const res = await shopOwner.client.request(`/api/backoffice/shops/${shop.id}/invitations`, {
+      json: { email: invitee.user.email },
+    });
+    expect(res.status).toBe(201);
+    const { invitation } = await res.json();
+    const accepted = await invitee.client.request(`/api/backoffice/invitations/${invitation.id}/accept`, {
+      method: "POST",
+    });
+    expect(accepted.status).toBe(200);
+    const team = await (await shopOwner.client.request(`/api/backoffice/shops/${shop.id}/team`)).json();
+    const staff = team.members.find((m: { email: string }) => m.email === invitee.user.email);
+    const removed = await shopOwner.client.request(`/api/backoffice/shops/${shop.id}/members/${staff.id}`, {
+      method: "DELETE",
+    });
+    expect(removed.status).toBe(200);
+    const log = await (await admin.client.request(`/api/admin/logs?shopId=${shop.id}`)).json();
+    const rows = log.entries.map((e: { action: string; actor: { id: string } | null }) => [e.action, e.actor?.id]);
+    expect(rows).toEqual([
+      ["member.remove", shopOwner.user.id],
+      ["member.join", invitee.user.id],
+      ["member.invite", shopOwner.user.id],
+    ]);
+  });
+});

@@ -171,6 +171,7 @@ export async function getInvitationDetails(db: Db, invitationId: string, viewerE
 
 export async function acceptStaffInvitation(deps: Deps, headers: Headers, invitationId: string) {
   const result = await viaBetterAuth(() => deps.auth.api.acceptInvitation({ body: { invitationId }, headers }));
+  if (result) await recordAudit(deps.db, { actorId: result.member.userId, shopId: result.member.organizationId, action: "member.join", target: result.member.userId, details: { role: result.member.role } });
   return { shopId: result?.member.organizationId ?? null };
 }
 
