@@ -232,6 +232,23 @@ describe("/api/admin/users (platform admin only)", () => {
     expect(mine.map((e: { action: string }) => e.action).sort()).toEqual(["user.ban", "user.signout", "user.unban"]);
   });
 
+  it("the admin resends a confirmation link to an unconfirmed address, not to a confirmed one", async () => {
+    const newcomer = await signedIn(t, { emailVerified: false });
+    const res = await admin.client.request(`/api/admin/users/${newcomer.user.id}/resend-confirmation`, {
+      method: "POST",
+    });
+    expect(res.status).toBe(200);
+    expect(t.lastMail(newcomer.user.email, "confirmation").text).toContain("verify-email");
+    const confirmed = await admin.client.request(`/api/admin/users/${owner.user.id}/resend-confirmation`, {
+      method: "POST",
+    });
+    expect(confirmed.status).toBe(409);
+    expect((await confirmed.json()).message).toBe("Cette adresse est déjà confirmée.");
+    expect(
+      await statusOf(owner.client, `/api/admin/users/${newcomer.user.id}/resend-confirmation`, { method: "POST" }),
+    ).toBe(403);
+  });
+
   it("nobody else lists or acts on accounts", async () => {
     const victim = await signedIn(t);
     for (const who of [anonymous, shopper.client, customer.client, owner.client]) {

@@ -171,7 +171,7 @@ describe("row 1 — nobody profits from their own power", () => {
       // Ending a session (/admin/sessions).
       /^DELETE \/api\/admin\/sessions\/:sessionId$/,
       // The platform admin's ban, unban and sign-out-everywhere of an account.
-      /^POST \/api\/admin\/users\/:userId\/(ban|unban|sign-out)$/,
+      /^POST \/api\/admin\/users\/:userId\/(ban|unban|sign-out|resend-confirmation)$/,
     ];
     const writes = new Set(
       t.app.routes

@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = {
   "user.ban": "Compte banni",
   "user.unban": "Compte débanni",
   "user.signout": "Déconnexion partout",
+  "user.resend": "Lien de confirmation renvoyé",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -16,6 +16,7 @@ import {
   listSessions,
   listUsers,
   platformOverview,
+  resendConfirmation,
   usersQuerySchema,
   revokeSession,
 } from "./console.service.ts";
@@ -79,6 +80,11 @@ export const adminRoutes = new Hono<AppEnv>()
     const admin = currentAdmin(c);
     const { userId } = c.req.valid("param");
     await actOnUser(c.get("deps"), admin, c.req.raw.headers, userId, "signout", null, c.get("clientIp") ?? null);
+    return c.json({ ok: true });
+  })
+  .post("/users/:userId/resend-confirmation", validate("param", userParam), async (c) => {
+    const admin = currentAdmin(c);
+    await resendConfirmation(c.get("deps"), admin, c.req.valid("param").userId, c.get("clientIp") ?? null);
     return c.json({ ok: true });
   })
   .get("/connected", async (c) => {

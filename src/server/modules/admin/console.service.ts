@@ -6,6 +6,7 @@ import type { Auth, SessionUser } from "../../auth.ts";
 import type { Db } from "../../db/client.ts";
 import { AUDIT_ACTIONS, type AuditAction, recordAudit } from "../../lib/audit.ts";
 import { forgetSession, forgetUser } from "../../lib/sessions.ts";
+import { confirmCallback } from "../accounts/accounts.service.ts";
 
 /** The back-office console: the audit log (/admin/logs), who is online (/admin/connected), sessions (/admin/sessions). */
 
@@ -350,4 +351,21 @@ export async function actOnUser(
     details: reason ? { reason } : null,
     ip,
   });
+}
+
+/** A new confirmation link for an account whose address is not confirmed yet (it lands in the outbox without SMTP). */
+export async function resendConfirmation(
+  deps: { db: Db; auth: Auth },
+  admin: SessionUser,
+  userId: string,
+  ip: string | null,
+) {
+  const found = await deps.db.execute<{ email: string; email_verified: boolean }>(
+    sql`select email, email_verified from "user" where id = ${userId}`,
+  );
+  const target = found.rows[0];
+  if (!target) throw new AppError("NOT_FOUND", { userMessage: "Compte introuvable." });
+  if (target.email_verified) throw new AppError("CONFLICT", { userMessage: "Cette adresse est déjà confirmée." });
+  await deps.auth.api.sendVerificationEmail({ body: { email: target.email, callbackURL: confirmCallback(undefined) } });
+  await recordAudit(deps.db, { actorId: admin.id, action: "user.resend", target: userId, ip });
 }

@@ -230,7 +230,11 @@ function UserRow({ user }: { user: User }) {
     mutationFn: () => unwrap(api.admin.users[":userId"]["sign-out"].$post({ param })),
     onSuccess: done,
   });
-  const error = ban.error ?? unban.error ?? signOut.error;
+  const resend = useMutation({
+    mutationFn: () => unwrap(api.admin.users[":userId"]["resend-confirmation"].$post({ param })),
+    onSuccess: done,
+  });
+  const error = ban.error ?? unban.error ?? signOut.error ?? resend.error;
   const who = user.name || user.email;
   return (
     <li className="rounded-2xl border border-stone-200 bg-white p-4 dark:border-stone-800 dark:bg-stone-900">
@@ -259,6 +263,16 @@ function UserRow({ user }: { user: User }) {
           ) : asking ? null : (
             <Button variant="secondary" onClick={() => setAsking(true)} aria-label={`Bannir ${who}`}>
               Bannir
+            </Button>
+          )}
+          {user.emailVerified ? null : (
+            <Button
+              variant="secondary"
+              isLoading={resend.isPending}
+              onClick={() => resend.mutate()}
+              aria-label={`Renvoyer le lien de confirmation à ${who}`}
+            >
+              {resend.isSuccess ? "Lien renvoyé" : "Renvoyer la confirmation"}
             </Button>
           )}
           {user.sessions > 0 ? (
