@@ -242,8 +242,16 @@ export async function platformOverview(db: Db, databaseKind: string) {
       from pgboss.job`);
     jobs = result.rows[0] ?? jobs;
   }
+  const series = await db.execute<{ day: string; scans: number; signups: number }>(sql`
+    select to_char(d.day, 'YYYY-MM-DD') as day,
+           (select count(*)::int from scans x where x.outcome = 'accepted' and x.created_at >= d.day and x.created_at < d.day + interval '1 day') as scans,
+           (select count(*)::int from "user" u where u.created_at >= d.day and u.created_at < d.day + interval '1 day') as signups
+    from generate_series(date_trunc('day', now() at time zone 'UTC') - interval '29 days', date_trunc('day', now() at time zone 'UTC'), interval '1 day') as d(day)
+    order by d.day`);
   return {
     days: 30,
+    /** Per UTC day, oldest first: accepted scans and new accounts. */
+    daily: series.rows.map((r) => ({ date: r.day, scans: r.scans, signups: r.signups })),
     activity: {
       shops: c.shops,
       suspendedShops: c.suspended_shops,

@@ -6,6 +6,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { ApiError, api, unwrap } from "../../../lib/api-client.ts";
+import { DailyBars } from "../components/daily-bars.tsx";
 import { ConsolePage, QueryState } from "../console-frame.tsx";
 
 function Kpi({ label, value, detail }: { label: string; value: number; detail?: string }) {
@@ -47,6 +48,13 @@ function Overview() {
               <Kpi label="Récompenses remises" value={data.activity.redemptions} />
               <Kpi label="Messages envoyés" value={data.activity.messages} />
             </dl>
+            <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+              <DailyBars title="Passages" points={data.daily.map((d) => ({ date: d.date, value: d.scans }))} />
+              <DailyBars
+                title="Nouveaux comptes"
+                points={data.daily.map((d) => ({ date: d.date, value: d.signups }))}
+              />
+            </div>
           </section>
           <section aria-labelledby="health-title" className="flex flex-col gap-2">
             <h2 id="health-title" className="text-lg font-semibold">
