@@ -226,7 +226,7 @@ export async function platformOverview(db: Db, databaseKind: string) {
       (select count(*)::int from shops) as shops,
       (select count(*)::int from shops where status = 'suspended') as suspended_shops,
       (select count(*)::int from "user" where role is distinct from 'admin') as shoppers,
-      (select count(*)::int from "user" where created_at > now() - interval '30 days') as new_shoppers,
+      (select count(*)::int from "user" where role is distinct from 'admin' and created_at > now() - interval '30 days') as new_shoppers,
       (select count(*)::int from scans where outcome = 'accepted' and created_at > now() - interval '30 days') as scans,
       (select count(*)::int from redemptions where status = 'validated' and created_at > now() - interval '30 days') as redemptions,
       (select count(*)::int from messages where created_at > now() - interval '30 days') as messages,

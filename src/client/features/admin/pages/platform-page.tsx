@@ -40,9 +40,9 @@ function Overview() {
                 }
               />
               <Kpi
-                label="Clients"
+                label="Comptes"
                 value={data.activity.shoppers}
-                detail={`${formatNumber(data.activity.newShoppers)} nouveaux`}
+                detail={plural(data.activity.newShoppers, "nouveau", "nouveaux")}
               />
               <Kpi label="Passages" value={data.activity.scans} />
               <Kpi label="Récompenses remises" value={data.activity.redemptions} />
