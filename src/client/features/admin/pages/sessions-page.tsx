@@ -19,7 +19,7 @@ export default function SessionsPage() {
   return (
     <ConsolePage
       title="Sessions"
-      lead="Les appareils connectés à un compte. « Déconnecter » ferme la session à distance."
+      lead="Les appareils connectés à un compte. « Déconnecter » ferme la session à distance."
     >
       {revoke.isError ? (
         <Notice tone="error">
