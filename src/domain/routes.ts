@@ -173,12 +173,9 @@ export type RoutePath = (typeof ROUTES)[number]["path"];
  */
 export const PENDING_ROUTES = [
   "/profile/:id",
-  "/admin/connected",
   "/admin/liste-totale-clients",
-  "/admin/logs",
   "/admin/monprofil",
   "/admin/newsletter",
-  "/admin/sessions",
   "/admin/test-sms",
   "/admin/:product",
 ] as const satisfies readonly RoutePath[];

@@ -13,7 +13,7 @@ import type { AppEnv, Deps } from "./lib/context.ts";
 import { createOpenApiDocument, DOCS_ASSETS, DOCS_HTML, DOCS_INIT_JS, readDocsAsset } from "./lib/openapi.ts";
 import { inputHygiene } from "./lib/input-hygiene.ts";
 import { sameSiteOnly } from "./lib/same-site.ts";
-import { resolveSession } from "./lib/sessions.ts";
+import { heartbeat, resolveSession } from "./lib/sessions.ts";
 import { createSpaIndex } from "./lib/spa-index.ts";
 import { accountsRoutes } from "./modules/accounts/accounts.routes.ts";
 import { handleAuth } from "./modules/accounts/auth-proxy.ts";
@@ -142,6 +142,7 @@ export function createApp({ deps, clientDir }: AppOptions) {
     if (signedIn) {
       c.set("user", signedIn.user);
       c.set("session", signedIn.session);
+      heartbeat(deps.db, signedIn.user.id);
     }
     // better-auth's refresh of a session (or the clean-up of an expired one) sets cookies: pass them on.
     for (const cookie of setCookies) c.header("Set-Cookie", cookie, { append: true });

@@ -10,6 +10,7 @@ import { consumeThrottle } from "./lib/throttle.ts";
 import { CLIENT_IP_HEADER, OWN_LIMITED_PATHS } from "./modules/accounts/auth-proxy.ts";
 import type { Mailer } from "./modules/mail/mail.service.ts";
 import { mailTemplates } from "./modules/mail/templates.ts";
+import { recordAdminSignIn } from "./lib/audit.ts";
 
 /** SPEC §9: session cookie max age 400 days. */
 export const SESSION_MAX_AGE_S = 400 * 24 * 60 * 60;
@@ -104,6 +105,7 @@ export function createAuth({ db, mailer: directMailer, secret, appUrl, logger }:
         create: {
           after: async (session) => {
             await db.execute(sql`update profiles set last_seen = now() where id = ${session.userId}`);
+            await recordAdminSignIn(db, session);
           },
         },
         update: { after: async (session) => forgetSession(db, session.token) },

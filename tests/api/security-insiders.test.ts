@@ -168,6 +168,10 @@ describe("row 1 — nobody profits from their own power", () => {
       /^(PUT|POST|DELETE) \/api\/backoffice\/shops\/:shopId\/(page|legal|hours|card|code-secret|double-points|invitations|members)/,
       /^(POST|PUT|PATCH|DELETE) \/api\/backoffice\/shops\/:shopId\/(rewards|rewards-order|reward-settings|vip-tiers)(\/|$)/,
       /^POST \/api\/backoffice\/(invitations|platform)\//,
+      // Ending a session (/admin/sessions).
+      /^DELETE \/api\/admin\/sessions\/:sessionId$/,
+      // The platform admin's ban, unban and sign-out-everywhere of an account.
+      /^POST \/api\/admin\/users\/:userId\/(ban|unban|sign-out|resend-confirmation)$/,
     ];
     const writes = new Set(
       t.app.routes

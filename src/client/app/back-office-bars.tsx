@@ -49,7 +49,7 @@ export function AdminBar({ me, onMenu }: { me: Me | null; onMenu?: () => void })
 /** The menu's role: the current shop's (owners and managers see everything, staff the counter tools). */
 function useMenuRole(me: Me | null): MenuRole {
   const current = useCurrentShop({ enabled: Boolean(me) });
-  if (me?.user.isAdmin) return "owner";
+  if (me?.user.isAdmin) return "platform";
   const role = current.shop?.role ?? me?.memberships.find((m) => m.shopId === current.shopId)?.role;
   if (role) return role === "owner" || role === "admin" ? "owner" : "staff";
   return me?.memberships.some((m) => m.role === "owner" || m.role === "admin") ? "owner" : "staff";

@@ -203,3 +203,20 @@ export async function resolveSession(deps: { auth: Auth; db: Db }, headers: Head
   }
   return { signedIn: value, setCookies: [] };
 }
+
+/** SPEC §7.1 "who is online": a signed-in request marks its user seen, at most once a minute per user and process. */
+export const HEARTBEAT_EVERY_MS = 60_000;
+const lastBeats = new WeakMap<Db, Map<string, number>>();
+
+export function heartbeat(db: Db, userId: string, now = Date.now()): void {
+  let beats = lastBeats.get(db);
+  if (!beats) {
+    beats = new Map();
+    lastBeats.set(db, beats);
+  }
+  if ((beats.get(userId) ?? 0) > now - HEARTBEAT_EVERY_MS) return;
+  if (beats.size >= MAX_ENTRIES) beats.clear();
+  beats.set(userId, now);
+  // Not awaited: the request does not wait for its heartbeat, and a failed one only delays "online".
+  db.execute(sql`update profiles set last_seen = now() where id = ${userId}`).catch(() => beats.delete(userId));
+}

@@ -7,8 +7,11 @@ import type { ReadyRoute } from "../../../domain/routes.ts";
  * here). The admin bar's drawer and the dashboard's tiles both read it.
  */
 
-/** Who runs the back-office: the owner (and the shop's managers) see everything, staff the counter tools. */
-export type MenuRole = "owner" | "staff";
+/**
+ * Who runs the back-office: the owner (and the shop's managers) see everything, staff the counter tools, the
+ * platform admin everything an owner sees plus the platform's own pages.
+ */
+export type MenuRole = "owner" | "staff" | "platform";
 
 export type MenuEntry = {
   to: ReadyRoute;
@@ -26,6 +29,7 @@ export type MenuGroup = { title: string; entries: readonly MenuEntry[] };
 
 const EVERYONE = ["owner", "staff"] as const;
 const OWNER = ["owner"] as const;
+const PLATFORM = ["platform"] as const;
 
 export const BACK_OFFICE_MENU: readonly MenuGroup[] = [
   {
@@ -188,6 +192,32 @@ export const BACK_OFFICE_MENU: readonly MenuGroup[] = [
         icon: "M16 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM8 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM2 21a6 6 0 0 1 12 0M14 15a5 5 0 0 1 8 6",
         roles: OWNER,
       },
+      {
+        to: "/admin/connected",
+        label: "Connectés",
+        text: "Qui utilise l'application en ce moment",
+        icon: "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21a8 8 0 0 1 16 0M19 4l2 2-2 2",
+        roles: OWNER,
+      },
+      {
+        to: "/admin/sessions",
+        label: "Sessions",
+        text: "Appareils connectés, déconnexion à distance",
+        icon: "M4 5h16v11H4zM2 19h20M9 9l6 4M15 9l-6 4",
+        roles: OWNER,
+      },
+    ],
+  },
+  {
+    title: "Plateforme",
+    entries: [
+      {
+        to: "/admin/logs",
+        label: "Journal",
+        text: "Actions sensibles, filtres, export CSV",
+        icon: "M6 3h9l4 4v14H6zM14 3v5h5M9 12h7M9 16h7",
+        roles: PLATFORM,
+      },
     ],
   },
 ];
@@ -199,7 +229,7 @@ export function menuFor(role: MenuRole): { title: string; links: MenuLink[] }[] 
   return BACK_OFFICE_MENU.map((group) => ({
     title: group.title,
     links: group.entries
-      .filter((entry) => entry.roles.includes(role))
+      .filter((entry) => entry.roles.includes(role) || (role === "platform" && entry.roles.includes("owner")))
       .map(({ staffTo, roles: _roles, ...link }) => ({
         ...link,
         to: role === "staff" ? (staffTo ?? link.to) : link.to,

@@ -5,3 +5,4 @@ export * from "./cards.ts";
 export * from "./rewards.ts";
 export * from "./contests.ts";
 export * from "./messages.ts";
+export * from "./audit.ts";

@@ -2,11 +2,28 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { suspendShopSchema } from "../../../domain/schemas/shops.ts";
 import { unsetLegalDetails } from "../../env.ts";
-import { type AppEnv, currentAdmin } from "../../lib/context.ts";
+import { type AppEnv, currentAdmin, currentUser } from "../../lib/context.ts";
 import { shopIdSchema } from "../../lib/shop-access.ts";
 import { validate } from "../../lib/validate.ts";
 import { listOutbox } from "../mail/mail.service.ts";
+import {
+  auditCsv,
+  auditQuerySchema,
+  listAudit,
+  listConnected,
+  actOnUser,
+  banSchema,
+  listSessions,
+  listUsers,
+  platformOverview,
+  resendConfirmation,
+  usersQuerySchema,
+  revokeSession,
+} from "./console.service.ts";
 import { listAllShops, setShopStatus } from "./platform.service.ts";
+
+const sessionParam = z.object({ sessionId: z.string().min(1).max(100) });
+const userParam = z.object({ userId: z.string().min(1).max(100) });
 
 const platformQuery = z.object({
   q: z.string().trim().max(80).optional(),
@@ -15,8 +32,72 @@ const platformQuery = z.object({
   offset: z.coerce.number().int().min(0).default(0),
 });
 
-/** /api/admin: the platform admin's tools. */
+/** /api/admin: the platform admin's tools, and the console pages every signed-in member uses (sessions, online). */
 export const adminRoutes = new Hono<AppEnv>()
+  .get("/logs", validate("query", auditQuerySchema), async (c) => {
+    currentAdmin(c);
+    return c.json(await listAudit(c.get("deps").db, c.req.valid("query")));
+  })
+  .get("/logs.csv", validate("query", auditQuerySchema), async (c) => {
+    currentAdmin(c);
+    const body = await auditCsv(c.get("deps").db, c.req.valid("query"));
+    return new Response(body, {
+      headers: {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="journal-${new Date().toISOString().slice(0, 10)}.csv"`,
+      },
+    });
+  })
+  .get("/overview", async (c) => {
+    currentAdmin(c);
+    return c.json(await platformOverview(c.get("deps").db, c.get("deps").database.kind));
+  })
+  .get("/users", validate("query", usersQuerySchema), async (c) => {
+    currentAdmin(c);
+    return c.json(await listUsers(c.get("deps").db, c.req.valid("query").q));
+  })
+  .post("/users/:userId/ban", validate("param", userParam), validate("json", banSchema), async (c) => {
+    const admin = currentAdmin(c);
+    const { userId } = c.req.valid("param");
+    await actOnUser(
+      c.get("deps"),
+      admin,
+      c.req.raw.headers,
+      userId,
+      "ban",
+      c.req.valid("json").reason,
+      c.get("clientIp") ?? null,
+    );
+    return c.json({ ok: true });
+  })
+  .post("/users/:userId/unban", validate("param", userParam), async (c) => {
+    const admin = currentAdmin(c);
+    const { userId } = c.req.valid("param");
+    await actOnUser(c.get("deps"), admin, c.req.raw.headers, userId, "unban", null, c.get("clientIp") ?? null);
+    return c.json({ ok: true });
+  })
+  .post("/users/:userId/sign-out", validate("param", userParam), async (c) => {
+    const admin = currentAdmin(c);
+    const { userId } = c.req.valid("param");
+    await actOnUser(c.get("deps"), admin, c.req.raw.headers, userId, "signout", null, c.get("clientIp") ?? null);
+    return c.json({ ok: true });
+  })
+  .post("/users/:userId/resend-confirmation", validate("param", userParam), async (c) => {
+    const admin = currentAdmin(c);
+    await resendConfirmation(c.get("deps"), admin, c.req.valid("param").userId, c.get("clientIp") ?? null);
+    return c.json({ ok: true });
+  })
+  .get("/connected", async (c) => {
+    return c.json(await listConnected(c.get("deps").db, currentUser(c)));
+  })
+  .get("/sessions", async (c) => {
+    return c.json(await listSessions(c.get("deps").db, currentUser(c), c.get("session")?.id ?? null));
+  })
+  .delete("/sessions/:sessionId", validate("param", sessionParam), async (c) => {
+    const viewer = currentUser(c);
+    await revokeSession(c.get("deps").db, viewer, c.req.valid("param").sessionId, c.get("clientIp") ?? null);
+    return c.json({ ok: true });
+  })
   .get("/outbox", async (c) => {
     currentAdmin(c);
     return c.json({ messages: await listOutbox(c.get("deps").db) });
@@ -44,12 +125,20 @@ export const platformRoutes = new Hono<AppEnv>()
     return c.json(await listAllShops(c.get("deps").db, c.req.valid("query")));
   })
   .post("/shops/:shopId/suspend", validate("param", shopIdSchema), validate("json", suspendShopSchema), async (c) => {
-    currentAdmin(c);
+    const admin = currentAdmin(c);
+    const actor = { id: admin.id, ip: c.get("clientIp") };
     return c.json({
-      shop: await setShopStatus(c.get("deps").db, c.req.valid("param").shopId, "suspended", c.req.valid("json").reason),
+      shop: await setShopStatus(
+        c.get("deps").db,
+        c.req.valid("param").shopId,
+        "suspended",
+        c.req.valid("json").reason,
+        actor,
+      ),
     });
   })
   .post("/shops/:shopId/reactivate", validate("param", shopIdSchema), async (c) => {
-    currentAdmin(c);
-    return c.json({ shop: await setShopStatus(c.get("deps").db, c.req.valid("param").shopId, "active", null) });
+    const admin = currentAdmin(c);
+    const actor = { id: admin.id, ip: c.get("clientIp") };
+    return c.json({ shop: await setShopStatus(c.get("deps").db, c.req.valid("param").shopId, "active", null, actor) });
   });

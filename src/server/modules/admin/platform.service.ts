@@ -3,6 +3,7 @@ import { AppError } from "../../../domain/errors.ts";
 import { SEARCH_FOLD_FROM, SEARCH_FOLD_TO, foldSearch } from "../../../domain/loyalty/shop-text.ts";
 import type { Db } from "../../db/client.ts";
 import { shops } from "../../db/schema/index.ts";
+import { recordAudit } from "../../lib/audit.ts";
 
 /** The platform admin's view of every shop: list, suspend, reactivate. */
 
@@ -52,7 +53,7 @@ export async function listAllShops(db: Db, q: { q?: string; status?: "active" | 
 }
 
 /** A suspended shop stays visible to its owner but every scan is refused (and recorded) until reactivated. */
-export async function setShopStatus(db: Db, shopId: string, status: "active" | "suspended", reason: string | null) {
+export async function setShopStatus(db: Db, shopId: string, status: "active" | "suspended", reason: string | null, actor: { id: string; ip?: string } | null = null) {
   const [row] = await db
     .update(shops)
     .set({
@@ -64,5 +65,6 @@ export async function setShopStatus(db: Db, shopId: string, status: "active" | "
     .where(eq(shops.id, shopId))
     .returning({ id: shops.id, status: shops.status, suspendedReason: shops.suspendedReason });
   if (!row) throw new AppError("NOT_FOUND", { userMessage: "Boutique introuvable." });
+  await recordAudit(db, { actorId: actor?.id ?? null, shopId, action: status === "suspended" ? "shop.suspend" : "shop.reactivate", target: shopId, details: reason ? { reason } : null, ip: actor?.ip });
   return row;
 }

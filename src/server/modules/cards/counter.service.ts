@@ -13,6 +13,7 @@ import { findByPersonalCode } from "./personal-code.service.ts";
 import { consumeThrottle, refundThrottle } from "../../lib/throttle.ts";
 import { designOf, imageUrl, pgErrorCode } from "../../lib/shop-dto.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
+import { recordAudit } from "../../lib/audit.ts";
 
 /** The counter: the rotating code, visits typed by staff, corrections. */
 
@@ -222,6 +223,7 @@ export async function adjustCard(db: Db, access: ShopAccess, input: z.output<typ
     }
     throw error;
   }
+  if (inserted) await recordAudit(db, { actorId: access.userId, shopId: access.shopId, action: "points.adjust", target: input.cardId, details: { delta: input.delta, reason: input.reason } });
   const [entry] = await db
     .select({
       id: ledgerEntries.id,

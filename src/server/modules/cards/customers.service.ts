@@ -9,6 +9,7 @@ import type { customersQuerySchema } from "../../../domain/schemas/cards.ts";
 import type { Db } from "../../db/client.ts";
 import { cards, ledgerEntries, shops } from "../../db/schema/index.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
+import { recordAudit } from "../../lib/audit.ts";
 
 /** The owner's lists and figures: customers, scans, the dashboard; each scoped by `shopScope`. */
 
@@ -227,6 +228,7 @@ export function csvStream<R>(
 
 export async function customersCsv(db: Db, access: ShopAccess, q: CustomersQuery) {
   const shop = await shopTimezone(db, access);
+  await recordAudit(db, { actorId: access.userId, shopId: access.shopId, action: "export.customers", details: { sort: q.sort } });
   const body = csvStream(
     ["Prénom", "Nom", "E-mail", "Solde", "Total cumulé", "Passages", "Dernier passage", "Client depuis"],
     async (after) => {

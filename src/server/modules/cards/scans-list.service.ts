@@ -12,6 +12,7 @@ import {
 import { addDays, localParts, zonedToUtc } from "../../../domain/loyalty/time.ts";
 import type { scansQuerySchema } from "../../../domain/schemas/cards.ts";
 import type { Db } from "../../db/client.ts";
+import { recordAudit } from "../../lib/audit.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 
 import { cappedTotal, CSV_BATCH, csvStream, iso, LIST_COUNT_CAP, shopTimezone } from "./customers.service.ts";
@@ -131,6 +132,7 @@ export async function listScans(db: Db, access: ShopAccess, q: ScansQuery) {
 
 export async function scansCsv(db: Db, access: ShopAccess, q: ScansQuery) {
   const shop = await shopTimezone(db, access);
+  await recordAudit(db, { actorId: access.userId, shopId: access.shopId, action: "export.scans", details: { flagged: q.flagged } });
   // The device numbers once for the whole file, not once per batch.
   let devices: Map<string, number> | null = null;
   const body = csvStream(

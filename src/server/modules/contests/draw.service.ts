@@ -9,6 +9,7 @@ import type { Mailer } from "../mail/mail.service.ts";
 import { mailTemplates } from "../mail/templates.ts";
 import { contestPageUrl, prizesOf } from "./contests.service.ts";
 import { insertWinning, participantIdOf, type Tx } from "./shared.ts";
+import { recordAudit } from "../../lib/audit.ts";
 
 /**
  * The draw, exactly once: the transaction starts by moving the contest from "scheduled" to "drawn" with a
@@ -90,6 +91,7 @@ export async function drawContest({
         .set({ remaining: sql`${prizeLots.remaining} + 1` })
         .where(eq(prizeLots.id, prize.lotId));
     }
+    await recordAudit(tx, { actorId: null, shopId: contest.shopId, action: "contest.draw", target: contestId, details: { winners: won.length, entrants: tickets.length } });
     return won;
   });
 }

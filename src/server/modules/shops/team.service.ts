@@ -5,6 +5,7 @@ import type { Deps } from "../../lib/context.ts";
 import type { Db } from "../../db/client.ts";
 import { invitation, member, organization, profiles, user } from "../../db/schema/index.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
+import { recordAudit } from "../../lib/audit.ts";
 
 /**
  * Staff invitations go through better-auth's organization plugin (its checks,
@@ -101,6 +102,7 @@ export async function inviteStaff(deps: Deps, access: ShopAccess, headers: Heade
   const created = await viaBetterAuth(() =>
     deps.auth.api.createInvitation({ body: { email: input.email, role: input.role, organizationId: access.shopId, resend: true }, headers }),
   );
+  await recordAudit(deps.db, { actorId: access.userId, shopId: access.shopId, action: "member.invite", target: input.email, details: { role: input.role } });
   return { id: created.id, email: created.email, role: input.role, expiresAt: new Date(created.expiresAt).toISOString() };
 }
 
@@ -129,6 +131,7 @@ export async function removeStaff(deps: Deps, access: ShopAccess, headers: Heade
   if (row.role === "owner") throw new AppError("CONFLICT", { userMessage: "Le propriétaire ne peut pas être retiré." });
   requireMember(access);
   await viaBetterAuth(() => deps.auth.api.removeMember({ body: { memberIdOrEmail: memberId, organizationId: access.shopId }, headers }));
+  await recordAudit(deps.db, { actorId: access.userId, shopId: access.shopId, action: "member.remove", target: row.userId, details: { role: row.role } });
 }
 
 /** /accept-invitation/{id}: what the invitation is, for the person who opened the link. */
@@ -168,6 +171,7 @@ export async function getInvitationDetails(db: Db, invitationId: string, viewerE
 
 export async function acceptStaffInvitation(deps: Deps, headers: Headers, invitationId: string) {
   const result = await viaBetterAuth(() => deps.auth.api.acceptInvitation({ body: { invitationId }, headers }));
+  if (result) await recordAudit(deps.db, { actorId: result.member.userId, shopId: result.member.organizationId, action: "member.join", target: result.member.userId, details: { role: result.member.role } });
   return { shopId: result?.member.organizationId ?? null };
 }
 

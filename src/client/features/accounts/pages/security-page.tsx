@@ -11,7 +11,7 @@ import { useForm } from "../../../lib/use-form.ts";
 import { type DeviceSession, sessionsQueryOptions, useSessions } from "../api/get-sessions.ts";
 import { Glyph } from "../components/badge-icon.tsx";
 import { CopyButton } from "../components/copy-button.tsx";
-import { describeDevice } from "../components/describe-device.ts";
+import { describeDevice } from "../../../lib/describe-device.ts";
 import { RecoveryCodes } from "../components/recovery-codes.tsx";
 import { secretOf, TotpQrCode } from "../components/totp-qr-code.tsx";
 import { TwoFactorNudge } from "../components/two-factor-nudge.tsx";

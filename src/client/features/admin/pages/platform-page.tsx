@@ -1,0 +1,444 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { Link } from "react-router";
+import { formatDateTime, formatNumber, plural } from "../../../../domain/format.ts";
+import { Button } from "../../../components/ui/button.tsx";
+import { Field } from "../../../components/ui/field.tsx";
+import { Notice } from "../../../components/ui/notice.tsx";
+import { ApiError, api, unwrap } from "../../../lib/api-client.ts";
+import { DailyBars } from "../components/daily-bars.tsx";
+import { ConsolePage, QueryState } from "../console-frame.tsx";
+
+function Kpi({ label, value, detail }: { label: string; value: number; detail?: string }) {
+  return (
+    <div className="rounded-2xl border border-stone-200 bg-white p-4 shadow-sm dark:border-stone-800 dark:bg-stone-900">
+      <dt className="text-sm font-medium text-stone-600 dark:text-stone-400">{label}</dt>
+      <dd className="mt-1 text-3xl font-bold tabular-nums tracking-tight">{formatNumber(value)}</dd>
+      {detail ? <dd className="mt-0.5 text-sm text-stone-600 dark:text-stone-400">{detail}</dd> : null}
+    </div>
+  );
+}
+
+function Overview() {
+  const overview = useQuery({ queryKey: ["admin", "overview"], queryFn: () => unwrap(api.admin.overview.$get()) });
+  return (
+    <QueryState query={overview}>
+      {(data) => (
+        <>
+          <section aria-labelledby="activity-title" className="flex flex-col gap-3">
+            <h2 id="activity-title" className="text-lg font-semibold">
+              Activité des {data.days} derniers jours
+            </h2>
+            <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+              <Kpi
+                label="Boutiques"
+                value={data.activity.shops}
+                detail={
+                  data.activity.suspendedShops > 0
+                    ? plural(data.activity.suspendedShops, "suspendue", "suspendues")
+                    : undefined
+                }
+              />
+              <Kpi
+                label="Comptes"
+                value={data.activity.shoppers}
+                detail={plural(data.activity.newShoppers, "nouveau", "nouveaux")}
+              />
+              <Kpi label="Passages" value={data.activity.scans} />
+              <Kpi label="Récompenses remises" value={data.activity.redemptions} />
+              <Kpi label="Messages envoyés" value={data.activity.messages} />
+            </dl>
+            <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+              <DailyBars title="Passages" points={data.daily.map((d) => ({ date: d.date, value: d.scans }))} />
+              <DailyBars
+                title="Nouveaux comptes"
+                points={data.daily.map((d) => ({ date: d.date, value: d.signups }))}
+              />
+            </div>
+          </section>
+          <section aria-labelledby="health-title" className="flex flex-col gap-2">
+            <h2 id="health-title" className="text-lg font-semibold">
+              Santé
+            </h2>
+            <ul className="rounded-2xl border border-stone-200 bg-white p-4 text-sm dark:border-stone-800 dark:bg-stone-900">
+              <li>Base de données : {data.health.database}</li>
+              <li>
+                Tâches de fond :{" "}
+                {data.health.jobsStarted
+                  ? `${plural(data.health.jobsQueued, "en attente", "en attente")}, ${plural(data.health.jobsFailed, "en échec", "en échec")}`
+                  : "moteur pas encore démarré"}
+              </li>
+              <li>
+                Courriels : {plural(data.health.outbox, "dans la boîte d'envoi", "dans la boîte d'envoi")}
+                {data.health.outboxFailed > 0 ? `, ${plural(data.health.outboxFailed, "en échec", "en échec")}` : ""}
+              </li>
+            </ul>
+          </section>
+        </>
+      )}
+    </QueryState>
+  );
+}
+
+type Shop = {
+  id: string;
+  name: string;
+  city: string;
+  status: "active" | "suspended";
+  suspendedReason: string | null;
+  ownerEmail: string | null;
+  customers: number;
+};
+
+function ShopRow({ shop }: { shop: Shop }) {
+  const queryClient = useQueryClient();
+  const [reason, setReason] = useState("");
+  const [asking, setAsking] = useState(false);
+  const done = () => {
+    setAsking(false);
+    setReason("");
+    return queryClient.invalidateQueries({ queryKey: ["admin"] });
+  };
+  const suspend = useMutation({
+    mutationFn: () =>
+      unwrap(api.backoffice.platform.shops[":shopId"].suspend.$post({ param: { shopId: shop.id }, json: { reason } })),
+    onSuccess: done,
+  });
+  const reactivate = useMutation({
+    mutationFn: () => unwrap(api.backoffice.platform.shops[":shopId"].reactivate.$post({ param: { shopId: shop.id } })),
+    onSuccess: done,
+  });
+  const error = suspend.error ?? reactivate.error;
+  return (
+    <li className="rounded-2xl border border-stone-200 bg-white p-4 dark:border-stone-800 dark:bg-stone-900">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="min-w-0">
+          <p className="font-semibold">{shop.name}</p>
+          <p className="text-sm text-stone-600 dark:text-stone-400">
+            {shop.city} · {plural(shop.customers, "client", "clients")}
+            {shop.ownerEmail ? ` · ${shop.ownerEmail}` : ""}
+          </p>
+          {shop.status === "suspended" ? (
+            <p className="mt-1 text-sm font-semibold text-red-700 dark:text-red-400">
+              Suspendue{shop.suspendedReason ? ` : ${shop.suspendedReason}` : ""}
+            </p>
+          ) : null}
+        </div>
+        {shop.status === "suspended" ? (
+          <Button variant="secondary" isLoading={reactivate.isPending} onClick={() => reactivate.mutate()}>
+            Réactiver
+          </Button>
+        ) : asking ? null : (
+          <Button variant="secondary" onClick={() => setAsking(true)} aria-label={`Suspendre ${shop.name}`}>
+            Suspendre
+          </Button>
+        )}
+      </div>
+      {asking ? (
+        <form
+          className="mt-3 flex flex-col gap-2"
+          onSubmit={(e: FormEvent) => {
+            e.preventDefault();
+            suspend.mutate();
+          }}
+        >
+          <Field
+            label="Motif de la suspension"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            required
+            minLength={3}
+            maxLength={300}
+          />
+          <div className="flex gap-2">
+            <Button type="submit" isLoading={suspend.isPending}>
+              Confirmer la suspension
+            </Button>
+            <Button variant="secondary" onClick={() => setAsking(false)}>
+              Annuler
+            </Button>
+          </div>
+        </form>
+      ) : null}
+      {error ? (
+        <p role="alert" className="mt-2 text-sm font-medium text-red-700 dark:text-red-400">
+          {error instanceof ApiError ? error.message : "L'action a échoué."}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+function Shops() {
+  const [q, setQ] = useState("");
+  const shops = useQuery({
+    queryKey: ["admin", "shops", q],
+    queryFn: () =>
+      unwrap(api.backoffice.platform.shops.$get({ query: { ...(q.trim() ? { q } : {}), limit: "50", offset: "0" } })),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <section aria-labelledby="shops-title" className="flex flex-col gap-3">
+      <h2 id="shops-title" className="text-lg font-semibold">
+        Boutiques
+      </h2>
+      <Field
+        label="Rechercher une boutique (nom, ville)"
+        type="search"
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+      />
+      <QueryState query={shops}>
+        {(data) =>
+          data.shops.length === 0 ? (
+            <p>Aucune boutique ne correspond.</p>
+          ) : (
+            <ul className="flex flex-col gap-2">
+              {data.shops.map((s) => (
+                <ShopRow key={s.id} shop={s} />
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
+    </section>
+  );
+}
+
+type User = {
+  id: string;
+  email: string;
+  name: string | null;
+  isAdmin: boolean;
+  banned: boolean;
+  banReason: string | null;
+  emailVerified: boolean;
+  sessions: number;
+};
+
+function UserRow({ user }: { user: User }) {
+  const queryClient = useQueryClient();
+  const [reason, setReason] = useState("");
+  const [asking, setAsking] = useState(false);
+  const done = () => {
+    setAsking(false);
+    setReason("");
+    return queryClient.invalidateQueries({ queryKey: ["admin"] });
+  };
+  const param = { userId: user.id };
+  const ban = useMutation({
+    mutationFn: () => unwrap(api.admin.users[":userId"].ban.$post({ param, json: { reason } })),
+    onSuccess: done,
+  });
+  const unban = useMutation({
+    mutationFn: () => unwrap(api.admin.users[":userId"].unban.$post({ param })),
+    onSuccess: done,
+  });
+  const signOut = useMutation({
+    mutationFn: () => unwrap(api.admin.users[":userId"]["sign-out"].$post({ param })),
+    onSuccess: done,
+  });
+  const resend = useMutation({
+    mutationFn: () => unwrap(api.admin.users[":userId"]["resend-confirmation"].$post({ param })),
+    onSuccess: done,
+  });
+  const error = ban.error ?? unban.error ?? signOut.error ?? resend.error;
+  const who = user.name || user.email;
+  return (
+    <li className="rounded-2xl border border-stone-200 bg-white p-4 dark:border-stone-800 dark:bg-stone-900">
+      <p className="break-all font-semibold">{user.email}</p>
+      <p className="text-sm text-stone-600 dark:text-stone-400">
+        {user.isAdmin ? "Administrateur · " : ""}
+        {user.emailVerified ? "adresse confirmée" : "adresse non confirmée"} ·{" "}
+        {plural(user.sessions, "session", "sessions")}
+      </p>
+      {user.banned ? (
+        <p className="mt-1 text-sm font-semibold text-red-700 dark:text-red-400">
+          Banni{user.banReason ? ` : ${user.banReason}` : ""}
+        </p>
+      ) : null}
+      {user.isAdmin ? null : (
+        <div className="mt-2 flex flex-wrap gap-2">
+          {user.banned ? (
+            <Button
+              variant="secondary"
+              isLoading={unban.isPending}
+              onClick={() => unban.mutate()}
+              aria-label={`Débannir ${who}`}
+            >
+              Débannir
+            </Button>
+          ) : asking ? null : (
+            <Button variant="secondary" onClick={() => setAsking(true)} aria-label={`Bannir ${who}`}>
+              Bannir
+            </Button>
+          )}
+          {user.emailVerified ? null : (
+            <Button
+              variant="secondary"
+              isLoading={resend.isPending}
+              onClick={() => resend.mutate()}
+              aria-label={`Renvoyer le lien de confirmation à ${who}`}
+            >
+              {resend.isSuccess ? "Lien renvoyé" : "Renvoyer la confirmation"}
+            </Button>
+          )}
+          {user.sessions > 0 ? (
+            <Button
+              variant="secondary"
+              isLoading={signOut.isPending}
+              onClick={() => signOut.mutate()}
+              aria-label={`Déconnecter ${who} partout`}
+            >
+              Déconnecter partout
+            </Button>
+          ) : null}
+        </div>
+      )}
+      {asking ? (
+        <form
+          className="mt-3 flex flex-col gap-2"
+          onSubmit={(e: FormEvent) => {
+            e.preventDefault();
+            ban.mutate();
+          }}
+        >
+          <Field
+            label="Motif du bannissement"
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            required
+            minLength={3}
+            maxLength={300}
+          />
+          <div className="flex gap-2">
+            <Button type="submit" isLoading={ban.isPending}>
+              Confirmer le bannissement
+            </Button>
+            <Button variant="secondary" onClick={() => setAsking(false)}>
+              Annuler
+            </Button>
+          </div>
+        </form>
+      ) : null}
+      {error ? (
+        <p role="alert" className="mt-2 text-sm font-medium text-red-700 dark:text-red-400">
+          {error instanceof ApiError ? error.message : "L'action a échoué."}
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+function Users() {
+  const [q, setQ] = useState("");
+  const users = useQuery({
+    queryKey: ["admin", "users", q],
+    queryFn: () => unwrap(api.admin.users.$get({ query: q.trim() ? { q } : {} })),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <section aria-labelledby="users-title" className="flex flex-col gap-3">
+      <h2 id="users-title" className="text-lg font-semibold">
+        Comptes
+      </h2>
+      <Field
+        label="Rechercher un compte (e-mail, nom)"
+        type="search"
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+      />
+      <QueryState query={users}>
+        {(data) =>
+          data.users.length === 0 ? (
+            <p>Aucun compte ne correspond.</p>
+          ) : (
+            <ul className="flex flex-col gap-2">
+              {data.users.map((u) => (
+                <UserRow key={u.id} user={u} />
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
+    </section>
+  );
+}
+
+/** A message's text with its links made clickable (a confirmation link, a reset link…). */
+function linksOf(text: string): string[] {
+  return [...new Set(text.match(/https?:\/\/[^\s<>"]+/g) ?? [])];
+}
+
+function Outbox() {
+  const outbox = useQuery({ queryKey: ["admin", "outbox"], queryFn: () => unwrap(api.admin.outbox.$get()) });
+  return (
+    <section aria-labelledby="outbox-title" className="flex flex-col gap-3">
+      <h2 id="outbox-title" className="text-lg font-semibold">
+        Boîte d'envoi des courriels
+      </h2>
+      <p className="text-sm text-stone-700 dark:text-stone-300">
+        Sans serveur SMTP, les courriels restent ici : ouvrez le lien d'un message pour confirmer un compte à la place
+        de son destinataire.
+      </p>
+      <QueryState query={outbox}>
+        {(data) =>
+          data.messages.length === 0 ? (
+            <p>Aucun courriel.</p>
+          ) : (
+            <ul className="flex flex-col gap-2">
+              {data.messages.map((m) => (
+                <li
+                  key={m.id}
+                  className="rounded-2xl border border-stone-200 bg-white p-4 dark:border-stone-800 dark:bg-stone-900"
+                >
+                  <p className="font-semibold">{m.subject}</p>
+                  <p className="text-sm text-stone-600 dark:text-stone-400">
+                    À {m.to} · {formatDateTime(m.createdAt)} ·{" "}
+                    {m.status === "sent" ? "envoyé" : m.status === "failed" ? "échec" : "gardé ici"}
+                  </p>
+                  <ul className="mt-1 flex flex-col gap-1">
+                    {linksOf(m.text).map((href) => (
+                      <li key={href} className="break-all text-sm">
+                        <a href={href} className="font-semibold text-brand-800 underline dark:text-brand-200">
+                          {href}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
+    </section>
+  );
+}
+
+/** The platform admin's /admin: the platform at a glance, its shops, its mail. */
+export default function PlatformPage() {
+  return (
+    <ConsolePage title="Administration" isHome lead="La plateforme en un coup d'œil.">
+      <Notice tone="info">
+        Voir aussi :{" "}
+        <Link className="font-semibold underline" to="/admin/logs">
+          le journal
+        </Link>
+        ,{" "}
+        <Link className="font-semibold underline" to="/admin/connected">
+          les connectés
+        </Link>{" "}
+        et{" "}
+        <Link className="font-semibold underline" to="/admin/sessions">
+          les sessions
+        </Link>
+        .
+      </Notice>
+      <Overview />
+      <Shops />
+      <Users />
+      <Outbox />
+    </ConsolePage>
+  );
+}

@@ -1,0 +1,24 @@
+import { sql } from "drizzle-orm";
+import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * The audit log of privileged actions (SPEC §6, /admin/logs): append-only — the application only inserts
+ * (src/server/lib/audit.ts) and never updates or deletes a row. Actor and shop are plain ids, not foreign keys,
+ * so that a row outlives the account or shop it names.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    actorId: text(),
+    shopId: text(),
+    /** A dotted verb: "points.adjust", "shop.suspend", "member.role", "export.customers", "contest.draw", "admin.signin"… */
+    action: text().notNull(),
+    /** What the action was done to: a card id, a user id, a shop id… */
+    target: text(),
+    details: jsonb().$type<Record<string, unknown>>(),
+    ip: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.createdAt), index().on(t.shopId, t.createdAt), index().on(t.action, t.createdAt)],
+);
