@@ -1,5 +1,10 @@
 import { defineConfig } from "vitest/config";
 
+// Node 25+ puts its own (file-less, so undefined) Web Storage on globalThis, which hides jsdom's localStorage in
+// component tests; turning it off gives jsdom's back. The flag exists from Node 22.
+const nodeMajor = Number(process.versions.node.split(".")[0]);
+const noNodeWebStorage = nodeMajor >= 22 ? ["--no-experimental-webstorage"] : [];
+
 /**
  * Three suites (projects): unit (pure rules and components), api (the real app on
  * a real database: PGlite, or PostgreSQL with TEST_DATABASE_URL) and e2e
@@ -13,6 +18,7 @@ export default defineConfig({
           name: "unit",
           include: ["src/domain/**/*.test.ts", "src/client/**/*.test.{ts,tsx}"],
           environment: "node",
+          execArgv: noNodeWebStorage,
           setupFiles: ["tests/setup/fail-on-console-error.ts"],
         },
       },
