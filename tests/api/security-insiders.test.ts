@@ -171,6 +171,7 @@ describe("row 1 — nobody profits from their own power", () => {
       /^(PUT|POST|DELETE) \/api\/backoffice\/shops\/:shopId\/(page|legal|hours|card|code-secret|double-points|invitations|members)/,
       /^(POST|PUT|PATCH|DELETE) \/api\/backoffice\/shops\/:shopId\/(rewards|rewards-order|reward-settings|vip-tiers)(\/|$)/,
       /^POST \/api\/backoffice\/(invitations|platform)\//,
+      /^PUT \/api\/backoffice\/shops\/:shopId\/customers\/:userId\/note$/,
     ];
     const writes = new Set(
       t.app.routes

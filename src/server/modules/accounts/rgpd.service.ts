@@ -35,6 +35,7 @@ export const EXPORT_SOURCES: Record<string, Source> = {
   scans: { where: (u) => sql`user_id = ${u}` },
   scan_claims: { where: (u) => sql`user_id = ${u}` },
   redemptions: { where: (u) => sql`user_id = ${u}` },
+  customer_notes: { where: (u) => sql`user_id = ${u}` },
   shop_reviews: { where: (u) => sql`user_id = ${u}` },
   contest_entries: { where: (u) => sql`user_id = ${u}` },
   contest_winnings: { where: (u) => sql`user_id = ${u}` },

@@ -22,6 +22,7 @@ import {
 } from "./card-settings.service.ts";
 import { getCodesAhead } from "./counter-codes.service.ts";
 import { adjustCard, creditVisit, getReaderCode, lookupCustomer } from "./counter.service.ts";
+import { saveCustomerNote } from "./customer-profile.service.ts";
 import {
   customersCsv,
   getCustomer,
@@ -35,6 +36,8 @@ import {
 const cardParam = z.object({ cardId: z.string().uuid("Client introuvable.") });
 const periodParam = z.object({ periodId: z.string().uuid("Opération introuvable.") });
 const lookupQuery = z.object({ email: emailSchema });
+const personParam = z.object({ userId: z.string().min(1).max(100) });
+const noteSchema = z.object({ note: z.string().max(2000, "La note tient en 2 000 caractères au plus.") });
 
 const csv = (body: string, filename: string) =>
   new Response(body, {
@@ -114,6 +117,11 @@ export const cardsManageRoutes = new Hono<ShopEnv>()
   .get("/customers.csv", ownerOnly, validate("query", customersQuerySchema), async (c) => {
     const file = await customersCsv(c.get("deps").db, c.get("access"), c.req.valid("query"));
     return csv(file.csv, file.filename);
+  })
+  /* The shop's private note about a customer (/profile/{id}): any team member, for a customer of this shop. */
+  .put("/customers/:userId/note", validate("param", personParam), validate("json", noteSchema), async (c) => {
+    const { userId } = c.req.valid("param");
+    return c.json(await saveCustomerNote(c.get("deps").db, c.get("access"), userId, c.req.valid("json").note));
   })
   .get("/customers/:cardId", ownerOnly, validate("param", cardParam), async (c) => {
     return c.json(await getCustomer(c.get("deps").db, c.get("access"), c.req.valid("param").cardId));
