@@ -173,7 +173,6 @@ export type RoutePath = (typeof ROUTES)[number]["path"];
  */
 export const PENDING_ROUTES = [
   "/admin/connected",
-  "/admin/liste-totale-clients",
   "/admin/logs",
   "/admin/monprofil",
   "/admin/newsletter",

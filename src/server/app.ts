@@ -21,6 +21,7 @@ import { adminRoutes, platformRoutes } from "./modules/admin/admin.routes.ts";
 import { cardsManageRoutes } from "./modules/cards/cards-manage.routes.ts";
 import { cardsRoutes } from "./modules/cards/cards.routes.ts";
 import { profilesRoutes } from "./modules/cards/customer-profile.routes.ts";
+import { allCustomersRoutes } from "./modules/cards/all-customers.routes.ts";
 import { rewardsManageRoutes } from "./modules/rewards/rewards-manage.routes.ts";
 import { redemptionsRoutes, rewardsRoutes } from "./modules/rewards/rewards.routes.ts";
 import { contestsApi, contestsManageRoutes } from "./modules/contests/contests.routes.ts";
@@ -68,6 +69,7 @@ const api = new Hono<AppEnv>()
   .route("/cards", cardsRoutes)
   .route("/profiles", profilesRoutes)
   .route("/backoffice/shops/:shopId", shopBackoffice)
+  .route("/backoffice/customers", allCustomersRoutes)
   .route("/backoffice/invitations", invitationsRoutes)
   .route("/backoffice/platform", platformRoutes)
   .route("/rewards", rewardsRoutes)

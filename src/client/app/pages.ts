@@ -30,6 +30,7 @@ export const PAGES = {
   "/changer-mot-de-passe": page(() => import("../features/accounts/pages/change-password-page.tsx")),
   "/profil": page(() => import("../features/accounts/pages/profile-page.tsx")),
   "/profile/:id": page(() => import("../features/cards/pages/customer-profile-page.tsx")),
+  "/admin/liste-totale-clients": page(() => import("../features/cards/pages/all-customers-page.tsx")),
   "/protected": page(() => import("../features/accounts/pages/security-page.tsx")),
   "/faq": page(() => import("../features/content/pages/faq-page.tsx")),
   "/cgu": page(() => import("../features/content/pages/terms-page.tsx")),

@@ -99,6 +99,13 @@ export const BACK_OFFICE_MENU: readonly MenuGroup[] = [
         roles: OWNER,
       },
       {
+        to: "/admin/liste-totale-clients",
+        label: "Tous les clients",
+        text: "Toutes vos boutiques, une liste",
+        icon: "M9 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM2 21a7 7 0 0 1 14 0M16 4a4 4 0 0 1 0 8M18 14a6 6 0 0 1 4 7",
+        roles: OWNER,
+      },
+      {
         to: "/admin/liste-scans",
         label: "Passages",
         text: "Historique et alertes",
