@@ -174,7 +174,6 @@ export type RoutePath = (typeof ROUTES)[number]["path"];
 export const PENDING_ROUTES = [
   "/admin/connected",
   "/admin/logs",
-  "/admin/monprofil",
   "/admin/newsletter",
   "/admin/sessions",
   "/admin/test-sms",

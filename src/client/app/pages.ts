@@ -31,6 +31,7 @@ export const PAGES = {
   "/profil": page(() => import("../features/accounts/pages/profile-page.tsx")),
   "/profile/:id": page(() => import("../features/cards/pages/customer-profile-page.tsx")),
   "/admin/liste-totale-clients": page(() => import("../features/cards/pages/all-customers-page.tsx")),
+  "/admin/monprofil": page(() => import("../features/accounts/pages/back-office-profile-page.tsx")),
   "/protected": page(() => import("../features/accounts/pages/security-page.tsx")),
   "/faq": page(() => import("../features/content/pages/faq-page.tsx")),
   "/cgu": page(() => import("../features/content/pages/terms-page.tsx")),

@@ -195,6 +195,13 @@ export const BACK_OFFICE_MENU: readonly MenuGroup[] = [
         icon: "M16 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM8 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM2 21a6 6 0 0 1 12 0M14 15a5 5 0 0 1 8 6",
         roles: OWNER,
       },
+      {
+        to: "/admin/monprofil",
+        label: "Mon profil",
+        text: "Mes rôles, double authentification",
+        icon: "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21a8 8 0 0 1 16 0",
+        roles: EVERYONE,
+      },
     ],
   },
 ];
