@@ -74,9 +74,10 @@ export function DeleteAccountSection() {
     setError(null);
     try {
       await unwrap(api.accounts.me.$delete({ json: { password } }));
+      // Leave the signed-in page first (emptied earlier, its guard would send us to /login), then forget everything.
+      await navigate("/", { replace: true, state: { notice: "Votre compte et vos données ont été supprimés." } });
       queryClient.clear();
       queryClient.setQueryData(meQueryOptions().queryKey, null);
-      await navigate("/", { replace: true, state: { notice: "Votre compte et vos données ont été supprimés." } });
     } catch (e) {
       setBusy(false);
       setError(e instanceof ApiError ? e.message : "La suppression a échoué. Réessayez.");
