@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { strToU8, zipSync } from "fflate";
 import { AppError } from "../../../domain/errors.ts";
+import { type CsvValue, toCsv } from "../../../domain/loyalty/csv.ts";
 import type { Deps } from "../../lib/context.ts";
 import type { Db } from "../../db/client.ts";
 import { forgetUser } from "../../lib/sessions.ts";
@@ -63,20 +64,17 @@ export async function collectPersonalData(db: Db, userId: string): Promise<Recor
   return out;
 }
 
-function cell(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  const text =
-    value instanceof Date ? value.toISOString() : typeof value === "object" ? JSON.stringify(value) : String(value);
-  // Spreadsheet formula injection: a leading = + - @ is neutralised.
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[";\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
-/** One CSV (semicolon-separated, as French spreadsheets expect) with a BOM so accents open right. */
-export function toCsv(rows: Row[]): string {
+/** One CSV per table, written like every other export (src/domain/loyalty/csv.ts); objects as JSON. */
+export function tableCsv(rows: Row[]): string {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-  const lines = [columns.join(";"), ...rows.map((r) => columns.map((c) => cell(r[c])).join(";"))];
-  return `\uFEFF${lines.join("\r\n")}\r\n`;
+  const value = (v: unknown): CsvValue =>
+    v === null || v === undefined || v instanceof Date || ["string", "number", "boolean"].includes(typeof v)
+      ? (v as CsvValue)
+      : JSON.stringify(v);
+  return toCsv(
+    columns,
+    rows.map((r) => columns.map((c) => value(r[c]))),
+  );
 }
 
 /** The archive: donnees.json (everything) and one CSV per table, in one zip. */
@@ -85,7 +83,7 @@ export async function exportArchive(db: Db, userId: string, now = new Date()) {
   const files: Record<string, Uint8Array> = {
     "donnees.json": strToU8(JSON.stringify({ exportedAt: now.toISOString(), tables: data }, null, 2)),
   };
-  for (const [table, rows] of Object.entries(data)) files[`csv/${table}.csv`] = strToU8(toCsv(rows));
+  for (const [table, rows] of Object.entries(data)) files[`csv/${table}.csv`] = strToU8(tableCsv(rows));
   const zip = zipSync(files, { level: 6, mtime: now });
   return { zip, filename: `fidele-mes-donnees-${now.toISOString().slice(0, 10)}.zip` };
 }
