@@ -172,9 +172,6 @@ export type RoutePath = (typeof ROUTES)[number]["path"];
  * "En préparation" page and never appear in a menu (a menu entry is a `ReadyRoute`).
  */
 export const PENDING_ROUTES = [
-  "/profile/:id",
-  "/admin/liste-totale-clients",
-  "/admin/monprofil",
   "/admin/newsletter",
   "/admin/test-sms",
   "/admin/:product",

@@ -20,6 +20,8 @@ import { handleAuth } from "./modules/accounts/auth-proxy.ts";
 import { adminRoutes, platformRoutes } from "./modules/admin/admin.routes.ts";
 import { cardsManageRoutes } from "./modules/cards/cards-manage.routes.ts";
 import { cardsRoutes } from "./modules/cards/cards.routes.ts";
+import { profilesRoutes } from "./modules/cards/customer-profile.routes.ts";
+import { allCustomersRoutes } from "./modules/cards/all-customers.routes.ts";
 import { rewardsManageRoutes } from "./modules/rewards/rewards-manage.routes.ts";
 import { redemptionsRoutes, rewardsRoutes } from "./modules/rewards/rewards.routes.ts";
 import { contestsApi, contestsManageRoutes } from "./modules/contests/contests.routes.ts";
@@ -65,7 +67,9 @@ const api = new Hono<AppEnv>()
   .route("/content", contentRoutes)
   .route("/shops", shopsRoutes)
   .route("/cards", cardsRoutes)
+  .route("/profiles", profilesRoutes)
   .route("/backoffice/shops/:shopId", shopBackoffice)
+  .route("/backoffice/customers", allCustomersRoutes)
   .route("/backoffice/invitations", invitationsRoutes)
   .route("/backoffice/platform", platformRoutes)
   .route("/rewards", rewardsRoutes)

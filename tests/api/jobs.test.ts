@@ -57,13 +57,14 @@ describe("the job engine", () => {
   it("starts with its queues (each with the dead-letter queue), retries with back-off, and cron schedules", async () => {
     const queues = await boss().getQueues();
     const byName = new Map(queues.map((q) => [q.name, q]));
-    for (const name of ["redemptions.expire", "scan-claims.cleanup", "contests.draw", "test.probe"]) {
+    for (const name of ["redemptions.expire", "scan-claims.cleanup", "contests.draw", "accounts.purge", "test.probe"]) {
       expect(byName.get(name)?.deadLetter).toBe(DEAD_LETTER_QUEUE);
     }
     expect(byName.has(DEAD_LETTER_QUEUE)).toBe(true);
     expect(byName.get("redemptions.expire")).toMatchObject({ policy: "stately", retryBackoff: true });
     const schedules = await boss().getSchedules();
     expect(schedules.map((s) => [s.name, s.cron]).sort()).toEqual([
+      ["accounts.purge", "17 4 * * *"],
       ["contests.draw", "* * * * *"],
       ["redemptions.expire", "* * * * *"],
       ["scan-claims.cleanup", "17 * * * *"],

@@ -154,6 +154,9 @@ describe("row 1 — nobody profits from their own power", () => {
       // published sequence, never a chosen person.
       "POST /api/contests/:id/spin",
       "POST /api/backoffice/shops/:shopId/contests/:id/draw",
+      // Erasing one's account (RGPD) cancels its pending redemptions through the one close path: each gives back
+      // exactly what it took, to a card that then belongs to nobody (tests/api/rgpd.test.ts). Never a raise.
+      "DELETE /api/accounts/me",
     ]);
     // Writes that never touch a balance (settings, catalogue, team, accounts, reviews, codes).
     const NO_POINTS = [
@@ -172,6 +175,7 @@ describe("row 1 — nobody profits from their own power", () => {
       /^DELETE \/api\/admin\/sessions\/:sessionId$/,
       // The platform admin's ban, unban and sign-out-everywhere of an account.
       /^POST \/api\/admin\/users\/:userId\/(ban|unban|sign-out|resend-confirmation)$/,
+      /^PUT \/api\/backoffice\/shops\/:shopId\/customers\/:userId\/note$/,
     ];
     const writes = new Set(
       t.app.routes

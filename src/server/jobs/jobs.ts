@@ -3,6 +3,7 @@ import type { Database } from "../db/client.ts";
 import type { Env } from "../env.ts";
 import type { Deps } from "../lib/context.ts";
 import type { Logger } from "../lib/logger.ts";
+import { accountsPurge } from "./accounts-purge.ts";
 import { contestsDraw } from "./contests-draw.ts";
 import type { JobDefinition } from "./define.ts";
 import { redemptionsExpire } from "./redemptions-expire.ts";
@@ -15,7 +16,7 @@ import { testProbe } from "./test-probe.ts";
  * restarts, several processes share the queues (SKIP LOCKED) and a cron tick sends one job however
  * many processes run. Adding work: a file exporting `defineJob({...})` beside this one, listed here.
  */
-const JOBS = [redemptionsExpire, scanClaimsCleanup, contestsDraw] as const;
+const JOBS = [redemptionsExpire, scanClaimsCleanup, contestsDraw, accountsPurge] as const;
 /** Only when JOBS_TEST_PROBE is set. */
 const TEST_JOBS = [testProbe] as const;
 

@@ -103,6 +103,13 @@ export const BACK_OFFICE_MENU: readonly MenuGroup[] = [
         roles: OWNER,
       },
       {
+        to: "/admin/liste-totale-clients",
+        label: "Tous les clients",
+        text: "Toutes vos boutiques, une liste",
+        icon: "M9 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM2 21a7 7 0 0 1 14 0M16 4a4 4 0 0 1 0 8M18 14a6 6 0 0 1 4 7",
+        roles: OWNER,
+      },
+      {
         to: "/admin/liste-scans",
         label: "Passages",
         text: "Historique et alertes",
@@ -205,6 +212,13 @@ export const BACK_OFFICE_MENU: readonly MenuGroup[] = [
         text: "Appareils connectés, déconnexion à distance",
         icon: "M4 5h16v11H4zM2 19h20M9 9l6 4M15 9l-6 4",
         roles: OWNER,
+      },
+      {
+        to: "/admin/monprofil",
+        label: "Mon profil",
+        text: "Mes rôles, double authentification",
+        icon: "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21a8 8 0 0 1 16 0",
+        roles: EVERYONE,
       },
     ],
   },

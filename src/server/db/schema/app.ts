@@ -12,6 +12,8 @@ export const profiles = pgTable("profiles", {
   birthday: date({ mode: "string" }),
   postalCode: text(),
   lastSeen: timestamp({ withTimezone: true }),
+  /** When the account was warned of its purge for inactivity (src/server/jobs/accounts-purge.ts); null once active. */
+  purgeWarnedAt: timestamp({ withTimezone: true }),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { LEDGER_KINDS } from "../../../domain/loyalty/ledger.ts";
 import { SCAN_METHODS, SCAN_OUTCOMES } from "../../../domain/loyalty/scan-rules.ts";
 import { user } from "./auth.ts";
@@ -135,3 +135,24 @@ export const scanClaims = pgTable(
 export type Card = typeof cards.$inferSelect;
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
 export type Scan = typeof scans.$inferSelect;
+
+/**
+ * A shop's private note about one of its customers (/profile/{id}, issue 16): seen by the shop's team only, one per
+ * shop and person. Erased with the account (it is about the person, and in their export).
+ */
+export const customerNotes = pgTable(
+  "customer_notes",
+  {
+    shopId: text()
+      .notNull()
+      .references(() => shops.id, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    note: text().notNull(),
+    /** The team member who wrote it last (no FK: history outlives accounts). */
+    updatedBy: text(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.userId] })],
+);

@@ -6,9 +6,15 @@ import { type AppEnv, currentUser } from "../../lib/context.ts";
 import { enforceThrottle } from "../../lib/throttle.ts";
 import { validate } from "../../lib/validate.ts";
 import { getMe, saveProfile, signUp, touchLastSeen } from "./accounts.service.ts";
+import { consentHistory, eraseAccount, exportArchive } from "./rgpd.service.ts";
 
 /** Sign-up, plus where to go once the address is confirmed (kept only when it is a path of this site). */
 const signUpRequestSchema = signUpSchema.extend({ redirect: z.string().max(2048).optional() });
+
+/** « Supprimer mon compte » is confirmed by the password. */
+const eraseSchema = z.object({
+  password: z.string({ error: "Saisissez votre mot de passe." }).min(1, "Saisissez votre mot de passe.").max(128),
+});
 
 export const accountsRoutes = new Hono<AppEnv>()
   .post("/sign-up", validate("json", signUpRequestSchema), async (c) => {
@@ -30,6 +36,29 @@ export const accountsRoutes = new Hono<AppEnv>()
     const user = currentUser(c);
     await saveProfile(c.get("deps").db, user.id, c.req.valid("json"));
     return c.json({ ok: true as const });
+  })
+  /* RGPD (issue 16): everything about me in one archive, my consent history, and erasing my account. */
+  .get("/me/export", async (c) => {
+    const user = currentUser(c);
+    const { db } = c.get("deps");
+    await enforceThrottle(db, `export:${user.id}`, 3600, 10);
+    const { zip, filename } = await exportArchive(db, user.id);
+    return c.body(zip as Uint8Array<ArrayBuffer>, 200, {
+      "content-type": "application/zip",
+      "content-disposition": `attachment; filename="${filename}"`,
+      "cache-control": "no-store",
+    });
+  })
+  .get("/me/consents", async (c) => {
+    const user = currentUser(c);
+    return c.json({ consents: await consentHistory(c.get("deps").db, user.id) });
+  })
+  .delete("/me", validate("json", eraseSchema), async (c) => {
+    const user = currentUser(c);
+    const deps = c.get("deps");
+    await enforceThrottle(deps.db, `erase:${user.id}`, 3600, 5);
+    const result = await eraseAccount(deps, user.id, { password: c.req.valid("json").password });
+    return c.json({ ok: true as const, ...result });
   })
   .post("/heartbeat", async (c) => {
     await touchLastSeen(c.get("deps").db, currentUser(c).id);

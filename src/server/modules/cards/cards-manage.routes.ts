@@ -25,10 +25,13 @@ import { adjustCard, creditVisit, getReaderCode, lookupCustomer } from "./counte
 import { customersCsv, getCustomer, listCustomers } from "./customers.service.ts";
 import { getDashboard } from "./dashboard.service.ts";
 import { listScans, listTodayScans, scansCsv } from "./scans-list.service.ts";
+import { saveCustomerNote } from "./customer-profile.service.ts";
 
 const cardParam = z.object({ cardId: z.string().uuid("Client introuvable.") });
 const periodParam = z.object({ periodId: z.string().uuid("Opération introuvable.") });
 const lookupQuery = z.object({ email: emailSchema });
+const personParam = z.object({ userId: z.string().min(1).max(100) });
+const noteSchema = z.object({ note: z.string().max(2000, "La note tient en 2 000 caractères au plus.") });
 
 const csv = (body: ReadableStream<Uint8Array>, filename: string) =>
   new Response(body, {
@@ -108,6 +111,11 @@ export const cardsManageRoutes = new Hono<ShopEnv>()
   .get("/customers.csv", ownerOnly, validate("query", customersQuerySchema), async (c) => {
     const file = await customersCsv(c.get("deps").db, c.get("access"), c.req.valid("query"));
     return csv(file.body, file.filename);
+  })
+  /* The shop's private note about a customer (/profile/{id}): any team member, for a customer of this shop. */
+  .put("/customers/:userId/note", validate("param", personParam), validate("json", noteSchema), async (c) => {
+    const { userId } = c.req.valid("param");
+    return c.json(await saveCustomerNote(c.get("deps").db, c.get("access"), userId, c.req.valid("json").note));
   })
   .get("/customers/:cardId", ownerOnly, validate("param", cardParam), async (c) => {
     return c.json(await getCustomer(c.get("deps").db, c.get("access"), c.req.valid("param").cardId));

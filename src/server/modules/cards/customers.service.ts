@@ -159,6 +159,8 @@ function customerDto(r: Omit<CustomerRow, "k">) {
     firstName: r.first_name,
     lastName: r.last_name,
     email: r.email,
+    /** The person's id, for /profile/{id}; null once the account is deleted. */
+    userId: r.user_id,
     isDeleted: r.user_id === null,
     balance: r.balance,
     lifetime: r.lifetime,

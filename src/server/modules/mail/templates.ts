@@ -1,5 +1,12 @@
 /** French e-mail templates, each in HTML and plain text. */
-export type MailKind = "confirmation" | "reset" | "sign-in-code" | "invitation" | "existing-account" | "contest-win";
+export type MailKind =
+  | "confirmation"
+  | "reset"
+  | "sign-in-code"
+  | "invitation"
+  | "existing-account"
+  | "contest-win"
+  | "inactive-account";
 
 export type MailContent = { subject: string; text: string; html: string };
 
@@ -88,5 +95,15 @@ export const mailTemplates = {
       ],
       { label: "Voir mon lot", url: p.url },
       p.code,
+    ),
+  "inactive-account": (p: { url: string; purgeOn: string }) =>
+    build(
+      "Votre compte Fidèle sera supprimé",
+      "Vous nous manquez",
+      [
+        `Vous n'avez pas utilisé Fidèle depuis trois ans. Pour ne pas garder vos données plus longtemps que nécessaire, votre compte et vos données seront supprimés le ${p.purgeOn}.`,
+        "Pour le garder, il suffit de vous connecter avant cette date.",
+      ],
+      { label: "Me connecter", url: p.url },
     ),
 } satisfies Record<MailKind, (p: never) => MailContent>;

@@ -7,6 +7,7 @@ import { ApiError } from "../../../lib/api-client.ts";
 import { useMe } from "../../../lib/me.ts";
 import { useSignOut } from "../api/sign-out.ts";
 import { Glyph, type GlyphName } from "../components/badge-icon.tsx";
+import { DeleteAccountSection, MyDataSection } from "../components/my-data.tsx";
 import { TwoFactorNudge } from "../components/two-factor-nudge.tsx";
 
 export default function ProfilePage() {
@@ -107,6 +108,8 @@ export default function ProfilePage() {
         </ul>
       </nav>
 
+      <MyDataSection />
+
       <Button
         variant="secondary"
         full
@@ -117,6 +120,8 @@ export default function ProfilePage() {
         <Glyph name="logout" className="size-5" />
         Se déconnecter
       </Button>
+
+      <DeleteAccountSection />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { Link } from "react-router";
 import { formatAmountFr } from "../../../../domain/loyalty/scan-rules.ts";
 import { CUSTOMER_SORTS } from "../../../../domain/schemas/cards.ts";
 import { Button } from "../../../components/ui/button.tsx";
@@ -109,7 +110,15 @@ function CustomersBody({ shop }: { shop: ShopOverview }) {
                 >
                   <div className="flex items-start justify-between gap-3 sm:contents">
                     <div className="min-w-0">
-                      <p className="truncate font-semibold">{c.isDeleted ? "Compte supprimé" : personName(c)}</p>
+                      <p className="truncate font-semibold">
+                        {c.userId ? (
+                          <Link to={`/profile/${c.userId}`} className="underline-offset-2 hover:underline">
+                            {personName(c)}
+                          </Link>
+                        ) : (
+                          "Compte supprimé"
+                        )}
+                      </p>
                       {c.email && personName(c) !== c.email ? (
                         <p className="truncate text-sm text-stone-600 dark:text-stone-400">{c.email}</p>
                       ) : null}

@@ -1,0 +1,1 @@
+ALTER TABLE "profiles" ADD COLUMN "purge_warned_at" timestamp with time zone;
