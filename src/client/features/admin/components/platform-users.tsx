@@ -1,9 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { plural } from "../../../../domain/format.ts";
+import { ActionError, ReasonForm } from "./reason-form.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
-import { ApiError, api, unwrap } from "../../../lib/api-client.ts";
+import { api, unwrap } from "../../../lib/api-client.ts";
 import { QueryState } from "../console-frame.tsx";
 
 /** The platform admin's accounts: search, ban with a reason, unban, sign out everywhere, resend confirmation. */
@@ -98,36 +99,17 @@ function UserRow({ user }: { user: User }) {
         </div>
       )}
       {asking ? (
-        <form
-          className="mt-3 flex flex-col gap-2"
-          onSubmit={(e: FormEvent) => {
-            e.preventDefault();
-            ban.mutate();
-          }}
-        >
-          <Field
-            label="Motif du bannissement"
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            required
-            minLength={3}
-            maxLength={300}
-          />
-          <div className="flex gap-2">
-            <Button type="submit" isLoading={ban.isPending}>
-              Confirmer le bannissement
-            </Button>
-            <Button variant="secondary" onClick={() => setAsking(false)}>
-              Annuler
-            </Button>
-          </div>
-        </form>
+        <ReasonForm
+          label="Motif du bannissement"
+          confirm="Confirmer le bannissement"
+          reason={reason}
+          onReason={setReason}
+          onSubmit={() => ban.mutate()}
+          onCancel={() => setAsking(false)}
+          isPending={ban.isPending}
+        />
       ) : null}
-      {error ? (
-        <p role="alert" className="mt-2 text-sm font-medium text-red-700 dark:text-red-400">
-          {error instanceof ApiError ? error.message : "L'action a échoué."}
-        </p>
-      ) : null}
+      <ActionError error={error} />
     </li>
   );
 }

@@ -1,11 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router";
 import { formatDateTime, formatNumber, plural } from "../../../../domain/format.ts";
+import { ActionError, ReasonForm } from "../components/reason-form.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { ApiError, api, unwrap } from "../../../lib/api-client.ts";
+import { api, unwrap } from "../../../lib/api-client.ts";
 import { DailyBars } from "../components/daily-bars.tsx";
 import { ConsolePage, QueryState } from "../console-frame.tsx";
 import { Users } from "../components/platform-users.tsx";
@@ -136,36 +137,17 @@ function ShopRow({ shop }: { shop: Shop }) {
         )}
       </div>
       {asking ? (
-        <form
-          className="mt-3 flex flex-col gap-2"
-          onSubmit={(e: FormEvent) => {
-            e.preventDefault();
-            suspend.mutate();
-          }}
-        >
-          <Field
-            label="Motif de la suspension"
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            required
-            minLength={3}
-            maxLength={300}
-          />
-          <div className="flex gap-2">
-            <Button type="submit" isLoading={suspend.isPending}>
-              Confirmer la suspension
-            </Button>
-            <Button variant="secondary" onClick={() => setAsking(false)}>
-              Annuler
-            </Button>
-          </div>
-        </form>
+        <ReasonForm
+          label="Motif de la suspension"
+          confirm="Confirmer la suspension"
+          reason={reason}
+          onReason={setReason}
+          onSubmit={() => suspend.mutate()}
+          onCancel={() => setAsking(false)}
+          isPending={suspend.isPending}
+        />
       ) : null}
-      {error ? (
-        <p role="alert" className="mt-2 text-sm font-medium text-red-700 dark:text-red-400">
-          {error instanceof ApiError ? error.message : "L'action a échoué."}
-        </p>
-      ) : null}
+      <ActionError error={error} />
     </li>
   );
 }

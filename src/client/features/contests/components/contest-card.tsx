@@ -76,7 +76,8 @@ export function ContestCard({ contest, headingLevel = 3 }: { contest: ContestSum
       <ul className="text-sm">
         {contest.prizes.map((p) => (
           <li key={p.id}>
-            🎁 {p.name} ({p.valueLabel})
+            <span aria-hidden="true">🎁 </span>
+            {p.name} ({p.valueLabel})
             {contest.kind === "draw"
               ? ` × ${formatNumber(p.quantity)}`
               : ` — ${formatNumber(p.oddsBp / 100)} % de chances`}
