@@ -11,6 +11,8 @@ export const profiles = pgTable("profiles", {
   lastName: text(),
   birthday: date({ mode: "string" }),
   postalCode: text(),
+  /** Mobile number in E.164 (+33612345678), for SMS; its consent is in `consents` (channel "sms"). */
+  phone: text(),
   lastSeen: timestamp({ withTimezone: true }),
   /** When the account was warned of its purge for inactivity (src/server/jobs/accounts-purge.ts); null once active. */
   purgeWarnedAt: timestamp({ withTimezone: true }),

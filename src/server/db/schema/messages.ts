@@ -25,6 +25,10 @@ export const messages = pgTable(
     linkUrl: text(),
     /** Whether push is used for those who accepted it (in-app is always used). */
     withPush: boolean().notNull().default(true),
+    /** Whether e-mail is used for those who accepted it from this sender (issue 15). */
+    withEmail: boolean().notNull().default(false),
+    /** Whether SMS is used for those who accepted it and gave a number (issue 15). */
+    withSms: boolean().notNull().default(false),
     /** Promotional pushes count against the frequency cap. */
     isPromotional: boolean().notNull().default(true),
     status: text({ enum: ["scheduled", "sending", "paused", "sent", "cancelled"] }).notNull(),

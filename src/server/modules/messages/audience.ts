@@ -7,16 +7,16 @@ import type { Db } from "../../db/client.ts";
  * filtered by what each shopper accepted. One definition serves the count shown
  * before sending and the audience frozen when sending starts.
  *
- * Defaults: in-app is on unless refused (for every sender, or for this shop); push
- * needs the push consent (table `consents`, shared with the profile), no refusal
- * for this shop, and a subscribed device.
+ * Defaults: in-app is on unless refused (for every sender, or for this shop); push,
+ * e-mail and SMS need the channel's consent (table `consents`, shared with the
+ * profile), no refusal for this shop, and a way to reach the person.
  */
 export type AudienceSpec =
   | { kind: "customers"; shopId: string; segment: Segment }
   | { kind: "all_shoppers" }
   | { kind: "all_owners" };
 
-export type Channel = "inapp" | "push";
+export type Channel = "inapp" | "push" | "email" | "sms";
 
 function segmentWhere(segment: Segment): SQL {
   switch (segment.kind) {
@@ -44,18 +44,31 @@ function choice(userId: SQL, shopId: SQL | null, channel: Channel, fallback: boo
     and p.channel = ${channel} order by p.created_at desc limit 1), ${fallback})`;
 }
 
+/** The latest profile consent of a user for an outward channel (table `consents`); false when none. */
+function consent(userId: SQL, channel: "push" | "email" | "sms"): SQL {
+  return sql`coalesce((select k.granted from consents k where k.user_id = ${userId} and k.channel = ${channel}
+    order by k.created_at desc limit 1), false)`;
+}
+
+/**
+ * Whether a user accepts a channel from this sender. In-app: unless refused. Push, e-mail
+ * and SMS: the profile's consent for the channel, no refusal for this shop, and a way to
+ * reach them (a subscribed device, a verified address, a number).
+ */
 function accepts(userId: SQL, shopId: SQL | null, channel: Channel): SQL {
   if (channel === "inapp") {
     return shopId
       ? sql`${choice(userId, null, "inapp", true)} and ${choice(userId, shopId, "inapp", true)}`
       : choice(userId, null, "inapp", true);
   }
-  const consent = sql`coalesce((select k.granted from consents k where k.user_id = ${userId} and k.channel = 'push'
-    order by k.created_at desc limit 1), false)`;
-  const device = sql`exists (select 1 from push_subscriptions d where d.user_id = ${userId})`;
+  const reachable = {
+    push: sql`exists (select 1 from push_subscriptions d where d.user_id = ${userId})`,
+    email: sql`exists (select 1 from "user" v where v.id = ${userId} and v.email_verified)`,
+    sms: sql`exists (select 1 from profiles f where f.id = ${userId} and f.phone is not null)`,
+  }[channel];
   return shopId
-    ? sql`${consent} and ${choice(userId, shopId, "push", true)} and ${device}`
-    : sql`${consent} and ${device}`;
+    ? sql`${consent(userId, channel)} and ${choice(userId, shopId, channel, true)} and ${reachable}`
+    : sql`${consent(userId, channel)} and ${reachable}`;
 }
 
 /** `select user_id …` of the recipients of one channel. */
