@@ -16,7 +16,7 @@ import { createDeps } from "../src/server/server.ts";
 import { type PushService, startPushService } from "../tests/fixtures/push-service.ts";
 import { ROOT, table, writeResult } from "./lib.ts";
 import { withFreshDatabase } from "./load.ts";
-import { seedMessagesWorld } from "./messages-world.ts";
+import { seedMessagesWorld } from "../tests/fixtures/messages-world.ts";
 
 /**
  * Issue 14: a message to 10,000 customers, each with push on, delivered to a local

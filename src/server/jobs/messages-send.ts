@@ -67,7 +67,8 @@ export const messagesSend = defineJob<"messages.send", { messageId: string; lane
     retryDelayMax: 120,
     deleteAfterSeconds: 24 * 3600,
   },
-  worker: { pollingIntervalSeconds: 1, localConcurrency: SEND_LANES },
+  // One lane at a time per process: with two processes polling, each takes a lane of a big message.
+  worker: { pollingIntervalSeconds: 1, localConcurrency: 1 },
   async run(data, { deps }) {
     return runSendSlice(deps, data);
   },
