@@ -1,0 +1,170 @@
+import { sql } from "drizzle-orm";
+import webpush from "web-push";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Database } from "../../src/server/db/client.ts";
+import { openDatabase } from "../../src/server/db/client.ts";
+import { changeMessageStatus, createMessage } from "../../src/server/modules/messages/compose.service.ts";
+import { setPushAgent } from "../../src/server/modules/messages/push.ts";
+import { seedMessagesWorld } from "../fixtures/messages-world.ts";
+import { type PushService, startPushService } from "../fixtures/push-service.ts";
+import { createTestApp, type TestApp } from "../setup/api.ts";
+import { createScratchDatabase } from "../setup/scratch-db.ts";
+
+/**
+ * Sending through the job engine in one process (the engine started): a message sent now,
+ * a scheduled one (a messages.send job due at its time), pause and resume, and the
+ * messages.sweep job picking up a message nobody queued (a restart). On a PostgreSQL pass
+ * the file has a database of its own, so its sweeps never reach another file's messages.
+ * Two processes and a killed one: messages-processes.test.ts.
+ */
+let t: TestApp;
+let ps: PushService;
+let dropScratch: (() => Promise<void>) | undefined;
+
+beforeAll(async () => {
+  const url = inject("testDatabaseUrl");
+  let database: Database | undefined;
+  if (url) {
+    const scratch = await createScratchDatabase(url, "msgjobs");
+    dropScratch = scratch.drop;
+    database = await openDatabase({ url: scratch.url, poolSize: 6 });
+  }
+  const vapid = webpush.generateVAPIDKeys();
+  ps = await startPushService();
+  setPushAgent(ps.agent);
+  t = await createTestApp({
+    jobs: true,
+    database,
+    env: {
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      VAPID_SUBJECT: "mailto:test@fidele.local",
+      JOBS_SUPERVISE_SECONDS: "1",
+      MESSAGES_LEASE_SECONDS: "4",
+    },
+  });
+}, 90_000);
+
+afterAll(async () => {
+  setPushAgent(undefined);
+  await t?.close();
+  await ps?.close();
+  await dropScratch?.();
+});
+
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function world(n: number) {
+  const owner = await t.createUser({ withoutPassword: true });
+  const w = await seedMessagesWorld(t.deps.db, n, ps, { ownerId: owner.id });
+  const sender = {
+    kind: "shop",
+    access: { shopId: w.shopId, userId: owner.id, role: "owner", level: "owner" },
+  } as const;
+  return { ...w, sender };
+}
+
+const content = { title: "Soldes", body: "-20 % ce week-end", push: true, segment: { kind: "all" } } as const;
+
+async function statusOf(id: string) {
+  const [row] = (
+    await t.deps.db.execute<{ status: string; started_at: Date | null; scheduled_at: Date | null }>(
+      sql`select status, started_at, scheduled_at from messages where id = ${id}`,
+    )
+  ).rows;
+  return row!;
+}
+
+/** How many pushes of this message each device received. */
+function receivedPerDevice(pushIds: string[], messageId: string) {
+  return pushIds.map((id) => ps.for(id).filter((r) => (r.payload as { id?: string }).id === messageId).length);
+}
+
+async function sendJobs(messageId: string) {
+  const boss = t.deps.jobs.boss!;
+  const jobs = await boss.findJobs<{ messageId: string; lane: number }>("messages.send", { data: { messageId } });
+  return jobs;
+}
+
+describe("sending through the job engine", () => {
+  it("a message sent now is delivered by messages.send jobs: every device once, in-app to all", async () => {
+    const w = await world(25);
+    const message = await createMessage(t.deps, w.sender, content);
+    expect(message.status).toBe("sending");
+    await until("the message to be sent", async () => (await statusOf(message.id)).status === "sent");
+    expect(receivedPerDevice(w.pushIds, message.id)).toEqual(w.pushIds.map(() => 1));
+    const [inapp] = (
+      await t.deps.db.execute<{ n: number }>(sql`
+        select count(*)::int as n from message_deliveries where message_id = ${message.id} and channel = 'inapp' and status = 'delivered'`)
+    ).rows;
+    expect(Number(inapp!.n)).toBe(25);
+    const jobs = await sendJobs(message.id);
+    expect(jobs.some((j) => j.state === "completed" && (j.output as { status?: string })?.status === "sent")).toBe(true);
+    expect(new Set(jobs.map((j) => j.singletonKey))).toEqual(new Set([`${message.id}:0`, `${message.id}:1`]));
+  });
+
+  it("pause stops the jobs mid-send, nothing goes out while paused; resume finishes, each device once", async () => {
+    const w = await world(40);
+    ps.setDelay(300);
+    try {
+      const message = await createMessage(t.deps, w.sender, content);
+      await until("the first pushes", async () => receivedPerDevice(w.pushIds, message.id).some((n) => n > 0));
+      await changeMessageStatus(t.deps, w.sender, message.id, "pause");
+      // What was in flight lands and is marked; then nothing moves.
+      await new Promise((r) => setTimeout(r, 1500));
+      const atPause = receivedPerDevice(w.pushIds, message.id).reduce((a, b) => a + b, 0);
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(receivedPerDevice(w.pushIds, message.id).reduce((a, b) => a + b, 0)).toBe(atPause);
+      expect(atPause).toBeLessThan(40);
+      expect((await statusOf(message.id)).status).toBe("paused");
+      const live = (await sendJobs(message.id)).filter((j) => ["created", "retry", "active"].includes(j.state));
+      expect(live).toEqual([]); // the paused message's jobs ended, none re-queued
+      await changeMessageStatus(t.deps, w.sender, message.id, "resume");
+      await until("the message to be sent", async () => (await statusOf(message.id)).status === "sent");
+      expect(receivedPerDevice(w.pushIds, message.id)).toEqual(w.pushIds.map(() => 1));
+    } finally {
+      ps.setDelay(0);
+    }
+  });
+
+  it("a scheduled message is queued for its time (startAfter) and sent then, not before", async () => {
+    const w = await world(3);
+    const at = new Date(Date.now() + 33_000);
+    const message = await createMessage(t.deps, w.sender, { ...content, scheduledAt: at.toISOString() });
+    expect(message.status).toBe("scheduled");
+    const queued = await sendJobs(message.id);
+    expect(queued).toHaveLength(2);
+    for (const job of queued) {
+      expect(job.state).toBe("created");
+      expect(Math.abs(new Date(job.startAfter).getTime() - at.getTime())).toBeLessThan(1000);
+    }
+    await new Promise((r) => setTimeout(r, 3000));
+    expect((await statusOf(message.id)).status).toBe("scheduled");
+    expect(receivedPerDevice(w.pushIds, message.id)).toEqual([0, 0, 0]);
+    await until("the scheduled message to be sent", async () => (await statusOf(message.id)).status === "sent", 60_000);
+    const row = await statusOf(message.id);
+    expect(new Date(row.started_at!).getTime()).toBeGreaterThanOrEqual(at.getTime() - 50);
+    expect(receivedPerDevice(w.pushIds, message.id)).toEqual([1, 1, 1]);
+  }, 90_000);
+
+  it("messages.sweep queues a message nobody queued (sent while the engine was down)", async () => {
+    const w = await world(3);
+    // As if composed while no engine ran: frozen, sending, no job.
+    const noEngine = { ...t.deps, jobs: { ...t.deps.jobs, send: () => Promise.reject(new Error("not started")) } };
+    const message = await createMessage(noEngine, w.sender, content);
+    expect(await sendJobs(message.id)).toEqual([]);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await statusOf(message.id)).status).toBe("sending");
+    await t.deps.jobs.send("messages.sweep", {});
+    await until("the message to be sent", async () => (await statusOf(message.id)).status === "sent");
+    expect(receivedPerDevice(w.pushIds, message.id)).toEqual([1, 1, 1]);
+  });
+});
