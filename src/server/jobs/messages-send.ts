@@ -33,6 +33,7 @@ export async function runSendSlice(
   for (;;) {
     const r = await processMessageBatch(deps, messageId);
     const worked = r.delivered + r.failed + r.skipped + r.deferred;
+    if (handled === 0 && worked > 0) deps.logger.info("messages: sending", { messageId, lane, pid: process.pid });
     handled += worked;
     if (r.status !== "sending") return { status: r.status, handled };
     if (r.remaining === 0) {
