@@ -6,7 +6,6 @@ import {
   markInterrupted,
   nextWakeMs,
   processMessageBatch,
-  SEND_LANES,
   startSending,
 } from "../modules/messages/sending.service.ts";
 import { defineJob } from "./define.ts";
