@@ -30,7 +30,7 @@ export async function runSendSlice(
   const deadline = Date.now() + budgetMs;
   let handled = 0;
   for (;;) {
-    const r = await processMessageBatch(deps, messageId);
+    const r = await processMessageBatch(deps, messageId, { deadline });
     const worked = r.delivered + r.failed + r.skipped + r.deferred;
     if (handled === 0 && worked > 0) deps.logger.info("messages: sending", { messageId, lane, pid: process.pid });
     handled += worked;

@@ -101,6 +101,8 @@ export type BatchOptions = {
   /** Seconds after which a claim is deemed its dead process's (default: env MESSAGES_LEASE_SECONDS). */
   leaseSeconds?: number;
   drivers?: readonly ChannelDriver[];
+  /** Epoch ms after which no more rows are claimed (those in flight finish): a job's time budget. */
+  deadline?: number;
 };
 
 /**
@@ -167,7 +169,8 @@ export async function processMessageBatch(
   const ctx: ChannelContext = { db, logger, now: () => new Date(), deps };
   for (const driver of drivers) {
     if (room <= 0) break;
-    room -= await workChannel(ctx, driver, message, { room, leaseSeconds, sending, result });
+    if (options.deadline !== undefined && Date.now() > options.deadline) break;
+    room -= await workChannel(ctx, driver, message, { room, leaseSeconds, sending, result, deadline: options.deadline });
   }
 
   const [left] = (
@@ -231,7 +234,13 @@ async function workChannel(
   ctx: ChannelContext,
   driver: ChannelDriver,
   message: MessageHead,
-  { room, leaseSeconds, sending, result }: { room: number; leaseSeconds: number; sending: SQL; result: BatchResult },
+  {
+    room,
+    leaseSeconds,
+    sending,
+    result,
+    deadline = Number.POSITIVE_INFINITY,
+  }: { room: number; leaseSeconds: number; sending: SQL; result: BatchResult; deadline?: number },
 ): Promise<number> {
   const { db } = ctx;
   const claimable = sql`message_id = ${message.id} and channel = ${driver.channel} and status = 'pending'
@@ -282,6 +291,7 @@ async function workChannel(
       if (failure) throw failure;
       const free = driver.concurrency - inflight.size;
       const refill = inflight.size === 0 || free >= Math.ceil(driver.concurrency / 2);
+      if (!exhausted && Date.now() > deadline) exhausted = true; // out of time: finish what is in flight
       if (!exhausted && room > 0 && free > 0 && refill) {
         const wanted = Math.min(free, room);
         const n = driver.ratePerSecond ? await pace(db, driver.channel, wanted, driver.ratePerSecond) : wanted;
