@@ -63,7 +63,9 @@ function accepts(userId: SQL, shopId: SQL | null, channel: Channel): SQL {
   }
   const reachable = {
     push: sql`exists (select 1 from push_subscriptions d where d.user_id = ${userId})`,
-    email: sql`exists (select 1 from "user" v where v.id = ${userId} and v.email_verified)`,
+    // A hard bounce or a complaint suppresses the address for good (email_events, modules/newsletter).
+    email: sql`exists (select 1 from "user" v where v.id = ${userId} and v.email_verified
+      and not exists (select 1 from email_events x where x.email = lower(v.email) and x.kind in ('hard_bounce', 'complaint')))`,
     sms: sql`exists (select 1 from profiles f where f.id = ${userId} and f.phone is not null)`,
   }[channel];
   return shopId
