@@ -31,10 +31,10 @@ export type MergeValues = Record<MergeField, string>;
 
 const MERGE_PATTERN = /\{\{\s*([a-z_]+)\s*\}\}/g;
 
-/** Fills {{field}} with the recipient's values (`escape` for HTML); an unknown field is left as written. */
-export function applyMergeFields(text: string, values: MergeValues, escape: (s: string) => string = (s) => s) {
+/** Fills {{field}} with the recipient's values (`encode`: HTML-escape); an unknown field is left as written. */
+export function applyMergeFields(text: string, values: MergeValues, encode: (s: string) => string = (s) => s) {
   return text.replace(MERGE_PATTERN, (whole, name: string) =>
-    name in values ? escape(values[name as MergeField]) : whole,
+    name in values ? encode(values[name as MergeField]) : whole,
   );
 }
 

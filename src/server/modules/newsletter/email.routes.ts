@@ -4,7 +4,7 @@ import { AppError } from "../../../domain/errors.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { validate } from "../../lib/validate.ts";
 import { invalidLinkPage, unsubscribePage } from "./unsubscribe-page.ts";
-import { verifyUnsubscribeToken } from "./unsubscribe-token.ts";
+import { verifyUnsubscribeToken } from "../messages/unsubscribe-token.ts";
 import {
   bounceSchema,
   choicesFormSchema,

@@ -14,9 +14,9 @@ import { enforceThrottle } from "../../lib/throttle.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 import { recipientsSql } from "../messages/audience.ts";
 import { startSending, wakeSender } from "../messages/sending.service.ts";
-import { loadNewsletterContext, marketingHeaders } from "./email-driver.ts";
-import { compileNewsletter, personalize } from "./render.ts";
-import { signUnsubscribeToken, unsubscribeUrl } from "./unsubscribe-token.ts";
+import { loadNewsletterContext, marketingHeaders } from "../messages/email-driver.ts";
+import { compileNewsletter, personalize } from "../messages/email-render.ts";
+import { signUnsubscribeToken, unsubscribeUrl } from "../messages/unsubscribe-token.ts";
 
 /**
  * /admin/newsletter: a shop's e-mail campaigns. A newsletter is a `messages` row of kind

@@ -1,5 +1,5 @@
 import type { EmailChoices } from "./unsubscribe.service.ts";
-import { escapeHtml } from "./render.ts";
+import { escapeHtml } from "../messages/email-render.ts";
 
 /**
  * The page an e-mail's "Se désabonner" link opens (GET of the List-Unsubscribe

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client.ts";
-import type { UnsubscribeClaim } from "./unsubscribe-token.ts";
+import { EMAIL_WORDING } from "../../../domain/newsletter/consent.ts";
+import type { UnsubscribeClaim } from "../messages/unsubscribe-token.ts";
 
 /**
  * E-mail choices reached from an e-mail (no sign-in: the signed token authorises this
@@ -9,12 +10,6 @@ import type { UnsubscribeClaim } from "./unsubscribe-token.ts";
  * and time, like /notif's: per shop in `message_preferences` (channel "email"), for
  * every sender in `consents` (channel "email", shared with the profile).
  */
-export const EMAIL_WORDING = {
-  global: "Recevoir par e-mail les nouveautés et promotions des boutiques dont je suis client et de Fidèle.",
-  shop: (shop: string) => `Recevoir les e-mails de ${shop}.`,
-  oneClickShop: (shop: string) => `Désabonnement des e-mails de ${shop} en un clic, depuis un e-mail (RFC 8058).`,
-  oneClickGlobal: "Désabonnement de tous les e-mails de Fidèle en un clic, depuis un e-mail (RFC 8058).",
-} as const;
 
 async function latestShopChoice(db: Db, userId: string, shopId: string) {
   const rows = await db.execute<{ granted: boolean }>(sql`

@@ -144,10 +144,10 @@ export function personalize(compiled: CompiledNewsletter, fill: RecipientFill, c
     __unsubscribe: fill.unsubscribeUrl,
   };
   const values = { ...fill, ...own } as unknown as MergeValues;
-  const fillAll = (s: string, escape?: (s: string) => string) =>
-    applyMergeFields(s, values, escape).replace(/\{\{(__[a-z]+)\}\}/g, (whole, name: string) => {
+  const fillAll = (s: string, encode?: (s: string) => string) =>
+    applyMergeFields(s, values, encode).replace(/\{\{(__[a-z]+)\}\}/g, (whole, name: string) => {
       const value = own[name as keyof typeof own];
-      return value === undefined ? whole : escape ? escape(value) : value;
+      return value === undefined ? whole : encode ? encode(value) : value;
     });
   return {
     subject: fillAll(compiled.subject).replace(/[\r\n]+/g, " "),

@@ -4,14 +4,14 @@ import type { CardMode } from "../../../domain/format.ts";
 import type { Db } from "../../db/client.ts";
 import type { Env } from "../../env.ts";
 import type { Mailer } from "../mail/mail.service.ts";
-import type { ChannelContext, ChannelDriver, ChannelOutcome, MessageForChannel } from "../messages/channels.ts";
+import type { ChannelContext, ChannelDriver, ChannelOutcome, MessageForChannel } from "./channels.ts";
 import {
   type CompiledNewsletter,
   compileNewsletter,
   messageAsContent,
   type NewsletterContext,
   personalize,
-} from "./render.ts";
+} from "./email-render.ts";
 import { signUnsubscribeToken, unsubscribeUrl } from "./unsubscribe-token.ts";
 
 /**
@@ -144,7 +144,7 @@ export async function deliverEmail(
     headers: marketingHeaders(url),
     messageId: `${delivery.id}@${host}`,
   });
-  if (!result || result.status !== "failed") return { status: "delivered" };
+  if (result?.status !== "failed") return { status: "delivered" };
   if (result.permanent) {
     await db.execute(sql`
       insert into email_events (email, kind, delivery_id, detail)
