@@ -71,7 +71,7 @@ ${reward.description ? `<mj-text font-size="15px" line-height="1.5" color="${MUT
 function blockText(block: Block, ctx: NewsletterContext): string {
   switch (block.type) {
     case "title":
-      return block.text.toUpperCase();
+      return `## ${block.text}`; // not upper-cased: that would break its merge fields
     case "text":
       return block.text;
     case "image":
