@@ -53,6 +53,11 @@ const EnvSchema = z.object({
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),
+  /**
+   * Sending messages: a delivery claimed longer ago than this by a process that died is marked failed
+   * ("interrupted"), never sent again; a live process renews its claims every quarter of it (ADR 0023).
+   */
+  MESSAGES_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** How often the job engine looks for jobs whose process died (pg-boss supervise/monitor), in seconds. */
   JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),

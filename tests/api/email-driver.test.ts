@@ -4,7 +4,7 @@ import { createReward, recordVisit } from "../../src/server/db/factories.ts";
 import type { MailResult, OutgoingMail } from "../../src/server/modules/mail/mail.service.ts";
 import { recipientsSql } from "../../src/server/modules/messages/audience.ts";
 import type { ChannelContext } from "../../src/server/modules/messages/channels.ts";
-import { createEmailDriver } from "../../src/server/modules/messages/email-driver.ts";
+import { emailDriver } from "../../src/server/modules/messages/email-driver.ts";
 import { compileNewsletter, personalize } from "../../src/server/modules/messages/email-render.ts";
 import {
   signUnsubscribeToken,
@@ -20,6 +20,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
+
+/** The driver's context with a fake mailer (the rest is the test app's). */
+function fakeContext(send: (mail: OutgoingMail) => Promise<MailResult>): ChannelContext {
+  return { db: t.deps.db, now: () => new Date(), deps: { ...t.deps, mailer: { send } } };
+}
 
 const ctxBase = { shopName: "Boulangerie Léa", shopSlug: "lea", mode: "points" as const, appUrl: "https://fidele.test" };
 
@@ -116,19 +121,14 @@ describe("the e-mail channel driver", () => {
     expect(deliveries.map((d) => d.user_id).sort()).toEqual([ok.id, gone.id].sort());
 
     const sent: OutgoingMail[] = [];
-    const driver = createEmailDriver({
-      env: { APP_URL: t.env.APP_URL, SECRET: t.env.SECRET, EMAIL_RATE_PER_SECOND: 5 },
-      mailer: {
-        async send(mail): Promise<MailResult> {
-          sent.push(mail);
-          if (mail.to === gone.email) return { status: "failed", permanent: true, error: "550 5.1.1 no such user" };
-          return { status: "sent" };
-        },
-      },
+    const driver = emailDriver;
+    const ctx = fakeContext(async (mail) => {
+      sent.push(mail);
+      if (mail.to === gone.email) return { status: "failed", permanent: true, error: "550 5.1.1 no such user" };
+      return { status: "sent" };
     });
     expect(driver.channel).toBe("email");
-    expect(driver.ratePerSecond).toBe(5);
-    const ctx: ChannelContext = { db: t.deps.db, now: () => new Date() };
+    expect(typeof driver.ratePerSecond === "function" && driver.ratePerSecond({ ...t.env, EMAIL_RATE_PER_SECOND: 5 })).toBe(5);
     const head = { id: message.id, shop_id: shop.id, title: "Sujet", body: "Sujet", image_url: null, link_url: null, is_promotional: true };
     const prepared = await driver.prepare!(ctx, head);
     const outcomes = new Map<string, unknown>();
@@ -173,11 +173,8 @@ describe("the e-mail channel driver", () => {
         insert into message_deliveries (message_id, user_id, channel, status) values (${m.id}, ${u.id}, 'email', 'claimed')
         returning id, user_id`)
     ).rows[0]!;
-    const driver = createEmailDriver({
-      env: { APP_URL: t.env.APP_URL, SECRET: t.env.SECRET, EMAIL_RATE_PER_SECOND: 5 },
-      mailer: { send: async () => ({ status: "failed", permanent: false, error: "421 try later" }) },
-    });
-    const ctx: ChannelContext = { db: t.deps.db, now: () => new Date() };
+    const driver = emailDriver;
+    const ctx = fakeContext(async () => ({ status: "failed", permanent: false, error: "421 try later" }));
     const head = { id: m.id, shop_id: shop.id, title: "Titre", body: "Texte", image_url: null, link_url: null, is_promotional: true };
     const outcome = await driver.deliver(ctx, head, d, await driver.prepare!(ctx, head));
     expect(outcome.status).toBe("deferred");

@@ -21,7 +21,7 @@ import { signUnsubscribeToken, unsubscribeUrl } from "./unsubscribe-token.ts";
  * is a hard bounce: the address is suppressed (email_events) and never mailed again.
  * A suppressed or unsubscribed address met mid-campaign is skipped.
  */
-export type EmailDriverDeps = { mailer: Mailer; env: Pick<Env, "APP_URL" | "SECRET" | "EMAIL_RATE_PER_SECOND"> };
+export type EmailDriverDeps = { mailer: Mailer; env: Pick<Env, "APP_URL" | "SECRET"> };
 
 export type PreparedEmail = { compiled: CompiledNewsletter; ctx: NewsletterContext; kind: "newsletter" | "message" };
 
@@ -158,32 +158,32 @@ export async function deliverEmail(
 const compiledCache = new Map<string, { at: number; prepared: Promise<PreparedEmail> }>();
 const CACHE_MS = 60_000;
 
-export function createEmailDriver(deps: EmailDriverDeps): ChannelDriver {
-  return {
-    channel: "email",
-    concurrency: EMAIL_CONCURRENCY,
-    ratePerSecond: deps.env.EMAIL_RATE_PER_SECOND,
-    prepare: async (ctx: ChannelContext, message: MessageForChannel) => {
-      const now = Date.now();
-      for (const [id, entry] of compiledCache) if (now - entry.at > CACHE_MS) compiledCache.delete(id);
-      let entry = compiledCache.get(message.id);
-      if (!entry) {
-        entry = { at: now, prepared: prepareEmail(ctx.db, message.id, deps.env.APP_URL) };
-        compiledCache.set(message.id, entry);
-        entry.prepared.catch(() => compiledCache.delete(message.id));
-      }
-      return entry.prepared;
-    },
-    deliver: async (ctx, message, delivery, prepared) => {
-      try {
-        return await deliverEmail(deps, ctx.db, message, delivery, prepared as PreparedEmail);
-      } catch (error) {
-        ctx.logger?.error("email delivery failed", {
-          messageId: message.id,
-          error: error instanceof Error ? error.message : String(error),
-        });
-        return { status: "deferred", notBefore: new Date(Date.now() + EMAIL_RETRY_MS) };
-      }
-    },
-  };
-}
+/** The e-mail driver (drivers.ts): the mailer and the operator's rate come from the app's deps. */
+export const emailDriver: ChannelDriver = {
+  channel: "email",
+  concurrency: EMAIL_CONCURRENCY,
+  ratePerSecond: (env) => env.EMAIL_RATE_PER_SECOND,
+  prepare: async (ctx: ChannelContext, message: MessageForChannel) => {
+    const now = Date.now();
+    for (const [id, entry] of compiledCache) if (now - entry.at > CACHE_MS) compiledCache.delete(id);
+    let entry = compiledCache.get(message.id);
+    if (!entry) {
+      entry = { at: now, prepared: prepareEmail(ctx.db, message.id, ctx.deps.env.APP_URL) };
+      compiledCache.set(message.id, entry);
+      entry.prepared.catch(() => compiledCache.delete(message.id));
+    }
+    return entry.prepared;
+  },
+  deliver: async (ctx, message, delivery, prepared) => {
+    try {
+      return await deliverEmail(ctx.deps, ctx.db, message, delivery, prepared as PreparedEmail);
+    } catch (error) {
+      // Before the mailer was reached (a read failed): nothing left, try again later.
+      ctx.logger?.error("email delivery failed", {
+        messageId: message.id,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return { status: "deferred", notBefore: new Date(Date.now() + EMAIL_RETRY_MS) };
+    }
+  },
+};

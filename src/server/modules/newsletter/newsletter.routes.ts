@@ -38,7 +38,7 @@ export const newsletterRoutes = new Hono<ShopEnv>()
     return c.json({ newsletters: await listNewsletters(c.get("deps").db, c.get("access")) });
   })
   .post("/campaigns", ownerOnly, validate("json", newsletterSchema), async (c) => {
-    return c.json({ newsletter: await createNewsletter(c.get("deps").db, c.get("access"), c.req.valid("json")) }, 201);
+    return c.json({ newsletter: await createNewsletter(c.get("deps"), c.get("access"), c.req.valid("json")) }, 201);
   })
   .get("/campaigns/:id", ownerOnly, validate("param", idParam), async (c) => {
     return c.json({ newsletter: await getNewsletter(c.get("deps").db, c.get("access"), c.req.valid("param").id) });
@@ -46,8 +46,9 @@ export const newsletterRoutes = new Hono<ShopEnv>()
   .post("/campaigns/:id/:action", ownerOnly, validate("param", idParam.extend(actionParam.shape)), async (c) => {
     const { id, action } = c.req.valid("param");
     const access = c.get("access");
-    const db = c.get("deps").db;
+    const deps = c.get("deps");
+    const db = deps.db;
     await getNewsletter(db, access, id); // a newsletter of this shop, else 404
-    await changeMessageStatus(db, { kind: "shop", access }, id, action);
+    await changeMessageStatus(deps, { kind: "shop", access }, id, action);
     return c.json({ newsletter: await getNewsletter(db, access, id) });
   });

@@ -13,7 +13,7 @@ import type { Deps } from "../../lib/context.ts";
 import { enforceThrottle } from "../../lib/throttle.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 import { recipientsSql } from "../messages/audience.ts";
-import { startSending, wakeSender } from "../messages/sending.service.ts";
+import { enqueueSending, startSending } from "../messages/sending.service.ts";
 import { loadNewsletterContext, marketingHeaders } from "../messages/email-driver.ts";
 import { compileNewsletter, personalize } from "../messages/email-render.ts";
 import { signUnsubscribeToken, unsubscribeUrl } from "../messages/unsubscribe-token.ts";
@@ -146,7 +146,12 @@ export async function sendTestNewsletter(
 
 type NewsletterOutput = z.output<typeof newsletterSchema>;
 
-export async function createNewsletter(db: Db, access: ShopAccess, input: NewsletterOutput) {
+export async function createNewsletter(
+  deps: Pick<Deps, "db" | "jobs" | "logger">,
+  access: ShopAccess,
+  input: NewsletterOutput,
+) {
+  const { db } = deps;
   const shop = await ownShop(db, access);
   await checkSegment(db, shop.id, input.segment);
   await checkRewards(db, shop.id, input);
@@ -160,10 +165,9 @@ export async function createNewsletter(db: Db, access: ShopAccess, input: Newsle
       ${JSON.stringify(input.blocks)}::jsonb, false, true, true, 'scheduled', ${later ? scheduled.toISOString() : null})
     returning id`);
   const id = inserted.rows[0]!.id;
-  if (!later) {
-    await startSending(db, id);
-    wakeSender();
-  }
+  // The audience is frozen now (the count shown is the one sent to); the job engine sends, at the operator's rate.
+  if (!later) await startSending(db, id);
+  await enqueueSending(deps, id, later ? scheduled : undefined);
   return getNewsletter(db, access, id);
 }
 
