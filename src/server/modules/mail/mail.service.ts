@@ -70,7 +70,12 @@ export function createMailer(options: { db: Db; smtpUrl?: string; from: string; 
           status = "failed";
           error = e instanceof Error ? e.message : String(e);
           permanent = isPermanentSmtpError(e);
-          options.logger.error("mail: SMTP send failed", { kind: message.kind, error, permanent });
+          // A mailbox that does not exist is the recipient's fact, not the app's failure: a warning.
+          (permanent ? options.logger.warn : options.logger.error)("mail: SMTP send failed", {
+            kind: message.kind,
+            error,
+            permanent,
+          });
         }
       }
       await options.db.insert(mailOutbox).values({
