@@ -30,6 +30,8 @@ import { articlePathExists } from "./modules/content/content.service.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
 import { invitationsRoutes, shopsManageRoutes } from "./modules/shops/shops-manage.routes.ts";
 import { messagesManageRoutes, messagesRoutes } from "./modules/messages/messages.routes.ts";
+import { emailRoutes } from "./modules/newsletter/email.routes.ts";
+import { newsletterRoutes } from "./modules/newsletter/newsletter.routes.ts";
 import { shopsRoutes } from "./modules/shops/shops.routes.ts";
 import { type ShopEnv, shopAccess } from "./lib/shop-access.ts";
 
@@ -76,7 +78,9 @@ const api = new Hono<AppEnv>()
   .route("/redemptions", redemptionsRoutes)
   .route("/", contestsApi)
   .route("/messages/shops/:shopId", new Hono<ShopEnv>().use(shopAccess).route("/", messagesManageRoutes))
-  .route("/messages", messagesRoutes);
+  .route("/messages", messagesRoutes)
+  .route("/newsletter/shops/:shopId", new Hono<ShopEnv>().use(shopAccess).route("/", newsletterRoutes))
+  .route("/email", emailRoutes);
 
 /** The typed API for `hc<AppType>` in the web app. */
 export type AppType = typeof api;

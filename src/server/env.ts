@@ -35,6 +35,10 @@ const EnvSchema = z.object({
   SECRET: z.string().min(32, "SECRET must be at least 32 characters").optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Fidèle <no-reply@fidele.local>"),
+  /** Marketing e-mail (newsletters, composer messages by e-mail): at most this many per second, all processes together. */
+  EMAIL_RATE_PER_SECOND: z.coerce.number().min(0.1).max(1000).default(10),
+  /** Shared secret of the bounce webhook (POST /api/email/bounces, Authorization: Bearer …); unset: webhook off. */
+  EMAIL_WEBHOOK_SECRET: z.string().min(16, "EMAIL_WEBHOOK_SECRET must be at least 16 characters").optional(),
   TRUST_PROXY: boolish,
   SEED_DEMO: z
     .enum(["1", "0", "true", "false"])

@@ -168,6 +168,8 @@ describe("row 1 — nobody profits from their own power", () => {
       /^(POST|PUT|DELETE) \/api\/backoffice\/shops\/:shopId\/(prize-lots|contests)(\/:lotId|\/:id|\/:id\/schedule)?$/,
       /^POST \/api\/backoffice\/shops\/:shopId\/contest-winnings\/:id\/hand-over$/,
       /^(POST|PUT|DELETE) \/api\/messages(\/|$)/,
+      // Newsletters (campaigns, preview, test send), e-mail unsubscribe and the bounce webhook.
+      /^POST \/api\/(newsletter|email)\//,
       /^(PUT|POST|DELETE) \/api\/backoffice\/shops\/:shopId\/(page|legal|hours|card|code-secret|double-points|invitations|members)/,
       /^(POST|PUT|PATCH|DELETE) \/api\/backoffice\/shops\/:shopId\/(rewards|rewards-order|reward-settings|vip-tiers)(\/|$)/,
       /^POST \/api\/backoffice\/(invitations|platform)\//,

@@ -10,7 +10,7 @@ import { createShop, createUser, type CreateUserInput } from "../../src/server/d
 import { parseEnv } from "../../src/server/env.ts";
 import type { Deps } from "../../src/server/lib/context.ts";
 import { createLogger } from "../../src/server/lib/logger.ts";
-import { createMailer, type Mailer } from "../../src/server/modules/mail/mail.service.ts";
+import { createMailer, type Mailer, type MarketingKind } from "../../src/server/modules/mail/mail.service.ts";
 import type { MailKind } from "../../src/server/modules/mail/templates.ts";
 import { createDeps } from "../../src/server/server.ts";
 import { freePort } from "./smtp.ts";
@@ -19,7 +19,14 @@ import { openTestDatabase } from "./test-db.ts";
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const TEST_APP_URL = "http://fidele.test";
 
-export type SentMail = { to: string; kind: MailKind; subject: string; text: string; html: string };
+export type SentMail = {
+  to: string;
+  kind: MailKind | MarketingKind;
+  subject: string;
+  text: string;
+  html: string;
+  headers?: Record<string, string>;
+};
 
 /** A random documentation-range address (RFC 5737), so each client is its own "machine". */
 export const randomIp = () => `198.51.${randomInt(0, 256)}.${randomInt(1, 255)}`;
@@ -56,7 +63,8 @@ export async function createTestApp(
   const database = options.database ?? (await openTestDatabase());
   const logger = createLogger("warn");
   const mails: SentMail[] = [];
-  const outbox = createMailer({ db: database.db, from: env.MAIL_FROM, logger });
+  // With SMTP_URL (a local smtp-server), mail also really leaves over SMTP.
+  const outbox = createMailer({ db: database.db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger });
   const mailer: Mailer = {
     async send(message) {
       mails.push({
@@ -65,8 +73,9 @@ export async function createTestApp(
         subject: message.subject,
         text: message.text,
         html: message.html,
+        headers: message.headers,
       });
-      await outbox.send(message);
+      return outbox.send(message);
     },
   };
   const deps: Deps = await createDeps(env, { database, logger, mailer });

@@ -4,7 +4,7 @@ import { SMTPServer } from "smtp-server";
 export type CapturedMail = { to: string[]; subject: string; text: string; raw: string };
 
 /** A real local SMTP server that keeps what it receives (STACK.md settings). */
-export async function startSmtp() {
+export async function startSmtp(options: { rejectRecipient?: (address: string) => boolean } = {}) {
   const mails: CapturedMail[] = [];
   const waiters: Array<() => void> = [];
   const server = new SMTPServer({
@@ -12,6 +12,14 @@ export async function startSmtp() {
     allowInsecureAuth: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
+    // A mailbox that does not exist: 550, a permanent failure (a hard bounce).
+    onRcptTo(address, _session, callback) {
+      if (options.rejectRecipient?.(address.address.toLowerCase())) {
+        const error = Object.assign(new Error("5.1.1 No such user here"), { responseCode: 550 });
+        return callback(error);
+      }
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));

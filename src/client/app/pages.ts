@@ -98,6 +98,7 @@ export const PAGES = {
   "/messages/:id": page(() => import("../features/messages/pages/message-page.tsx")),
   "/notif": page(() => import("../features/messages/pages/notif-page.tsx")),
   "/admin/envoyer-un-message": page(() => import("../features/messages/pages/compose-page.tsx")),
+  "/admin/newsletter": page(() => import("../features/messages/pages/newsletter-page.tsx")),
   "/admin/message": page(() => import("../features/messages/pages/sent-page.tsx")),
   "/admin/push": page(() => import("../features/messages/pages/platform-push-page.tsx")),
 } satisfies Record<ReadyRoute, LazyPage>;

@@ -74,6 +74,8 @@ const messageContent = {
   imageUrl: optionalUrl,
   linkUrl: optionalUrl,
   push: z.boolean().default(true),
+  /** E-mail too, for those who accepted it from this sender (rendered from the title, text, image and link). */
+  email: z.boolean().default(false),
   /** A future time to send; absent: now. */
   scheduledAt: z.iso
     .datetime({ offset: true, error: "Date d'envoi invalide." })

@@ -18,6 +18,21 @@ export function isJsonType(contentType: string | undefined | null): boolean {
   return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
+/** The unsubscribe address of a marketing e-mail, and its page's form (modules/newsletter/email.routes.ts). */
+const UNSUBSCRIBE_PATH = /^\/api\/email\/unsubscribe\/[A-Za-z0-9_-]{1,400}\.[A-Za-z0-9_-]{1,100}(\/preferences)?$/;
+
+/**
+ * The one exception (RFC 8058): a mail client's one-click unsubscribe is a form POST
+ * from nowhere (no Origin, no cookie, `application/x-www-form-urlencoded` or
+ * `multipart/form-data`). The signed token in its path is its only authority; it
+ * reads no session, so a forged cross-site POST can do nothing without the token.
+ */
+export function isOneClickUnsubscribe(method: string, path: string, contentType: string | undefined): boolean {
+  if (method !== "POST" || !UNSUBSCRIBE_PATH.test(path)) return false;
+  const type = contentType?.split(";")[0]?.trim().toLowerCase();
+  return type === "application/x-www-form-urlencoded" || type === "multipart/form-data";
+}
+
 /**
  * Cross-site requests refused on every state-changing /api route (issue 8, row 7):
  * the Origin (or, without it, Sec-Fetch-Site) must be this site's, and a body must be
@@ -30,6 +45,7 @@ export function sameSiteOnly(appUrl: string): MiddlewareHandler {
   const ownOrigin = new URL(appUrl).origin;
   return async (c, next) => {
     if (!STATE_CHANGING.has(c.req.method)) return next();
+    if (isOneClickUnsubscribe(c.req.method, c.req.path, c.req.header("content-type"))) return next();
     const headers = c.req.raw.headers;
     const origin = headers.get("origin");
     const fetchSite = headers.get("sec-fetch-site");

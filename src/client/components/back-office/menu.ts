@@ -129,6 +129,13 @@ export const BACK_OFFICE_MENU: readonly MenuGroup[] = [
         roles: OWNER,
       },
       {
+        to: "/admin/newsletter",
+        label: "Newsletter",
+        text: "Un e-mail à vos clients qui l'acceptent",
+        icon: "M3 7l9 6 9-6M3 7v10h18V7M3 7h18",
+        roles: OWNER,
+      },
+      {
         to: "/admin/message",
         label: "Messages envoyés",
         text: "Reçus, lus, programmés",

@@ -29,6 +29,12 @@ export const messages = pgTable(
     withEmail: boolean().notNull().default(false),
     /** Whether SMS is used for those who accepted it and gave a number (issue 15). */
     withSms: boolean().notNull().default(false),
+    /** "newsletter": an e-mail campaign of /admin/newsletter (subject, preheader, blocks), sent by e-mail only. */
+    kind: text({ enum: ["message", "newsletter"] }).notNull().default("message"),
+    /** Newsletter only: the e-mail's subject, preheader and content blocks (src/domain/newsletter/blocks.ts). */
+    subject: text(),
+    preheader: text(),
+    blocks: jsonb().$type<unknown[]>(),
     /** Promotional pushes count against the frequency cap. */
     isPromotional: boolean().notNull().default(true),
     status: text({ enum: ["scheduled", "sending", "paused", "sent", "cancelled"] }).notNull(),

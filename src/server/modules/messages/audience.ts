@@ -63,7 +63,9 @@ function accepts(userId: SQL, shopId: SQL | null, channel: Channel): SQL {
   }
   const reachable = {
     push: sql`exists (select 1 from push_subscriptions d where d.user_id = ${userId})`,
-    email: sql`exists (select 1 from "user" v where v.id = ${userId} and v.email_verified)`,
+    // A hard bounce or a complaint suppresses the address for good (email_events, modules/newsletter).
+    email: sql`exists (select 1 from "user" v where v.id = ${userId} and v.email_verified
+      and not exists (select 1 from email_events x where x.email = lower(v.email) and x.kind in ('hard_bounce', 'complaint')))`,
     sms: sql`exists (select 1 from profiles f where f.id = ${userId} and f.phone is not null)`,
   }[channel];
   return shopId
@@ -86,13 +88,15 @@ export function recipientsSql(spec: AudienceSpec, channel: Channel): SQL {
   return sql`select u.id as user_id from "user" u where ${notBanned} ${owners} and ${accepts(sql`u.id`, null, channel)}`;
 }
 
-/** How many people a message would reach: on any channel, and by push. */
-export async function countAudience(db: Db, spec: AudienceSpec, withPush: boolean) {
-  const result = await db.execute<{ total: number; push: number }>(sql`
+/** How many people a message would reach: on any channel, by push, and by e-mail. */
+export async function countAudience(db: Db, spec: AudienceSpec, withPush: boolean, withEmail = false) {
+  const none = sql`select null::text where false`;
+  const result = await db.execute<{ total: number; push: number; email: number }>(sql`
     select (select count(*)::int from (${recipientsSql(spec, "inapp")} union ${
-      withPush ? recipientsSql(spec, "push") : sql`select null::text where false`
-    }) a) as total,
-    ${withPush ? sql`(select count(*)::int from (${recipientsSql(spec, "push")}) p)` : sql`0`} as push`);
+      withPush ? recipientsSql(spec, "push") : none
+    } union ${withEmail ? recipientsSql(spec, "email") : none}) a) as total,
+    ${withPush ? sql`(select count(*)::int from (${recipientsSql(spec, "push")}) p)` : sql`0`} as push,
+    ${withEmail ? sql`(select count(*)::int from (${recipientsSql(spec, "email")}) e)` : sql`0`} as email`);
   const row = result.rows[0];
-  return { total: Number(row?.total ?? 0), push: Number(row?.push ?? 0) };
+  return { total: Number(row?.total ?? 0), push: Number(row?.push ?? 0), email: Number(row?.email ?? 0) };
 }

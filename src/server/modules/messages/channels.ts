@@ -57,7 +57,7 @@ export interface ChannelDriver {
    * Optional throttle (e.g. the operator's e-mail rate): the engine claims at most this
    * many rows of the channel per second, across processes.
    */
-  ratePerSecond?: number;
+  ratePerSecond?: number | ((env: Deps["env"]) => number);
   /** Called once per claimed batch before `deliver` (e.g. render the newsletter once). */
   prepare?: (ctx: ChannelContext, message: MessageForChannel) => Promise<unknown>;
   /** Sends one delivery. Must not throw for a recipient-level failure: return "failed". */

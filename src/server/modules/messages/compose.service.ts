@@ -59,9 +59,9 @@ async function specFor(
 export async function countRecipients(
   db: Db,
   sender: Sender,
-  target: { segment?: Segment; audience?: PlatformAudience; push: boolean },
+  target: { segment?: Segment; audience?: PlatformAudience; push: boolean; email?: boolean },
 ) {
-  return countAudience(db, await specFor(db, sender, target), target.push);
+  return countAudience(db, await specFor(db, sender, target), target.push, target.email ?? false);
 }
 
 /** What the composer needs: the shop's VIP levels (for the segment) and its name (for the preview). */
@@ -80,7 +80,10 @@ type AnnounceOutput = z.output<typeof announceSchema>;
 /** What sending needs: the database and the job engine (sending is a job, jobs/messages-send.ts). */
 type SendingDeps = Pick<Deps, "db" | "jobs" | "logger">;
 
-export async function createMessage(deps: SendingDeps, sender: Sender, input: ComposeOutput | AnnounceOutput) {
+/** `email` may be left out (callers from before e-mail: benches, tests): no e-mail. */
+type MessageInput = (Omit<ComposeOutput, "email"> | Omit<AnnounceOutput, "email">) & { email?: boolean };
+
+export async function createMessage(deps: SendingDeps, sender: Sender, input: MessageInput) {
   const { db } = deps;
   const segment = "segment" in input ? input.segment : null;
   const audience = "audience" in input ? input.audience : undefined;
@@ -88,10 +91,10 @@ export async function createMessage(deps: SendingDeps, sender: Sender, input: Co
   const scheduled = input.scheduledAt ? new Date(input.scheduledAt) : null;
   const later = scheduled !== null && scheduled.getTime() > Date.now() + 30_000;
   const inserted = await db.execute<{ id: string }>(sql`
-    insert into messages (shop_id, author_id, audience, segment, title, body, image_url, link_url, with_push, is_promotional, status, scheduled_at)
+    insert into messages (shop_id, author_id, audience, segment, title, body, image_url, link_url, with_push, with_email, is_promotional, status, scheduled_at)
     values (${sender.kind === "shop" ? sender.access.shopId : null}, ${sender.kind === "shop" ? sender.access.userId : sender.userId},
       ${sender.kind === "shop" ? "customers" : (audience ?? "all_shoppers")}, ${segment ? JSON.stringify(segment) : null}::jsonb,
-      ${input.title}, ${input.body}, ${input.imageUrl ?? null}, ${input.linkUrl ?? null}, ${input.push},
+      ${input.title}, ${input.body}, ${input.imageUrl ?? null}, ${input.linkUrl ?? null}, ${input.push}, ${input.email ?? false},
       ${sender.kind === "shop"}, 'scheduled', ${later ? scheduled.toISOString() : null})
     returning id`);
   const id = inserted.rows[0]!.id;
@@ -110,6 +113,8 @@ type SentRow = {
   audience: "customers" | PlatformAudience;
   segment: Segment | null;
   with_push: boolean;
+  with_email: boolean;
+  email_delivered: number;
   status: MessageStatus;
   scheduled_at: Date | null;
   started_at: Date | null;
@@ -128,11 +133,11 @@ type SentRow = {
 };
 
 const SENT_SELECT = sql`
-  select m.id, m.title, m.body, m.image_url, m.link_url, m.audience, m.segment, m.with_push, m.status,
+  select m.id, m.title, m.body, m.image_url, m.link_url, m.audience, m.segment, m.with_push, m.with_email, m.status,
     m.scheduled_at, m.started_at, m.finished_at, m.created_at, m.total,
     (select t.name from vip_tiers t where t.id = m.segment->>'tierId') as tier_name,
     coalesce(k.recipients, 0) as recipients, coalesce(k.pending, 0) as pending, coalesce(k.delivered, 0) as delivered,
-    coalesce(k.push_delivered, 0) as push_delivered, coalesce(k.read, 0) as read, coalesce(k.clicked, 0) as clicked,
+    coalesce(k.push_delivered, 0) as push_delivered, coalesce(k.email_delivered, 0) as email_delivered, coalesce(k.read, 0) as read, coalesce(k.clicked, 0) as clicked,
     coalesce(k.failed, 0) as failed, coalesce(k.skipped, 0) as skipped
   from messages m
   left join lateral (
@@ -140,6 +145,7 @@ const SENT_SELECT = sql`
       count(*) filter (where d.status in ('pending', 'claimed'))::int as pending,
       count(*) filter (where d.status = 'delivered' and d.channel = 'inapp')::int as delivered,
       count(*) filter (where d.status = 'delivered' and d.channel = 'push')::int as push_delivered,
+      count(*) filter (where d.status = 'delivered' and d.channel = 'email')::int as email_delivered,
       count(*) filter (where d.read_at is not null and d.channel = 'inapp')::int as read,
       count(distinct d.user_id) filter (where d.clicked_at is not null)::int as clicked,
       count(*) filter (where d.status = 'failed')::int as failed,
@@ -159,6 +165,7 @@ function sentDto(r: SentRow) {
         ? segmentLabelFr(r.segment ?? { kind: "all" }, r.tier_name)
         : PLATFORM_AUDIENCE_LABELS_FR[r.audience],
     withPush: r.with_push,
+    withEmail: r.with_email,
     status: r.status,
     statusLabel: MESSAGE_STATUS_LABELS_FR[r.status],
     scheduledAt: r.scheduled_at,
@@ -171,6 +178,7 @@ function sentDto(r: SentRow) {
       pending: r.pending,
       delivered: r.delivered,
       pushDelivered: r.push_delivered,
+      emailDelivered: r.email_delivered,
       read: r.read,
       clicked: r.clicked,
       failed: r.failed,
@@ -184,7 +192,7 @@ export type SentMessage = ReturnType<typeof sentDto>;
 
 export async function listSentMessages(db: Db, sender: Sender) {
   const rows = await db.execute<SentRow>(
-    sql`${SENT_SELECT} where ${senderWhere(sender)} order by coalesce(m.scheduled_at, m.created_at) desc limit 100`,
+    sql`${SENT_SELECT} where ${senderWhere(sender)} and m.kind = 'message' order by coalesce(m.scheduled_at, m.created_at) desc limit 100`,
   );
   return rows.rows.map(sentDto);
 }

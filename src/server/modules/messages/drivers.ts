@@ -1,4 +1,5 @@
 import type { ChannelDriver, OutwardChannel } from "./channels.ts";
+import { emailDriver } from "./email-driver.ts";
 import { pushDriver } from "./push-driver.ts";
 
 /**
@@ -8,6 +9,7 @@ import { pushDriver } from "./push-driver.ts";
  */
 export const CHANNEL_DRIVERS: readonly ChannelDriver[] = [
   pushDriver,
+  emailDriver,
   // e-mail and SMS drivers: one line each, here.
 ];
 

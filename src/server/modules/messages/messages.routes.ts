@@ -45,8 +45,16 @@ const deviceParam = z.object({
     .regex(/^[A-Za-z0-9_-]+$/, "Appareil inconnu."),
 });
 const actionParam = z.object({ action: z.enum(["pause", "resume", "cancel"], { error: "Action inconnue." }) });
-const countSchema = z.object({ segment: segmentSchema.default({ kind: "all" }), push: z.boolean().default(true) });
-const platformCountSchema = z.object({ audience: z.enum(PLATFORM_AUDIENCES), push: z.boolean().default(true) });
+const countSchema = z.object({
+  segment: segmentSchema.default({ kind: "all" }),
+  push: z.boolean().default(true),
+  email: z.boolean().default(false),
+});
+const platformCountSchema = z.object({
+  audience: z.enum(PLATFORM_AUDIENCES),
+  push: z.boolean().default(true),
+  email: z.boolean().default(false),
+});
 
 /** SPEC §9 realtime: a heartbeat every 30 s (the page gives up 10 s after a missed one and reconnects). */
 export const STREAM_HEARTBEAT_MS = 30_000;
@@ -169,7 +177,11 @@ export const messagesManageRoutes = new Hono<ShopEnv>()
     const access = c.get("access");
     const input = c.req.valid("json");
     return c.json(
-      await countRecipients(c.get("deps").db, { kind: "shop", access }, { segment: input.segment, push: input.push }),
+      await countRecipients(
+        c.get("deps").db,
+        { kind: "shop", access },
+        { segment: input.segment, push: input.push, email: input.email },
+      ),
     );
   })
   .get("/sent", ownerOnly, async (c) => {

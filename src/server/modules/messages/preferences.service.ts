@@ -4,6 +4,7 @@ import { AppError } from "../../../domain/errors.ts";
 import { buildPushPayload, PREFERENCE_WORDING, WELCOME_PUSH } from "../../../domain/messages/payload.ts";
 import type { Db } from "../../db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { EMAIL_WORDING } from "../../../domain/newsletter/consent.ts";
 import type { PushSender } from "./push.ts";
 import { removeSubscription } from "./push-driver.ts";
 
@@ -15,7 +16,7 @@ import { removeSubscription } from "./push-driver.ts";
  */
 export const preferenceSchema = z.object({
   shopId: z.string().min(1).max(100).nullable(),
-  channel: z.enum(["inapp", "push"], { error: "Canal inconnu." }),
+  channel: z.enum(["inapp", "push", "email"], { error: "Canal inconnu." }),
   granted: z.boolean({ error: "Choix manquant." }),
 });
 
@@ -51,14 +52,18 @@ export async function renewSubscription(db: Db, userId: string, input: z.output<
 }
 
 export async function getPreferences(db: Db, userId: string, publicKey: string) {
-  const channels = await db.execute<{ inapp: boolean; push: boolean }>(sql`
+  const channels = await db.execute<{ inapp: boolean; push: boolean; email: boolean }>(sql`
     select
       coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id is null and p.channel = 'inapp'
         order by p.created_at desc limit 1), true) as inapp,
       coalesce((select k.granted from consents k where k.user_id = ${userId} and k.channel = 'push'
-        order by k.created_at desc limit 1), false) as push`);
-  const shops = await db.execute<{ id: string; name: string; inapp: boolean; push: boolean }>(sql`
+        order by k.created_at desc limit 1), false) as push,
+      coalesce((select k.granted from consents k where k.user_id = ${userId} and k.channel = 'email'
+        order by k.created_at desc limit 1), false) as email`);
+  const shops = await db.execute<{ id: string; name: string; inapp: boolean; push: boolean; email: boolean }>(sql`
     select s.id, s.name,
+      coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id = s.id and p.channel = 'email'
+        order by p.created_at desc limit 1), true) as email,
       coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id = s.id and p.channel = 'inapp'
         order by p.created_at desc limit 1), true) as inapp,
       coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id = s.id and p.channel = 'push'
@@ -68,10 +73,10 @@ export async function getPreferences(db: Db, userId: string, publicKey: string) 
     sql`select device_id from push_subscriptions where user_id = ${userId}`,
   );
   return {
-    channels: channels.rows[0] ?? { inapp: true, push: false },
+    channels: channels.rows[0] ?? { inapp: true, push: false, email: false },
     shops: shops.rows,
     devices: devices.rows.map((d) => d.device_id),
-    wording: { inapp: PREFERENCE_WORDING.inapp, push: PREFERENCE_WORDING.push },
+    wording: { inapp: PREFERENCE_WORDING.inapp, push: PREFERENCE_WORDING.push, email: EMAIL_WORDING.global },
     vapidPublicKey: publicKey,
   };
 }
@@ -81,13 +86,25 @@ export async function setPreference(db: Db, userId: string, input: z.output<type
     await recordPushConsent(db, userId, input.granted);
     return;
   }
+  // E-mail for every sender is the profile's e-mail consent (table consents), like push.
+  if (input.shopId === null && input.channel === "email") {
+    await db.execute(
+      sql`insert into consents (user_id, channel, granted, wording) values (${userId}, 'email', ${input.granted}, ${EMAIL_WORDING.global})`,
+    );
+    return;
+  }
   let wording: string = PREFERENCE_WORDING.inapp;
   if (input.shopId !== null) {
     const shop = await db.execute<{ name: string }>(sql`
       select s.name from cards c join shops s on s.id = c.shop_id where c.user_id = ${userId} and s.id = ${input.shopId}`);
     const name = shop.rows[0]?.name;
     if (!name) throw new AppError("NOT_FOUND", { userMessage: "Vous n'êtes pas client de cette boutique." });
-    wording = input.channel === "inapp" ? PREFERENCE_WORDING.shopInapp(name) : PREFERENCE_WORDING.shopPush(name);
+    wording =
+      input.channel === "inapp"
+        ? PREFERENCE_WORDING.shopInapp(name)
+        : input.channel === "email"
+          ? EMAIL_WORDING.shop(name)
+          : PREFERENCE_WORDING.shopPush(name);
   }
   await db.execute(sql`
     insert into message_preferences (user_id, shop_id, channel, granted, wording)

@@ -32,6 +32,7 @@ type MessageHead = MessageForChannel & {
   with_push: boolean;
   with_email: boolean;
   with_sms: boolean;
+  kind: "message" | "newsletter";
   status: string;
 };
 
@@ -64,10 +65,13 @@ export async function startSending(
     const message = started.rows[0];
     if (!message) return false;
     const spec = specOf(message);
-    await tx.execute(sql`
-      insert into message_deliveries (message_id, user_id, channel)
-      select ${messageId}, r.user_id, 'inapp' from (${recipientsSql(spec, "inapp")}) r
-      on conflict do nothing`);
+    // A newsletter is an e-mail only (modules/newsletter); every other message is in the inbox too.
+    if (message.kind !== "newsletter") {
+      await tx.execute(sql`
+        insert into message_deliveries (message_id, user_id, channel)
+        select ${messageId}, r.user_id, 'inapp' from (${recipientsSql(spec, "inapp")}) r
+        on conflict do nothing`);
+    }
     for (const driver of drivers) {
       if (!message[CHANNEL_FLAGS[driver.channel]]) continue;
       await tx.execute(sql`
@@ -243,6 +247,8 @@ async function workChannel(
   }: { room: number; leaseSeconds: number; sending: SQL; result: BatchResult; deadline?: number },
 ): Promise<number> {
   const { db } = ctx;
+  // The operator's rate may come from the environment (EMAIL_RATE_PER_SECOND).
+  const rate = typeof driver.ratePerSecond === "function" ? driver.ratePerSecond(ctx.deps.env) : driver.ratePerSecond;
   const claimable = sql`message_id = ${message.id} and channel = ${driver.channel} and status = 'pending'
     and (not_before is null or not_before <= now()) and ${sending}`;
   const any = await db.execute(sql`select 1 from message_deliveries where ${claimable} limit 1`);
@@ -294,14 +300,14 @@ async function workChannel(
       if (!exhausted && Date.now() > deadline) exhausted = true; // out of time: finish what is in flight
       if (!exhausted && room > 0 && free > 0 && refill) {
         const wanted = Math.min(free, room);
-        const n = driver.ratePerSecond ? await pace(db, driver.channel, wanted, driver.ratePerSecond) : wanted;
+        const n = rate ? await pace(db, driver.channel, wanted, rate) : wanted;
         const claimed = await db.execute<{ id: string; user_id: string }>(sql`
           update message_deliveries set status = 'claimed', claimed_at = now()
           where id in (select id from message_deliveries where ${claimable}
             order by id limit ${n} for update skip locked)
           returning id, user_id`);
-        if (driver.ratePerSecond && claimed.rows.length < n) {
-          await unpace(db, driver.channel, n - claimed.rows.length, driver.ratePerSecond);
+        if (rate && claimed.rows.length < n) {
+          await unpace(db, driver.channel, n - claimed.rows.length, rate);
         }
         if (claimed.rows.length === 0) exhausted = true;
         room -= claimed.rows.length;

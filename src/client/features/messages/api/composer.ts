@@ -12,7 +12,7 @@ export const getComposer = (shopId: string) =>
 export const composerQueryOptions = (shopId: string) =>
   queryOptions({ queryKey: messagesKeys.composer(shopId), queryFn: () => getComposer(shopId) });
 
-export type Target = { segment: Segment; audience: PlatformAudience; push: boolean };
+export type Target = { segment: Segment; audience: PlatformAudience; push: boolean; email: boolean };
 
 /** How many people the message would reach (all channels, and by push), before sending. */
 export const countAudience = (scope: SenderScope, target: Target) =>
@@ -20,10 +20,14 @@ export const countAudience = (scope: SenderScope, target: Target) =>
     ? unwrap(
         api.messages.shops[":shopId"].audience.$post({
           param: { shopId: scope.shopId },
-          json: { segment: target.segment, push: target.push },
+          json: { segment: target.segment, push: target.push, email: target.email },
         }),
       )
-    : unwrap(api.messages.platform.audience.$post({ json: { audience: target.audience, push: target.push } }));
+    : unwrap(
+        api.messages.platform.audience.$post({
+          json: { audience: target.audience, push: target.push, email: target.email },
+        }),
+      );
 
 export const audienceQueryOptions = (scope: SenderScope, target: Target) =>
   queryOptions({
@@ -38,6 +42,7 @@ export type Draft = {
   imageUrl: string;
   linkUrl: string;
   push: boolean;
+  email: boolean;
   scheduledAt: string | null;
   segment: Segment;
   audience: PlatformAudience;
@@ -53,6 +58,7 @@ export function useSendMessage(scope: SenderScope) {
         imageUrl: draft.imageUrl,
         linkUrl: draft.linkUrl,
         push: draft.push,
+        email: draft.email,
         scheduledAt: draft.scheduledAt,
       };
       return scope.kind === "shop"

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { formatDateTime, plural } from "../../../../domain/format.ts";
+import { formatDateTime, formatNumber, plural } from "../../../../domain/format.ts";
 import {
   PLATFORM_AUDIENCE_LABELS_FR,
   type PlatformAudience,
@@ -17,7 +17,7 @@ import { ApiError } from "../../../lib/api-client.ts";
 import { audienceQueryOptions, type Draft, type SenderScope, useSendMessage } from "../api/composer.ts";
 import { PhonePreview } from "./phone-preview.tsx";
 
-const SEGMENT_OPTIONS: { kind: SegmentKind; label: string }[] = [
+export const SEGMENT_OPTIONS: { kind: SegmentKind; label: string }[] = [
   { kind: "all", label: "Tous mes clients" },
   { kind: "vip", label: "Un niveau VIP (et au-delà)" },
   { kind: "visited_within", label: "Venus récemment" },
@@ -28,7 +28,16 @@ const SEGMENT_OPTIONS: { kind: SegmentKind; label: string }[] = [
 
 type Tier = { id: string; name: string };
 
-function segmentOf(kind: SegmentKind, days: number, tierId: string): Segment {
+/** ", dont 12 par notification push et 30 par e-mail" for the ticked channels. */
+function channelCounts(data: { push: number; email: number }, push: boolean, email: boolean) {
+  const parts = [
+    ...(push ? [`${formatNumber(data.push)} par notification push`] : []),
+    ...(email ? [`${formatNumber(data.email)} par e-mail`] : []),
+  ];
+  return parts.length > 0 ? `, dont ${parts.join(" et ")}` : "";
+}
+
+export function segmentOf(kind: SegmentKind, days: number, tierId: string): Segment {
   switch (kind) {
     case "vip":
       return { kind, tierId };
@@ -59,6 +68,7 @@ export function ComposerForm({
   const [imageUrl, setImageUrl] = useState("");
   const [linkUrl, setLinkUrl] = useState("");
   const [push, setPush] = useState(true);
+  const [email, setEmail] = useState(false);
   const [when, setWhen] = useState<"now" | "later">("now");
   const [at, setAt] = useState("");
   const send = useSendMessage(scope);
@@ -67,7 +77,7 @@ export function ComposerForm({
   const segment = segmentOf(kind, days, tierId);
   const segmentReady = kind !== "vip" || tierId !== "";
   const count = useQuery({
-    ...audienceQueryOptions(scope, { segment, audience, push }),
+    ...audienceQueryOptions(scope, { segment, audience, push, email }),
     enabled: segmentReady,
     placeholderData: keepPreviousData,
   });
@@ -76,7 +86,7 @@ export function ComposerForm({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const scheduledAt = when === "later" && at ? new Date(at).toISOString() : null;
-    const draft: Draft = { title, body, imageUrl, linkUrl, push, scheduledAt, segment, audience };
+    const draft: Draft = { title, body, imageUrl, linkUrl, push, email, scheduledAt, segment, audience };
     send.mutate(draft, {
       onSuccess: () => {
         setSent({ title, scheduledAt });
@@ -156,6 +166,11 @@ export function ComposerForm({
             checked={push}
             onChange={(e) => setPush(e.target.checked)}
           />
+          <Checkbox
+            label="E-mail aussi, pour ceux qui l'ont accepté"
+            checked={email}
+            onChange={(e) => setEmail(e.target.checked)}
+          />
           <p className="text-sm text-stone-600 dark:text-stone-400">
             Toujours dans l'application. Au plus 2 notifications push promotionnelles par semaine et par client :
             au-delà, le message attend dans l'application.
@@ -167,7 +182,7 @@ export function ComposerForm({
             className="rounded-xl bg-brand-50 px-4 py-3 font-semibold text-brand-900 dark:bg-stone-800 dark:text-brand-100"
           >
             {count.data
-              ? `${plural(count.data.total, "personne recevra", "personnes recevront")} ce message${push ? `, dont ${plural(count.data.push, "par notification push", "par notification push")}` : ""}.`
+              ? `${plural(count.data.total, "personne recevra", "personnes recevront")} ce message${channelCounts(count.data, push, email)}.`
               : "Calcul du nombre de destinataires…"}
           </p>
         </Card>

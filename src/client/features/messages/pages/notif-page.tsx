@@ -162,7 +162,14 @@ export default function NotifPage() {
           disabled={pending}
           onChange={(granted) => setPreference.mutate({ shopId: null, channel: "push", granted })}
         />
-        <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">E-mail et SMS : bientôt disponibles.</p>
+        <Toggle
+          label="E-mails"
+          hint={prefs.wording.email}
+          checked={prefs.channels.email}
+          disabled={pending}
+          onChange={(granted) => setPreference.mutate({ shopId: null, channel: "email", granted })}
+        />
+        <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">SMS : bientôt disponibles.</p>
       </Card>
       {prefs.shops.length > 0 ? (
         <Card className="flex flex-col gap-2">
@@ -184,6 +191,12 @@ export default function NotifPage() {
                 checked={shop.push}
                 disabled={pending}
                 onChange={(granted) => setPreference.mutate({ shopId: shop.id, channel: "push", granted })}
+              />
+              <Toggle
+                label="E-mails"
+                checked={shop.email}
+                disabled={pending}
+                onChange={(granted) => setPreference.mutate({ shopId: shop.id, channel: "email", granted })}
               />
             </fieldset>
           ))}

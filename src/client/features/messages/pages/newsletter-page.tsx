@@ -1,0 +1,253 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { type FormEvent, useMemo, useState } from "react";
+import { formatDateTime, formatNumber, plural } from "../../../../domain/format.ts";
+import type { SegmentKind } from "../../../../domain/messages/segments.ts";
+import { MERGE_FIELDS, type NewsletterContent } from "../../../../domain/newsletter/blocks.ts";
+import { Button } from "../../../components/ui/button.tsx";
+import { Field } from "../../../components/ui/field.tsx";
+import { Notice } from "../../../components/ui/notice.tsx";
+import { Card } from "../../../components/ui/page.tsx";
+import { SelectField } from "../../../components/ui/select-field.tsx";
+import { ApiError } from "../../../lib/api-client.ts";
+import { useDebounced } from "../../../lib/use-debounced.ts";
+import {
+  type EditorContext,
+  editorQueryOptions,
+  newsletterAudienceQueryOptions,
+  useCreateCampaign,
+  useSendTest,
+} from "../api/newsletter.ts";
+import { LoadError, Loading, MessagesFrame, WithShop } from "../components/back-office-frame.tsx";
+import { SEGMENT_OPTIONS, segmentOf } from "../components/composer-form.tsx";
+import { BlockList, type DraftBlock, newBlock } from "../components/newsletter-blocks.tsx";
+import { NewsletterCampaigns } from "../components/newsletter-campaigns.tsx";
+import { NewsletterPreview } from "../components/newsletter-preview.tsx";
+
+const MERGE_HINT = Object.entries(MERGE_FIELDS)
+  .map(([field, label]) => `{{${field}}} (${label.toLowerCase()})`)
+  .join(", ");
+
+/** The content as the API takes it (the editor's keys dropped), or null while it cannot be previewed. */
+function contentOf(subject: string, preheader: string, blocks: DraftBlock[]): NewsletterContent | null {
+  if (!subject.trim() || blocks.length === 0) return null;
+  return { subject, preheader, blocks: blocks.map(({ key: _key, ...block }) => block) };
+}
+
+function Editor({ shopId, context }: { shopId: string; context: EditorContext }) {
+  const [kind, setKind] = useState<SegmentKind>("all");
+  const [days, setDays] = useState(30);
+  const [tierId, setTierId] = useState(context.tiers[0]?.id ?? "");
+  const [subject, setSubject] = useState("");
+  const [preheader, setPreheader] = useState("");
+  const [blocks, setBlocks] = useState<DraftBlock[]>(() => [
+    newBlock("title", context.rewards),
+    newBlock("text", context.rewards),
+  ]);
+  const [when, setWhen] = useState<"now" | "later">("now");
+  const [at, setAt] = useState("");
+  const [sent, setSent] = useState<{ subject: string; scheduledAt: string | null } | null>(null);
+  const create = useCreateCampaign(shopId);
+  const test = useSendTest(shopId);
+
+  const segment = segmentOf(kind, days, tierId);
+  const segmentReady = kind !== "vip" || tierId !== "";
+  const count = useQuery({
+    ...newsletterAudienceQueryOptions(shopId, segment),
+    enabled: segmentReady,
+    placeholderData: keepPreviousData,
+  });
+  const content = useMemo(() => contentOf(subject, preheader, blocks), [subject, preheader, blocks]);
+  const previewContent = useDebounced(content, 500);
+  const error = create.error ?? test.error;
+  const fields = error instanceof ApiError ? error.fields : {};
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const scheduledAt = when === "later" && at ? new Date(at).toISOString() : null;
+    test.reset();
+    create.mutate(
+      { ...(content ?? { subject, preheader, blocks: [] }), segment, scheduledAt },
+      {
+        onSuccess: () => {
+          setSent({ subject, scheduledAt });
+          document.getElementById("campagnes")?.scrollIntoView({ behavior: "smooth" });
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} className="flex min-w-0 flex-col gap-5" noValidate>
+      <Card className="flex flex-col gap-4">
+        <h2 className="text-lg font-semibold">À qui ?</h2>
+        <SelectField label="Destinataires" value={kind} onChange={(e) => setKind(e.target.value as SegmentKind)}>
+          {SEGMENT_OPTIONS.map((o) => (
+            <option key={o.kind} value={o.kind} disabled={o.kind === "vip" && context.tiers.length === 0}>
+              {o.label}
+            </option>
+          ))}
+        </SelectField>
+        {kind === "vip" ? (
+          <SelectField label="Niveau VIP" value={tierId} onChange={(e) => setTierId(e.target.value)}>
+            {context.tiers.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
+        {kind === "visited_within" || kind === "not_seen_for" ? (
+          <Field
+            label={kind === "visited_within" ? "Venus il y a moins de (jours)" : "Pas venus depuis (jours)"}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={730}
+            value={days}
+            onChange={(e) => setDays(Math.max(1, Math.min(730, Number(e.target.value) || 1)))}
+            error={fields["segment.days"]}
+          />
+        ) : null}
+        <p
+          role="status"
+          aria-live="polite"
+          data-testid="newsletter-audience"
+          className="rounded-xl bg-brand-50 px-4 py-3 font-semibold text-brand-900 dark:bg-stone-800 dark:text-brand-100"
+        >
+          {count.data
+            ? `${plural(count.data.email, "client recevra", "clients recevront")} cet e-mail.`
+            : "Calcul du nombre de destinataires…"}
+        </p>
+        <p className="text-sm text-stone-600 dark:text-stone-400">
+          Seulement les clients qui ont accepté vos e-mails, dont l'adresse est vérifiée et n'est pas en échec. Chaque
+          e-mail porte un lien de désabonnement en un clic.
+        </p>
+      </Card>
+
+      <Card className="flex flex-col gap-4">
+        <h2 className="text-lg font-semibold">L'e-mail</h2>
+        <Field
+          label="Objet"
+          value={subject}
+          maxLength={150}
+          onChange={(e) => setSubject(e.target.value)}
+          error={fields.subject}
+          required
+        />
+        <Field
+          label="Texte d'aperçu (facultatif)"
+          hint="La ligne que la boîte de réception affiche après l'objet."
+          value={preheader}
+          maxLength={150}
+          onChange={(e) => setPreheader(e.target.value)}
+          error={fields.preheader}
+        />
+        <p className="text-sm text-stone-600 dark:text-stone-400">
+          Personnalisez l'objet, les titres, les textes et les boutons avec : {MERGE_HINT}.
+        </p>
+        <BlockList blocks={blocks} setBlocks={setBlocks} context={context} errors={fields} />
+      </Card>
+
+      <Card className="flex min-w-0 flex-col gap-4">
+        <NewsletterPreview shopId={shopId} content={previewContent} />
+        <Button
+          variant="secondary"
+          isLoading={test.isPending}
+          disabled={content === null}
+          onClick={() => {
+            create.reset();
+            if (content) test.mutate(content);
+          }}
+        >
+          M'envoyer un test
+        </Button>
+        {test.data ? (
+          <Notice tone="success">
+            {test.data.kept
+              ? `Test enregistré pour ${test.data.sentTo} (aucun serveur d'e-mails configuré : il reste dans la boîte d'envoi de la plateforme).`
+              : `Test envoyé à ${test.data.sentTo}.`}
+          </Notice>
+        ) : null}
+      </Card>
+
+      <Card className="flex flex-col gap-4">
+        <fieldset className="flex min-w-0 flex-col gap-2">
+          <legend className="mb-2 text-lg font-semibold">Quand ?</legend>
+          <label className="flex items-center gap-2">
+            <input
+              type="radio"
+              name="when"
+              checked={when === "now"}
+              onChange={() => setWhen("now")}
+              className="size-5 accent-brand-700"
+            />
+            Maintenant
+          </label>
+          <label className="flex items-center gap-2">
+            <input
+              type="radio"
+              name="when"
+              checked={when === "later"}
+              onChange={() => setWhen("later")}
+              className="size-5 accent-brand-700"
+            />
+            Plus tard
+          </label>
+        </fieldset>
+        {when === "later" ? (
+          <Field
+            label="Date et heure d'envoi"
+            type="datetime-local"
+            value={at}
+            onChange={(e) => setAt(e.target.value)}
+            error={fields.scheduledAt}
+          />
+        ) : null}
+        <p className="text-sm text-stone-600 dark:text-stone-400">
+          {`Les e-mails partent au rythme de ${formatNumber(context.ratePerSecond)} par seconde au plus ; vous pouvez suivre, mettre en pause et reprendre l'envoi. `}
+          Aucun suivi d'ouverture ni de clic : vos e-mails ne contiennent ni pixel ni lien de suivi.
+        </p>
+        {sent ? (
+          <Notice tone="success">
+            {sent.scheduledAt
+              ? `« ${sent.subject} » partira le ${formatDateTime(sent.scheduledAt)}.`
+              : `« ${sent.subject} » est en cours d'envoi.`}
+          </Notice>
+        ) : null}
+        {error ? <Notice tone="error">{error.message}</Notice> : null}
+        <Button type="submit" isLoading={create.isPending} disabled={!segmentReady}>
+          {when === "later" ? "Programmer la newsletter" : "Envoyer la newsletter"}
+        </Button>
+      </Card>
+    </form>
+  );
+}
+
+function Workspace({ shopId }: { shopId: string }) {
+  const query = useQuery(editorQueryOptions(shopId));
+  if (query.isPending) return <Loading />;
+  if (query.error) return <LoadError error={query.error} />;
+  return (
+    <>
+      <Editor key={shopId} shopId={shopId} context={query.data} />
+      <section aria-labelledby="campagnes" className="flex flex-col gap-3">
+        <h2 id="campagnes" className="text-xl font-bold">
+          Vos newsletters
+        </h2>
+        <NewsletterCampaigns shopId={shopId} />
+      </section>
+    </>
+  );
+}
+
+/** /admin/newsletter: e-mail campaigns to the customers who accepted them. */
+export default function NewsletterPage() {
+  return (
+    <MessagesFrame
+      title="Newsletter"
+      lead="Un e-mail à vos clients qui l'ont accepté, avec leurs points et leurs récompenses."
+    >
+      <WithShop>{(shopId) => <Workspace shopId={shopId} />}</WithShop>
+    </MessagesFrame>
+  );
+}

@@ -1,0 +1,40 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+
+/**
+ * The token of a marketing e-mail's unsubscribe address (List-Unsubscribe, RFC 8058):
+ * who (the user), from whom (the shop; none for the platform) and which delivery (for
+ * the campaign's figures), signed with HMAC-SHA256 under the app's secret. It
+ * authorises one thing: that person's e-mail choices on the unsubscribe page.
+ * Unguessable (a 128-bit tag), and it never expires: an old e-mail must still unsubscribe.
+ */
+export type UnsubscribeClaim = { userId: string; shopId: string | null; deliveryId: string | null };
+
+const ID = /^[A-Za-z0-9_-]{1,100}$/;
+const TAG_BYTES = 16;
+
+const tag = (secret: string, payload: string) =>
+  createHmac("sha256", secret).update(`unsubscribe:${payload}`).digest().subarray(0, TAG_BYTES);
+
+export function signUnsubscribeToken(secret: string, claim: UnsubscribeClaim): string {
+  const payload = [claim.userId, claim.shopId ?? "", claim.deliveryId ?? ""].join(".");
+  return `${Buffer.from(payload).toString("base64url")}.${tag(secret, payload).toString("base64url")}`;
+}
+
+/** The claim of a genuine token; null for anything else (tampered, truncated, malformed). */
+export function verifyUnsubscribeToken(secret: string, token: string): UnsubscribeClaim | null {
+  if (token.length > 600) return null;
+  const [encoded, mac, extra] = token.split(".");
+  if (!encoded || !mac || extra !== undefined) return null;
+  const payload = Buffer.from(encoded, "base64url").toString("utf8");
+  const given = Buffer.from(mac, "base64url");
+  const expected = tag(secret, payload);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  const [userId, shopId, deliveryId, more] = payload.split(".");
+  if (!userId || !ID.test(userId) || more !== undefined) return null;
+  if (shopId && !ID.test(shopId)) return null;
+  if (deliveryId && !ID.test(deliveryId)) return null;
+  return { userId, shopId: shopId || null, deliveryId: deliveryId || null };
+}
+
+export const unsubscribeUrl = (appUrl: string, token: string) =>
+  `${appUrl.replace(/\/$/, "")}/api/email/unsubscribe/${token}`;
