@@ -68,15 +68,18 @@ export class RemotePGlite implements PgliteLike {
       this.#worker.once("error", reject);
       this.#worker.once("exit", (code) => reject(new Error(`the PGlite worker stopped (exit code ${code})`)));
       this.#worker.on("message", (reply: Reply) => {
-        if (reply.type === "ready") resolve();
+        if (reply.type === "ready") {
+          if (this.#pending.size === 0) this.#worker.unref();
+          resolve();
+        }
         else if (reply.type === "init-error") reject(reviveError(reply.error));
         else this.#onReply(reply);
       });
     });
     this.#worker.on("error", (error) => this.#failAll(error));
     this.#worker.on("exit", (code) => this.#failAll(new Error(`the PGlite worker stopped (exit code ${code})`)));
-    // Keeps the process alive only while a statement is under way (a PGlite in this thread never held it).
-    this.#worker.unref();
+    // Keeps the process alive while it starts and while a statement is under way, not otherwise (a PGlite
+    // in this thread never held it).
     this.waitReady.catch(() => {});
   }
 
