@@ -8,7 +8,9 @@ import { openDatabase } from "../src/server/db/client.ts";
 import { createLogger } from "../src/server/lib/logger.ts";
 import { createDeps } from "../src/server/server.ts";
 import { ROOT, writeResult } from "./lib.ts";
+import { reportLoop } from "./loop-probe.ts";
 import {
+  benchesDatabase,
   CONCURRENCY,
   drive,
   MAX_REQUESTS,
@@ -180,14 +182,16 @@ async function benchPglite(): Promise<Row[]> {
     const version = await configVersionOf((t, v) => pglite.query<{ v: number }>(t, v), world.shopId);
     for (const clients of CONCURRENCY) {
       const h = httpScanner(server.world.port, server.world, clients);
+      await server.loop();
       const httpStats = await drive(clients, h.once);
+      const loop = await server.loop();
       h.close();
       const sqlStats = await drive(clients, async (client, n) => {
         const user = world.users[(client + n * clients) % world.users.length]!;
         const res = await pglite.query<{ r: { outcome: string } }>(SCAN_SQL, scanParams(world, user, version));
         return accepted(res.rows[0]);
       });
-      rows.push({ database: "pglite", clients, http: httpStats, sql: sqlStats, ratio: httpStats.rps / sqlStats.rps });
+      rows.push({ database: "pglite", clients, http: httpStats, sql: sqlStats, ratio: httpStats.rps / sqlStats.rps, loop });
     }
   } finally {
     await server.stop();
@@ -199,15 +203,18 @@ async function benchPglite(): Promise<Row[]> {
 export async function runScan(): Promise<boolean> {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_URL;
   const rows: Row[] = [];
-  try {
-    rows.push(...(await benchPostgres(databaseUrl)));
-  } catch (error) {
-    console.error(`PostgreSQL scan benchmark failed (${databaseUrl}):`, error);
-    return false;
+  if (benchesDatabase("postgresql")) {
+    try {
+      rows.push(...(await benchPostgres(databaseUrl)));
+    } catch (error) {
+      console.error(`PostgreSQL scan benchmark failed (${databaseUrl}):`, error);
+      return false;
+    }
   }
-  rows.push(...(await benchPglite()));
+  if (benchesDatabase("pglite")) rows.push(...(await benchPglite()));
 
   const checks = reportRows(rows, "scans", "budget");
+  reportLoop(rows);
   const file = writeResult("scan", { seconds: SECONDS, maxRequests: MAX_REQUESTS, users: USERS, rows: checks });
   console.log(`→ ${path.relative(ROOT, file)}`);
   return checks.every((r) => r.ok);
