@@ -16,12 +16,17 @@ import { startMessageSender } from "./modules/messages/sending.service.ts";
 
 export const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/client");
 
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
 /** Everything the app needs, built from the environment. The job engine is built, not started (startServer starts it). */
 export async function createDeps(env: Env, options: { database?: Database; logger?: Logger; mailer?: Mailer } = {}): Promise<Deps> {
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
+  const t0 = performance.now();
   const database =
     options.database ?? (await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR }));
+  const t1 = performance.now();
   await migrateDatabase(database);
+  logger.debug(`start: database opened in ${seconds(t1 - t0)}, migrated in ${seconds(performance.now() - t1)}`);
   const db = database.db;
   const mailer = options.mailer ?? createMailer({ db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger });
   const auth = createAuth({ db, mailer, secret: env.SECRET, appUrl: env.APP_URL, logger });
@@ -36,10 +41,18 @@ export type RunningServer = { deps: Deps; server: ServerType; port: number; clos
 
 export async function startServer(
   env: Env,
-  options: { clientDir?: string; database?: Database; logger?: Logger } = {},
+  options: {
+    clientDir?: string;
+    database?: Database;
+    logger?: Logger;
+    /** Resolves when the web app's build is there (`npm start` builds it while the database gets ready). */
+    webBuild?: Promise<void>;
+  } = {},
 ): Promise<RunningServer> {
   const deps = await createDeps(env, options);
+  const seedStarted = performance.now();
   if (env.SEED_DEMO && (await seedDemo(deps, deps.logger))) {
+    deps.logger.debug(`start: demo seeded in ${seconds(performance.now() - seedStarted)}`);
     deps.logger.info(
       `demo accounts — shop owner: ${DEMO_ACCOUNTS.owner.email} / ${DEMO_ACCOUNTS.owner.password} · shopper: ${DEMO_ACCOUNTS.shopper.email} / ${DEMO_ACCOUNTS.shopper.password} · platform admin: ${DEMO_ACCOUNTS.admin.email} / ${DEMO_ACCOUNTS.admin.password}`,
     );
@@ -50,6 +63,7 @@ export async function startServer(
       `legal notice incomplete: /mentions-legales shows placeholders until ${unsetLegal.join(", ")} ${unsetLegal.length > 1 ? "are" : "is"} set (French law requires them on a public site)`,
     );
   }
+  await options.webBuild;
   const app = createApp({ deps, clientDir: options.clientDir ?? DEFAULT_CLIENT_DIR });
   // Sending messages: a loop over the resumable deliveries table (leases, SKIP LOCKED), until it moves to the job engine.
   const stopSender = startMessageSender(deps, pushSenderFor(env));
