@@ -19,14 +19,14 @@ export const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** Everything the app needs, built from the environment. The job engine is built, not started (startServer starts it). */
-export async function createDeps(env: Env, options: { database?: Database; logger?: Logger; mailer?: Mailer } = {}): Promise<Deps> {
+export async function createDeps(
+  env: Env,
+  options: { database?: Database; logger?: Logger; mailer?: Mailer; migrated?: boolean } = {},
+): Promise<Deps> {
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
-  const t0 = performance.now();
   const database =
     options.database ?? (await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR }));
-  const t1 = performance.now();
-  await migrateDatabase(database);
-  logger.debug(`start: database opened in ${seconds(t1 - t0)}, migrated in ${seconds(performance.now() - t1)}`);
+  if (!options.migrated) await migrateDatabase(database);
   const db = database.db;
   const mailer = options.mailer ?? createMailer({ db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger });
   const auth = createAuth({ db, mailer, secret: env.SECRET, appUrl: env.APP_URL, logger });
@@ -44,6 +44,8 @@ export async function startServer(
   options: {
     clientDir?: string;
     database?: Database;
+    /** The database given is already migrated (index.ts migrates while the server's modules load). */
+    migrated?: boolean;
     logger?: Logger;
     /** Resolves when the web app's build is there (`npm start` builds it while the database gets ready). */
     webBuild?: Promise<void>;
@@ -73,9 +75,9 @@ export async function startServer(
     );
     s.once("error", reject);
   });
-  // The job engine starts a couple of seconds after the server answers: its start (1-3 s of schema checks,
-  // run on the main thread by PGlite) must not hold up the first pages. Its start-up jobs include the
-  // expiry sweep catching up on the time the server was down (ADR 0015).
+  // The job engine starts a couple of seconds after the server answers: its start (1-3 s of schema checks; on
+  // PGlite, off the main thread since ADR 0023 but in the one queue the app's statements use) must not hold up
+  // the first pages. Its start-up jobs include the expiry sweep catching up on the time the server was down (ADR 0015).
   let jobsStarted: Promise<void> = Promise.resolve();
   const startJobs = setTimeout(() => {
     jobsStarted = deps.jobs.start(deps).catch((error: unknown) => {

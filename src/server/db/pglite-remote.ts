@@ -62,6 +62,8 @@ export class RemotePGlite implements PgliteLike {
   constructor(init: WorkerInit) {
     this.#worker = new Worker(new URL("./pglite-worker.ts", import.meta.url), {
       workerData: init,
+      // Node's own type stripping loads the worker (packages only): no loader to start in the thread.
+      execArgv: [],
       transferList: init.loadDataDir ? [init.loadDataDir] : [],
     });
     this.waitReady = new Promise((resolve, reject) => {
