@@ -13,7 +13,11 @@ export function installLoopProbe() {
   histogram.enable();
   const ms = (ns: number) => Math.round(ns / 1e5) / 10;
   process.on("SIGUSR2", () => {
-    const loop: LoopStats = { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) };
+    const loop: LoopStats = {
+      p50: ms(histogram.percentile(50)),
+      p99: ms(histogram.percentile(99)),
+      max: ms(histogram.max),
+    };
     histogram.reset();
     process.stdout.write(`${JSON.stringify({ loop })}\n`);
   });

@@ -36,12 +36,20 @@ async function timeStart(dataDir: string): Promise<Start> {
   const at = () => ((performance.now() - started) / 1000).toFixed(1);
   const child = spawn(process.execPath, [path.join(START_ROOT, "scripts/start.mjs")], {
     cwd: START_ROOT,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "debug", DATABASE_URL: "" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "debug",
+      DATABASE_URL: "",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const phases: string[] = [];
   const collect = (chunk: Buffer) => {
-    for (const line of chunk.toString().split("\n")) if (line.trim()) phases.push(`${at()} s  ${line.trim().slice(0, 140)}`);
+    for (const line of chunk.toString().split("\n"))
+      if (line.trim()) phases.push(`${at()} s  ${line.trim().slice(0, 140)}`);
   };
   child.stdout!.on("data", collect);
   child.stderr!.on("data", collect);
@@ -75,12 +83,17 @@ export async function runStart(): Promise<boolean> {
       const first = await timeStart(dataDir);
       const later = await timeStart(dataDir);
       rows.push({ run, first, later });
-      console.log(`run ${run}: first start\n  ${first.phases.join("\n  ")}\nlater start\n  ${later.phases.join("\n  ")}`);
+      console.log(
+        `run ${run}: first start\n  ${first.phases.join("\n  ")}\nlater start\n  ${later.phases.join("\n  ")}`,
+      );
     } finally {
       if (existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
     }
   }
-  const checks = rows.map((r) => ({ ...r, ok: r.first.seconds <= FIRST_BUDGET_S && r.later.seconds <= LATER_BUDGET_S }));
+  const checks = rows.map((r) => ({
+    ...r,
+    ok: r.first.seconds <= FIRST_BUDGET_S && r.later.seconds <= LATER_BUDGET_S,
+  }));
   console.log(
     table(
       ["run", "first start s (build included)", "later start s", "budget"],

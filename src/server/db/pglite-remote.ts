@@ -10,7 +10,10 @@ import type { Reply, Request, SerializedError, WorkerInit } from "./pglite-worke
  */
 
 export type Results<T> = { rows: T[]; fields: { name: string; dataTypeID: number }[]; affectedRows?: number };
-type QueryOptions = { rowMode?: "array" | "object"; parsers?: Record<number, (value: string, typeId: number) => unknown> };
+type QueryOptions = {
+  rowMode?: "array" | "object";
+  parsers?: Record<number, (value: string, typeId: number) => unknown>;
+};
 
 /** Either a PGlite instance (in this thread) or the handle on one in the worker: the calls the app makes. */
 export interface PgliteLike {
@@ -46,7 +49,8 @@ function rawOidsOf(parsers: QueryOptions["parsers"]): number[] | undefined {
   if (!parsers) return undefined;
   const oids = Object.keys(parsers).map(Number);
   for (const oid of oids) {
-    if (parsers[oid]!("x", oid) !== "x") throw new Error(`pglite worker: only identity parsers are supported (type ${oid})`);
+    if (parsers[oid]!("x", oid) !== "x")
+      throw new Error(`pglite worker: only identity parsers are supported (type ${oid})`);
   }
   return oids.sort((a, b) => a - b);
 }
@@ -73,8 +77,7 @@ export class RemotePGlite implements PgliteLike {
         if (reply.type === "ready") {
           if (this.#pending.size === 0) this.#worker.unref();
           resolve();
-        }
-        else if (reply.type === "init-error") reject(reviveError(reply.error));
+        } else if (reply.type === "init-error") reject(reviveError(reply.error));
         else this.#onReply(reply);
       });
     });
@@ -115,7 +118,14 @@ export class RemotePGlite implements PgliteLike {
   }
 
   query<T>(sql: string, params?: unknown[], options?: QueryOptions, tx?: number): Promise<Results<T>> {
-    return this.#call({ op: "query", sql, params, rowMode: options?.rowMode, rawOids: rawOidsOf(options?.parsers), tx });
+    return this.#call({
+      op: "query",
+      sql,
+      params,
+      rowMode: options?.rowMode,
+      rawOids: rawOidsOf(options?.parsers),
+      tx,
+    });
   }
 
   exec(sql: string, tx?: number): Promise<Results<unknown>[]> {
