@@ -91,7 +91,8 @@ async function benchPglite(): Promise<Row[]> {
   const rows: Row[] = [];
   const server = await startServerProcess(null);
   // The raw-SQL side needs its own PGlite (one process owns one): same migrations, same seed.
-  const database = await openDatabase({ memory: true });
+  // The engine itself, on this thread (no worker's messages in the way): the yardstick the HTTP side is held to.
+  const database = await openDatabase({ memory: true, worker: false });
   const deps = await createDeps(benchEnv(), { database, logger: createLogger("warn") });
   try {
     const world = await seedRedeemWorld(deps, USERS);
