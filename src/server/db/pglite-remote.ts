@@ -61,6 +61,8 @@ export class RemotePGlite implements PgliteLike {
   readonly #listeners = new Map<number, (payload: string) => void>();
   #nextId = 1;
   #closed = false;
+  /** Why the worker is gone (it crashed or was terminated): every later call fails with it instead of hanging. */
+  #stopped: Error | undefined;
   readonly waitReady: Promise<void>;
 
   constructor(init: WorkerInit) {
@@ -103,12 +105,14 @@ export class RemotePGlite implements PgliteLike {
   }
 
   #failAll(error: Error) {
+    this.#stopped ??= error;
     for (const pending of this.#pending.values()) pending.reject(error);
     this.#pending.clear();
   }
 
   #call<T>(op: Op): Promise<T> {
     if (this.#closed && op.op !== "close") return Promise.reject(new Error("PGlite is closed"));
+    if (this.#stopped) return Promise.reject(this.#stopped);
     const id = this.#nextId++;
     return new Promise<T>((resolve, reject) => {
       if (this.#pending.size === 0) this.#worker.ref();
