@@ -3,6 +3,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import pg from "pg";
 import { ROOT, table } from "./lib.ts";
+import type { LoopStats } from "./loop-probe.ts";
 
 /**
  * What the write-path benchmarks (scan, redeem) share: closed-loop clients with
@@ -18,7 +19,11 @@ export const BUDGET_RATIO = 0.5;
 export const BUDGET_P99_MS = 50;
 
 export type Stats = { requests: number; seconds: number; rps: number; p50: number; p99: number; errors: number };
-export type Row = { database: "postgresql" | "pglite"; clients: number; http: Stats; sql: Stats; ratio: number };
+export type Row = { database: "postgresql" | "pglite"; clients: number; http: Stats; sql: Stats; ratio: number; loop?: LoopStats };
+
+/** BENCH_DATABASES=pglite (or postgresql) runs one side of the scan and redeem benches only. */
+export const benchesDatabase = (kind: "postgresql" | "pglite") =>
+  (process.env.BENCH_DATABASES ?? "postgresql,pglite").split(",").includes(kind);
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -73,6 +78,12 @@ export async function startWorldServer<W>(script: string, databaseUrl: string | 
   });
   return {
     world,
+    /** The server's event-loop delay since the last call (bench/loop-probe.ts). */
+    loop: () =>
+      new Promise<LoopStats>((resolve) => {
+        lines.once("line", (line) => resolve((JSON.parse(line) as { loop: LoopStats }).loop));
+        child.kill("SIGUSR2");
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         child.once("exit", () => resolve());

@@ -3,6 +3,7 @@ import { createReward, grantPoints } from "../src/server/db/factories.ts";
 import { createLogger } from "../src/server/lib/logger.ts";
 import { type createDeps, startServer } from "../src/server/server.ts";
 import { benchEnv, type ScanWorld, seedScanWorld } from "./scan-server.ts";
+import { installLoopProbe } from "./loop-probe.ts";
 
 /**
  * The server side of bench/redeem.ts: the shop and shoppers of the scan bench,
@@ -22,6 +23,7 @@ export async function seedRedeemWorld(deps: Deps, userCount: number): Promise<Re
 }
 
 async function main() {
+  installLoopProbe();
   const url = process.env.BENCH_SCAN_DATABASE_URL;
   const userCount = Number(process.env.BENCH_SCAN_USERS ?? 256);
   const database = url ? await openDatabase({ url, poolSize: 10 }) : await openDatabase({ memory: true });

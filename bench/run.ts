@@ -6,6 +6,7 @@ import { runMessages } from "./messages.ts";
 import { runRedeem } from "./redeem.ts";
 import { runScale } from "./scale.ts";
 import { runScan } from "./scan.ts";
+import { runStart } from "./start.ts";
 
 /**
  * `npm run bench`: every benchmark of the project, one after the other, on one
@@ -22,6 +23,7 @@ const BENCHMARKS: Benchmark[] = [
   { name: "redeem", run: runRedeem },
   { name: "messages", run: runMessages },
   { name: "scale", run: runScale },
+  { name: "start", run: runStart },
 ];
 
 const only = process.argv.slice(2);

@@ -7,6 +7,7 @@ import { createShop, createUser } from "../src/server/db/factories.ts";
 import { parseEnv } from "../src/server/env.ts";
 import { createLogger } from "../src/server/lib/logger.ts";
 import { type createDeps, startServer } from "../src/server/server.ts";
+import { installLoopProbe } from "./loop-probe.ts";
 
 /**
  * The server side of bench/scan.ts: the real server (production settings,
@@ -58,6 +59,7 @@ export function benchEnv(extra: Record<string, string> = {}) {
 }
 
 async function main() {
+  installLoopProbe();
   const url = process.env.BENCH_SCAN_DATABASE_URL;
   const userCount = Number(process.env.BENCH_SCAN_USERS ?? 256);
   const database = url ? await openDatabase({ url, poolSize: 10 }) : await openDatabase({ memory: true });

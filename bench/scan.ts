@@ -8,7 +8,9 @@ import { openDatabase } from "../src/server/db/client.ts";
 import { createLogger } from "../src/server/lib/logger.ts";
 import { createDeps } from "../src/server/server.ts";
 import { ROOT, writeResult } from "./lib.ts";
+import { reportLoop } from "./loop-probe.ts";
 import {
+  benchesDatabase,
   CONCURRENCY,
   drive,
   MAX_REQUESTS,
@@ -172,7 +174,8 @@ async function benchPglite(): Promise<Row[]> {
   const rows: Row[] = [];
   const server = await startServerProcess(null);
   // The raw-SQL side needs its own PGlite (one process owns one): same migrations, same seed.
-  const database = await openDatabase({ memory: true });
+  // The engine itself, on this thread (no worker's messages in the way): the yardstick the HTTP side is held to.
+  const database = await openDatabase({ memory: true, worker: false });
   const deps = await createDeps(benchEnv(), { database, logger: createLogger("warn") });
   try {
     const world = await seedScanWorld(deps, USERS);
@@ -180,14 +183,16 @@ async function benchPglite(): Promise<Row[]> {
     const version = await configVersionOf((t, v) => pglite.query<{ v: number }>(t, v), world.shopId);
     for (const clients of CONCURRENCY) {
       const h = httpScanner(server.world.port, server.world, clients);
+      await server.loop();
       const httpStats = await drive(clients, h.once);
+      const loop = await server.loop();
       h.close();
       const sqlStats = await drive(clients, async (client, n) => {
         const user = world.users[(client + n * clients) % world.users.length]!;
         const res = await pglite.query<{ r: { outcome: string } }>(SCAN_SQL, scanParams(world, user, version));
         return accepted(res.rows[0]);
       });
-      rows.push({ database: "pglite", clients, http: httpStats, sql: sqlStats, ratio: httpStats.rps / sqlStats.rps });
+      rows.push({ database: "pglite", clients, http: httpStats, sql: sqlStats, ratio: httpStats.rps / sqlStats.rps, loop });
     }
   } finally {
     await server.stop();
@@ -199,15 +204,18 @@ async function benchPglite(): Promise<Row[]> {
 export async function runScan(): Promise<boolean> {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_URL;
   const rows: Row[] = [];
-  try {
-    rows.push(...(await benchPostgres(databaseUrl)));
-  } catch (error) {
-    console.error(`PostgreSQL scan benchmark failed (${databaseUrl}):`, error);
-    return false;
+  if (benchesDatabase("postgresql")) {
+    try {
+      rows.push(...(await benchPostgres(databaseUrl)));
+    } catch (error) {
+      console.error(`PostgreSQL scan benchmark failed (${databaseUrl}):`, error);
+      return false;
+    }
   }
-  rows.push(...(await benchPglite()));
+  if (benchesDatabase("pglite")) rows.push(...(await benchPglite()));
 
   const checks = reportRows(rows, "scans", "budget");
+  reportLoop(rows);
   const file = writeResult("scan", { seconds: SECONDS, maxRequests: MAX_REQUESTS, users: USERS, rows: checks });
   console.log(`→ ${path.relative(ROOT, file)}`);
   return checks.every((r) => r.ok);

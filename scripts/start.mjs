@@ -1,7 +1,7 @@
 // `npm start`: builds the web app when it is missing or older than its sources,
-// then runs the server with tsx (docs/decisions/0002), forwarding signals and the
-// exit code so a process manager sees the server itself.
-import { spawn, spawnSync } from "node:child_process";
+// while the server starts (with tsx, docs/decisions/0002; it listens once the build
+// is done), forwarding signals and the exit code so a process manager sees the server itself.
+import { spawn } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
@@ -30,33 +30,39 @@ function needsBuild() {
 }
 
 const reason = needsBuild();
+// The build runs beside the server's start (ADR 0023): while Vite builds, the server opens the database,
+// migrates it and seeds the demo; it only listens once the build is there (it is told through an IPC
+// message), so a first start costs the longer of the two, not their sum.
+let build = null;
+const buildStarted = Date.now();
 if (reason) {
   console.log(`[start] construction de l'application web (${reason})…`);
-  const started = Date.now();
-  const build = spawnSync(
-    process.execPath,
-    [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"],
-    {
-      cwd: root,
-      stdio: "inherit",
-    },
-  );
-  if (build.status !== 0) {
-    console.error("[start] la construction de l'application web a échoué / the web app build failed");
-    process.exit(build.status ?? 1);
-  }
-  console.log(`[start] application web construite en ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  build = spawn(process.execPath, [path.join(root, "node_modules/vite/bin/vite.js"), "build", "--logLevel", "warn"], {
+    cwd: root,
+    stdio: "inherit",
+  });
 }
 
 // One process: Node with tsx's loader (no extra tsx supervisor process in between).
 const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "src/server/index.ts")], {
   cwd: root,
-  stdio: "inherit",
-  env: process.env,
+  stdio: build ? ["inherit", "inherit", "inherit", "ipc"] : "inherit",
+  env: build ? { ...process.env, FIDELE_WEB_BUILD: "pending" } : process.env,
+});
+
+build?.on("exit", (code) => {
+  if (code !== 0) {
+    console.error("[start] la construction de l'application web a échoué / the web app build failed");
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    process.exit(code ?? 1);
+  }
+  console.log(`[start] application web construite en ${((Date.now() - buildStarted) / 1000).toFixed(1)} s`);
+  if (child.connected) child.send({ webBuild: "done" }, () => child.disconnect());
 });
 
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
 const forward = (signal) => {
+  if (build && build.exitCode === null && build.signalCode === null) build.kill(signal);
   if (child.exitCode === null && child.signalCode === null) child.kill(signal);
 };
 for (const signal of SIGNALS) process.on(signal, forward);
@@ -72,6 +78,7 @@ child.on("error", (error) => {
   process.exit(1);
 });
 child.on("exit", (code, signal) => {
+  if (build && build.exitCode === null && build.signalCode === null) build.kill("SIGTERM");
   if (signal) {
     // Die of the same signal, so our parent sees what happened to the server.
     for (const s of SIGNALS) process.removeListener(s, forward);

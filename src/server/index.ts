@@ -1,11 +1,50 @@
-import { DataDirLockedError } from "./db/client.ts";
+import { DataDirLockedError, openDatabase } from "./db/client.ts";
+import { migrateDatabase } from "./db/migrate.ts";
 import { parseEnv } from "./env.ts";
-import { startServer } from "./server.ts";
+import { createLogger } from "./lib/logger.ts";
 
-/** Starts Fidèle: `npm start` runs this after building the web app if needed. */
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * When `npm start` builds the web app while we start (scripts/start.mjs), it says so with
+ * FIDELE_WEB_BUILD=pending and sends one IPC message when the build is done; we listen after it.
+ */
+function webBuildDone(): Promise<void> | undefined {
+  if (process.env.FIDELE_WEB_BUILD !== "pending" || !process.send) return undefined;
+  const done = new Promise<void>((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      if ((message as { webBuild?: string } | null)?.webBuild !== "done") return;
+      process.off("message", onMessage);
+      process.off("disconnect", onDisconnect);
+      resolve();
+    };
+    const onDisconnect = () => reject(new Error("npm start stopped before the web app was built"));
+    process.on("message", onMessage);
+    process.once("disconnect", onDisconnect);
+  });
+  done.catch(() => {}); // awaited by startServer, maybe after it settles
+  return done;
+}
+
+/** Starts Fidèle: `npm start` runs this, building the web app beside it if needed. */
 try {
   const env = parseEnv();
-  const running = await startServer(env);
+  const webBuild = webBuildDone(); // listening for the message from now on: it may come at any time
+  const logger = createLogger(env.LOG_LEVEL);
+  const opened = performance.now();
+  // The database opens and migrates (in its worker thread on PGlite, ADR 0023) while the rest of the server's
+  // modules load: the two overlap instead of adding up.
+  const opening = openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR }).then(
+    async (database) => {
+      const migrating = performance.now();
+      await migrateDatabase(database);
+      logger.debug(`start: database opened in ${seconds(migrating - opened)}, migrated in ${seconds(performance.now() - migrating)}`);
+      return database;
+    },
+  );
+  opening.catch(() => {}); // awaited below, after the import
+  const { startServer } = await import("./server.ts");
+  const running = await startServer(env, { database: await opening, migrated: true, logger, webBuild });
   running.deps.logger.info(
     `Fidèle écoute sur ${env.APP_URL} (port ${running.port}, base ${running.deps.database.kind === "pglite" ? `embarquée dans ${env.DATA_DIR}` : "PostgreSQL"})`,
   );

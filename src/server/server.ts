@@ -14,12 +14,17 @@ import { createMailer, type Mailer } from "./modules/mail/mail.service.ts";
 
 export const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/client");
 
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
 /** Everything the app needs, built from the environment. The job engine is built, not started (startServer starts it). */
-export async function createDeps(env: Env, options: { database?: Database; logger?: Logger; mailer?: Mailer } = {}): Promise<Deps> {
+export async function createDeps(
+  env: Env,
+  options: { database?: Database; logger?: Logger; mailer?: Mailer; migrated?: boolean } = {},
+): Promise<Deps> {
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
   const database =
     options.database ?? (await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR }));
-  await migrateDatabase(database);
+  if (!options.migrated) await migrateDatabase(database);
   const db = database.db;
   const mailer = options.mailer ?? createMailer({ db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger });
   const auth = createAuth({ db, mailer, secret: env.SECRET, appUrl: env.APP_URL, logger });
@@ -34,10 +39,20 @@ export type RunningServer = { deps: Deps; server: ServerType; port: number; clos
 
 export async function startServer(
   env: Env,
-  options: { clientDir?: string; database?: Database; logger?: Logger } = {},
+  options: {
+    clientDir?: string;
+    database?: Database;
+    /** The database given is already migrated (index.ts migrates while the server's modules load). */
+    migrated?: boolean;
+    logger?: Logger;
+    /** Resolves when the web app's build is there (`npm start` builds it while the database gets ready). */
+    webBuild?: Promise<void>;
+  } = {},
 ): Promise<RunningServer> {
   const deps = await createDeps(env, options);
+  const seedStarted = performance.now();
   if (env.SEED_DEMO && (await seedDemo(deps, deps.logger))) {
+    deps.logger.debug(`start: demo seeded in ${seconds(performance.now() - seedStarted)}`);
     deps.logger.info(
       `demo accounts — shop owner: ${DEMO_ACCOUNTS.owner.email} / ${DEMO_ACCOUNTS.owner.password} · shopper: ${DEMO_ACCOUNTS.shopper.email} / ${DEMO_ACCOUNTS.shopper.password} · platform admin: ${DEMO_ACCOUNTS.admin.email} / ${DEMO_ACCOUNTS.admin.password}`,
     );
@@ -48,6 +63,7 @@ export async function startServer(
       `legal notice incomplete: /mentions-legales shows placeholders until ${unsetLegal.join(", ")} ${unsetLegal.length > 1 ? "are" : "is"} set (French law requires them on a public site)`,
     );
   }
+  await options.webBuild;
   const app = createApp({ deps, clientDir: options.clientDir ?? DEFAULT_CLIENT_DIR });
   const { server, port } = await new Promise<{ server: ServerType; port: number }>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) =>
@@ -55,9 +71,9 @@ export async function startServer(
     );
     s.once("error", reject);
   });
-  // The job engine starts a couple of seconds after the server answers: its start (1-3 s of schema checks,
-  // run on the main thread by PGlite) must not hold up the first pages. Its start-up jobs include the
-  // expiry sweep catching up on the time the server was down (ADR 0015).
+  // The job engine starts a couple of seconds after the server answers: its start (1-3 s of schema checks; on
+  // PGlite, off the main thread since ADR 0023 but in the one queue the app's statements use) must not hold up
+  // the first pages. Its start-up jobs include the expiry sweep catching up on the time the server was down (ADR 0015).
   let jobsStarted: Promise<void> = Promise.resolve();
   const startJobs = setTimeout(() => {
     jobsStarted = deps.jobs.start(deps).catch((error: unknown) => {

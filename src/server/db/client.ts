@@ -4,6 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { type PgliteLike, RemotePGlite } from "./pglite-remote.ts";
 import * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
@@ -14,8 +15,11 @@ export type DatabaseKind = "pglite" | "postgresql";
 export type Database = {
   db: Db;
   kind: DatabaseKind;
-  /** Runs raw SQL (used by migrations, benchmarks and LISTEN). */
-  pglite?: PGlite;
+  /**
+   * Runs raw SQL (the database functions' calls, migrations, benchmarks, the job engine). By default the
+   * PGlite lives in a worker thread and this is the handle on it (docs/decisions/0023).
+   */
+  pglite?: PgliteLike;
   pool?: pg.Pool;
   /** The server's address (PostgreSQL only): the job engine opens its own small pool on it. */
   url?: string;
@@ -24,8 +28,16 @@ export type Database = {
 
 export type DatabaseOptions =
   | { url: string; poolSize?: number }
-  | { dataDir: string }
-  | { memory: true; from?: Blob };
+  | { dataDir: string; worker?: boolean }
+  | { memory: true; from?: Blob; worker?: boolean };
+
+/**
+ * Whether PGlite runs in a worker thread (the default) or on the main thread (PGLITE_WORKER=0, kept to
+ * measure against and as a way back; ADR 0023).
+ */
+export function pgliteInWorker(): boolean {
+  return process.env.PGLITE_WORKER !== "0";
+}
 
 export class DataDirLockedError extends Error {
   constructor(dir: string, pid: number) {
@@ -88,16 +100,28 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return { db, kind: "postgresql", pool, url: options.url, close: () => pool.end() };
   }
   let release: (() => void) | undefined;
-  let pglite: PGlite;
-  if ("dataDir" in options) {
-    const dir = path.resolve(options.dataDir, "pglite");
-    release = lockDataDir(path.resolve(options.dataDir));
-    pglite = new PGlite(dir);
-  } else {
-    pglite = new PGlite(options.from ? { loadDataDir: options.from } : {});
+  let pglite: PgliteLike;
+  const dataDir = "dataDir" in options ? path.resolve(options.dataDir, "pglite") : undefined;
+  // The lock is this process's, taken on the main thread before the worker opens the directory.
+  if ("dataDir" in options) release = lockDataDir(path.resolve(options.dataDir));
+  try {
+    if (options.worker ?? pgliteInWorker()) {
+      const from = "from" in options && options.from ? await options.from.arrayBuffer() : undefined;
+      const remote = new RemotePGlite({ dataDir, loadDataDir: from });
+      pglite = remote;
+      await remote.waitReady;
+    } else {
+      const local = dataDir
+        ? new PGlite(dataDir)
+        : new PGlite("from" in options && options.from ? { loadDataDir: options.from } : {});
+      pglite = local;
+      await local.waitReady;
+    }
+  } catch (error) {
+    release?.();
+    throw error;
   }
-  await pglite.waitReady;
-  const db = drizzlePglite(pglite, { schema, casing: "snake_case" }) as unknown as Db;
+  const db = drizzlePglite(pglite as PGlite, { schema, casing: "snake_case" }) as unknown as Db;
   return {
     db,
     kind: "pglite",

@@ -6,6 +6,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { Database } from "./client.ts";
 import { functionsScript } from "./functions.ts";
+import { RemotePGlite } from "./pglite-remote.ts";
 
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 
@@ -15,6 +16,11 @@ export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.u
  */
 export async function migrateDatabase(database: Database): Promise<void> {
   if (database.kind === "pglite") {
+    if (database.pglite instanceof RemotePGlite) {
+      // In the worker: the migrations' statements never cross to this thread (ADR 0023).
+      await database.pglite.migrate(MIGRATIONS_DIR, functionsScript());
+      return;
+    }
     const pglite = database.pglite as PGlite;
     await migratePglite(drizzlePglite(pglite), { migrationsFolder: MIGRATIONS_DIR });
     await pglite.exec(functionsScript());
