@@ -31,6 +31,7 @@ import { healthRoutes } from "./modules/health/health.routes.ts";
 import { invitationsRoutes, shopsManageRoutes } from "./modules/shops/shops-manage.routes.ts";
 import { messagesManageRoutes, messagesRoutes } from "./modules/messages/messages.routes.ts";
 import { shopsRoutes } from "./modules/shops/shops.routes.ts";
+import { smsManageRoutes, smsRoutes } from "./modules/sms/sms.routes.ts";
 import { type ShopEnv, shopAccess } from "./lib/shop-access.ts";
 
 export type AppOptions = {
@@ -58,7 +59,8 @@ const shopBackoffice = new Hono<ShopEnv>()
   .route("/", shopsManageRoutes)
   .route("/", cardsManageRoutes)
   .route("/", rewardsManageRoutes)
-  .route("/", contestsManageRoutes);
+  .route("/", contestsManageRoutes)
+  .route("/", smsManageRoutes);
 
 const api = new Hono<AppEnv>()
   .route("/health", healthRoutes)
@@ -76,7 +78,8 @@ const api = new Hono<AppEnv>()
   .route("/redemptions", redemptionsRoutes)
   .route("/", contestsApi)
   .route("/messages/shops/:shopId", new Hono<ShopEnv>().use(shopAccess).route("/", messagesManageRoutes))
-  .route("/messages", messagesRoutes);
+  .route("/messages", messagesRoutes)
+  .route("/sms", smsRoutes);
 
 /** The typed API for `hc<AppType>` in the web app. */
 export type AppType = typeof api;

@@ -10,9 +10,17 @@ export function stopMention(stopNumber: string): string {
   return `STOP au ${stopNumber}`;
 }
 
-export function buildSmsText(input: { shopName: string; body: string; stopNumber: string | null; marketing: boolean }) {
+export function buildSmsText(input: {
+  shopName: string;
+  /** A message's title, on its own line before the body (the composer's "Titre"). */
+  title?: string;
+  body: string;
+  stopNumber: string | null;
+  marketing: boolean;
+}) {
+  const title = input.title?.trim();
   const body = input.body.trim();
-  const text = `${input.shopName} : ${body}`;
+  const text = title ? `${input.shopName} : ${title}\n${body}` : `${input.shopName} : ${body}`;
   return input.marketing && input.stopNumber ? `${text}\n${stopMention(input.stopNumber)}` : text;
 }
 
