@@ -1,7 +1,10 @@
 import https from "node:https";
 import { readFileSync } from "node:fs";
 import { openDatabase } from "../src/server/db/client.ts";
-import { createPushSender, setPushAgent } from "../src/server/modules/messages/push.ts";
+import { parseEnv } from "../src/server/env.ts";
+import { createLogger } from "../src/server/lib/logger.ts";
+import { setPushAgent } from "../src/server/modules/messages/push.ts";
+import { createDeps } from "../src/server/server.ts";
 import { finishIfDone, processMessageBatch } from "../src/server/modules/messages/sending.service.ts";
 
 /**
@@ -13,12 +16,21 @@ async function main() {
   const database = await openDatabase({ url: process.env.BENCH_DB!, poolSize: 10 });
   database.pool?.on("error", (error) => console.error(`worker ${process.pid}: ${error.message}`));
   setPushAgent(new https.Agent({ ca: readFileSync(process.env.BENCH_CA!), keepAlive: true, maxSockets: 64 }));
-  const push = createPushSender(JSON.parse(process.env.BENCH_VAPID!));
+  const vapid = JSON.parse(process.env.BENCH_VAPID!);
+  const deps = await createDeps(
+    parseEnv({
+      SECRET: "bench-secret-bench-secret-bench-secret",
+      VAPID_PUBLIC_KEY: vapid.publicKey,
+      VAPID_PRIVATE_KEY: vapid.privateKey,
+      VAPID_SUBJECT: vapid.subject,
+      MESSAGES_LEASE_SECONDS: process.env.BENCH_LEASE ?? "60",
+    }),
+    { database, logger: createLogger("warn") },
+  );
   const messageId = process.env.BENCH_MESSAGE!;
-  const leaseSeconds = Number(process.env.BENCH_LEASE ?? 120);
   let delivered = 0;
   for (;;) {
-    const r = await processMessageBatch({ db: database.db, messageId, limit: 200, push, leaseSeconds });
+    const r = await processMessageBatch(deps, messageId, { limit: 200 });
     delivered += r.delivered;
     if (r.remaining === 0) break;
     if (r.delivered + r.failed + r.skipped === 0) await new Promise((resolve) => setTimeout(resolve, 100));

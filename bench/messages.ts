@@ -7,12 +7,16 @@ import webpush from "web-push";
 import { type Database, openDatabase } from "../src/server/db/client.ts";
 import { migrateDatabase } from "../src/server/db/migrate.ts";
 import { createMessage } from "../src/server/modules/messages/compose.service.ts";
-import { createPushSender, setPushAgent, type VapidKeys } from "../src/server/modules/messages/push.ts";
-import { finishIfDone, PUSH_CONCURRENCY, processMessageBatch } from "../src/server/modules/messages/sending.service.ts";
+import { parseEnv } from "../src/server/env.ts";
+import { createLogger } from "../src/server/lib/logger.ts";
+import { setPushAgent, type VapidKeys } from "../src/server/modules/messages/push.ts";
+import { PUSH_CONCURRENCY } from "../src/server/modules/messages/push-driver.ts";
+import { finishIfDone, processMessageBatch } from "../src/server/modules/messages/sending.service.ts";
+import { createDeps } from "../src/server/server.ts";
 import { type PushService, startPushService } from "../tests/fixtures/push-service.ts";
 import { ROOT, table, writeResult } from "./lib.ts";
 import { withFreshDatabase } from "./load.ts";
-import { seedMessagesWorld } from "./messages-world.ts";
+import { seedMessagesWorld } from "../tests/fixtures/messages-world.ts";
 
 /**
  * Issue 14: a message to 10,000 customers, each with push on, delivered to a local
@@ -75,7 +79,8 @@ function worker(env: Record<string, string>): { child: ChildProcess; done: Promi
 async function compose(database: Database, world: { shopId: string; ownerId: string }) {
   const started = Date.now();
   const message = await createMessage(
-    database.db,
+    // No job engine here: the bench's own workers deliver.
+    { db: database.db, logger: createLogger("warn"), jobs: { send: async () => null } as never },
     { kind: "shop", access: { shopId: world.shopId, userId: world.ownerId, role: "owner", level: "owner" } },
     { title: "Soldes d'hiver", body: "-20 % sur tout le magasin ce week-end.", push: true, segment: { kind: "all" } },
   );
@@ -141,9 +146,17 @@ async function benchPglite(ps: PushService, vapid: VapidKeys): Promise<Row> {
   try {
     const world = await seedMessagesWorld(database.db, N, ps);
     const { id, freezeMs, started } = await compose(database, world);
-    const push = createPushSender(vapid);
+    const deps = await createDeps(
+      parseEnv({
+        SECRET: "bench-secret-bench-secret-bench-secret",
+        VAPID_PUBLIC_KEY: vapid.publicKey,
+        VAPID_PRIVATE_KEY: vapid.privateKey,
+        VAPID_SUBJECT: vapid.subject,
+      }),
+      { database, logger: createLogger("warn") },
+    );
     for (;;) {
-      const r = await processMessageBatch({ db: database.db, messageId: id, limit: 200, push });
+      const r = await processMessageBatch(deps, id, { limit: 200 });
       if (r.remaining === 0) break;
     }
     await finishIfDone(database.db, id);

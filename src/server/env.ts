@@ -83,6 +83,11 @@ const EnvSchema = z.object({
   SMS_TIMEZONE: z.string().default("Europe/Paris").refine(isValidTimeZone, "SMS_TIMEZONE: an IANA time zone"),
   /** The most a shop's owner may set as its monthly SMS budget (segments); 0 turns SMS off for shops. */
   SMS_MONTHLY_SEGMENTS_MAX: z.coerce.number().int().min(0).max(10_000_000).default(10_000),
+  /**
+   * Sending messages: a delivery claimed longer ago than this by a process that died is marked failed
+   * ("interrupted"), never sent again; a live process renews its claims every quarter of it (ADR 0023).
+   */
+  MESSAGES_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** How often the job engine looks for jobs whose process died (pg-boss supervise/monitor), in seconds. */
   JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),

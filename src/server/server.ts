@@ -11,8 +11,6 @@ import type { Deps } from "./lib/context.ts";
 import { createJobs } from "./jobs/jobs.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./modules/mail/mail.service.ts";
-import { pushSenderFor } from "./modules/messages/push.ts";
-import { startMessageSender } from "./modules/messages/sending.service.ts";
 
 export const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/client");
 
@@ -51,8 +49,6 @@ export async function startServer(
     );
   }
   const app = createApp({ deps, clientDir: options.clientDir ?? DEFAULT_CLIENT_DIR });
-  // Sending messages: a loop over the resumable deliveries table (leases, SKIP LOCKED), until it moves to the job engine.
-  const stopSender = startMessageSender(deps, pushSenderFor(env));
   const { server, port } = await new Promise<{ server: ServerType; port: number }>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) =>
       resolve({ server: s, port: info.port }),
@@ -76,7 +72,6 @@ export async function startServer(
     port,
     close: async () => {
       clearTimeout(startJobs);
-      stopSender();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await jobsStarted;
       await deps.jobs.stop();

@@ -57,7 +57,15 @@ describe("the job engine", () => {
   it("starts with its queues (each with the dead-letter queue), retries with back-off, and cron schedules", async () => {
     const queues = await boss().getQueues();
     const byName = new Map(queues.map((q) => [q.name, q]));
-    for (const name of ["redemptions.expire", "scan-claims.cleanup", "contests.draw", "accounts.purge", "test.probe"]) {
+    for (const name of [
+      "redemptions.expire",
+      "scan-claims.cleanup",
+      "contests.draw",
+      "accounts.purge",
+      "messages.send",
+      "messages.sweep",
+      "test.probe",
+    ]) {
       expect(byName.get(name)?.deadLetter).toBe(DEAD_LETTER_QUEUE);
     }
     expect(byName.has(DEAD_LETTER_QUEUE)).toBe(true);
@@ -66,6 +74,7 @@ describe("the job engine", () => {
     expect(schedules.map((s) => [s.name, s.cron]).sort()).toEqual([
       ["accounts.purge", "17 4 * * *"],
       ["contests.draw", "* * * * *"],
+      ["messages.sweep", "* * * * *"],
       ["redemptions.expire", "* * * * *"],
       ["scan-claims.cleanup", "17 * * * *"],
     ]);

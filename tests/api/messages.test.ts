@@ -12,12 +12,9 @@ import {
   pushSubscriptions,
   vipTiers,
 } from "../../src/server/db/schema/index.ts";
-import { pushSenderFor, setPushAgent } from "../../src/server/modules/messages/push.ts";
-import {
-  finishIfDone,
-  processMessageBatch,
-  runDueMessages,
-} from "../../src/server/modules/messages/sending.service.ts";
+import { setPushAgent } from "../../src/server/modules/messages/push.ts";
+import { runSendSlice } from "../../src/server/jobs/messages-send.ts";
+import { finishIfDone, processMessageBatch } from "../../src/server/modules/messages/sending.service.ts";
 import { type PushService, startPushService } from "../fixtures/push-service.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { type Client, shopWithOwner, signedIn } from "./shops-helpers.ts";
@@ -43,7 +40,6 @@ afterAll(async () => {
 });
 
 const day = 24 * 60 * 60 * 1000;
-const push = () => pushSenderFor(t.env);
 
 /** The answers these tests read (loosely typed: the assertions check them). */
 type Sent = { id: string; status: string; progress: number; counts: Record<string, number> };
@@ -60,16 +56,10 @@ async function json<T = Body>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** Drains a message as the sender loop (or the job engine) would. */
+/** Drains a message as the job engine's messages.send would (this file does not start the engine). */
 async function drain(messageId: string) {
   for (let i = 0; i < 50; i++) {
-    const r = await processMessageBatch({
-      db: t.deps.db,
-      database: t.deps.database,
-      messageId,
-      limit: 50,
-      push: push(),
-    });
+    const r = await processMessageBatch(t.deps, messageId, { limit: 50 });
     if (r.remaining === 0) break;
     if (r.deferred > 0) await new Promise((resolve) => setTimeout(resolve, 300));
   }
@@ -359,9 +349,9 @@ describe("sending", () => {
     const { shop, owner, devices } = await pushCustomers(1);
     ps.answer(devices[0]!.pushId, { status: 429, headers: { "retry-after": "1" } });
     const { body } = await compose(owner.client, shop.id, { segment: { kind: "all" } });
-    const first = await processMessageBatch({ db: t.deps.db, messageId: body.message.id, limit: 10, push: push() });
+    const first = await processMessageBatch(t.deps, body.message.id, { limit: 10 });
     expect(first.deferred).toBe(1);
-    const early = await processMessageBatch({ db: t.deps.db, messageId: body.message.id, limit: 10, push: push() });
+    const early = await processMessageBatch(t.deps, body.message.id, { limit: 10 });
     expect(early.delivered).toBe(0); // not before Retry-After
     await new Promise((resolve) => setTimeout(resolve, 1100));
     await drain(body.message.id);
@@ -388,9 +378,9 @@ describe("sending", () => {
     const id = body.message.id;
     const paused = await owner.client.request(`/api/messages/shops/${shop.id}/sent/${id}/pause`, { method: "POST" });
     expect((await json(paused)).message.status).toBe("paused");
-    expect((await processMessageBatch({ db: t.deps.db, messageId: id, limit: 100, push: push() })).delivered).toBe(0);
+    expect((await processMessageBatch(t.deps, id, { limit: 100 })).delivered).toBe(0);
     await owner.client.request(`/api/messages/shops/${shop.id}/sent/${id}/resume`, { method: "POST" });
-    const run = () => processMessageBatch({ db: t.deps.db, messageId: id, limit: 3, push: push() });
+    const run = () => processMessageBatch(t.deps, id, { limit: 3 });
     await Promise.all([run(), run(), run(), run(), run()]);
     await drain(id);
     for (const d of devices) expect(ps.for(d.pushId).filter((r) => (r.payload as Payload).id === id)).toHaveLength(1);
@@ -413,7 +403,7 @@ describe("sending", () => {
     await t.deps.db.execute(
       sql`update messages set scheduled_at = now() - interval '1 second' where id = ${b.body.message.id}`,
     );
-    await runDueMessages(t.deps, push());
+    await runSendSlice(t.deps, { messageId: b.body.message.id });
     const list = await json(await owner.client.request(`/api/messages/shops/${shop.id}/sent`));
     expect(list.messages.find((m: { id: string; title: string }) => m.id === b.body.message.id)).toMatchObject({
       status: "sent",

@@ -237,7 +237,7 @@ describe("STOP replies (the gateway's webhook)", () => {
 describe("the SMS channel driver", () => {
   const window = sendWindowOf(t?.env ?? envWith({}));
   let clock = new Date("2026-11-24T10:00:00Z"); // a Tuesday, 11:00 in Paris
-  const ctx = (): ChannelContext => ({ db: t.deps.db, now: () => clock });
+  const ctx = (): ChannelContext => ({ db: t.deps.db, now: () => clock, deps: t.deps });
   beforeEach(() => {
     clock = new Date("2026-11-24T10:00:00Z");
   });

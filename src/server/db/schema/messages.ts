@@ -131,4 +131,14 @@ export const messagePreferences = pgTable(
   (t) => [index().on(t.userId, t.shopId, t.channel, t.createdAt)],
 );
 
+/**
+ * Claim pacing of a channel whose driver has a rate (ChannelDriver.ratePerSecond), shared
+ * by every process: a claim of n rows moves `next_at` on by n / rate seconds, and nobody
+ * claims that channel before `next_at`.
+ */
+export const channelPacing = pgTable("channel_pacing", {
+  channel: text().primaryKey(),
+  nextAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
 export type MessageRow = typeof messages.$inferSelect;

@@ -1,9 +1,11 @@
 import type { Db } from "../../db/client.ts";
+import type { Deps } from "../../lib/context.ts";
 import type { Logger } from "../../lib/logger.ts";
 
 /**
- * The contract between the sending engine (sending.service.ts, run by the job engine)
- * and each outward channel (push, e-mail, SMS). The engine freezes the audience into
+ * The contract between the sending engine (sending.service.ts, run by the job engine:
+ * jobs/messages-send.ts) and each outward channel (push, e-mail, SMS). Drivers are
+ * registered in drivers.ts (one line each). The engine freezes the audience into
  * `message_deliveries` (one row per message, recipient and channel), claims rows of one
  * channel a few at a time, hands each to the channel's driver and records the outcome.
  * In-app needs no driver: delivering it is the row update itself.
@@ -41,7 +43,11 @@ export type ChannelOutcome =
   /** Back to pending, not claimable before `notBefore` (429 Retry-After, SMS quiet hours, throttling). */
   | { status: "deferred"; notBefore: Date };
 
-export type ChannelContext = { db: Db; logger?: Logger; now: () => Date };
+/**
+ * What a driver is given. `deps` is the app's (env for its configuration, the mailer…);
+ * `db` is the one to use for its own reads and writes (never inside a transaction of the engine).
+ */
+export type ChannelContext = { db: Db; logger?: Logger; now: () => Date; deps: Deps };
 
 export interface ChannelDriver {
   channel: OutwardChannel;

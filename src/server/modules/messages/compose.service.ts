@@ -12,9 +12,10 @@ import {
   segmentLabelFr,
 } from "../../../domain/messages/segments.ts";
 import type { Db } from "../../db/client.ts";
+import type { Deps } from "../../lib/context.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 import { type AudienceSpec, countAudience } from "./audience.ts";
-import { startSending, wakeSender } from "./sending.service.ts";
+import { enqueueSending, startSending } from "./sending.service.ts";
 
 /**
  * The composer (/admin/envoyer-un-message), what was sent (/admin/message) and
@@ -76,7 +77,11 @@ export async function composerContext(db: Db, access: ShopAccess) {
 type ComposeOutput = z.output<typeof composeSchema>;
 type AnnounceOutput = z.output<typeof announceSchema>;
 
-export async function createMessage(db: Db, sender: Sender, input: ComposeOutput | AnnounceOutput) {
+/** What sending needs: the database and the job engine (sending is a job, jobs/messages-send.ts). */
+type SendingDeps = Pick<Deps, "db" | "jobs" | "logger">;
+
+export async function createMessage(deps: SendingDeps, sender: Sender, input: ComposeOutput | AnnounceOutput) {
+  const { db } = deps;
   const segment = "segment" in input ? input.segment : null;
   const audience = "audience" in input ? input.audience : undefined;
   await specFor(db, sender, { segment: segment ?? undefined, audience });
@@ -90,10 +95,9 @@ export async function createMessage(db: Db, sender: Sender, input: ComposeOutput
       ${sender.kind === "shop"}, 'scheduled', ${later ? scheduled.toISOString() : null})
     returning id`);
   const id = inserted.rows[0]!.id;
-  if (!later) {
-    await startSending(db, id);
-    wakeSender();
-  }
+  // The audience is frozen now (the count shown is the one sent to); the job engine delivers.
+  if (!later) await startSending(db, id);
+  await enqueueSending(deps, id, later ? scheduled : undefined);
   return getSentMessage(db, sender, id);
 }
 
@@ -203,7 +207,13 @@ const TRANSITIONS = {
 } as const;
 
 /** Pause, resume, or cancel (a scheduled or paused message: what was not delivered yet stays undelivered). */
-export async function changeMessageStatus(db: Db, sender: Sender, id: string, action: keyof typeof TRANSITIONS) {
+export async function changeMessageStatus(
+  deps: SendingDeps,
+  sender: Sender,
+  id: string,
+  action: keyof typeof TRANSITIONS,
+) {
+  const { db } = deps;
   const t = TRANSITIONS[action];
   const changed = await db.execute<{ id: string }>(sql`
     update messages m set status = ${t.to}
@@ -220,6 +230,6 @@ export async function changeMessageStatus(db: Db, sender: Sender, id: string, ac
       sql`update message_deliveries set status = 'skipped', detail = 'cancelled' where message_id = ${id} and status = 'pending'`,
     );
   }
-  if (action === "resume") wakeSender();
+  if (action === "resume") await enqueueSending(deps, id);
   return getSentMessage(db, sender, id);
 }

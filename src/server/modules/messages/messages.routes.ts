@@ -137,7 +137,7 @@ export const messagesRoutes = new Hono<AppEnv>()
   .post("/platform/sent", validate("json", announceSchema), async (c) => {
     const admin = currentAdmin(c);
     return c.json(
-      { message: await createMessage(c.get("deps").db, { kind: "platform", userId: admin.id }, c.req.valid("json")) },
+      { message: await createMessage(c.get("deps"), { kind: "platform", userId: admin.id }, c.req.valid("json")) },
       201,
     );
   })
@@ -145,7 +145,7 @@ export const messagesRoutes = new Hono<AppEnv>()
     const admin = currentAdmin(c);
     const { id, action } = c.req.valid("param");
     return c.json({
-      message: await changeMessageStatus(c.get("deps").db, { kind: "platform", userId: admin.id }, id, action),
+      message: await changeMessageStatus(c.get("deps"), { kind: "platform", userId: admin.id }, id, action),
     });
   })
   // One message of the shopper's (last: its :id would shadow the paths above).
@@ -179,7 +179,7 @@ export const messagesManageRoutes = new Hono<ShopEnv>()
   .post("/sent", ownerOnly, validate("json", composeSchema), async (c) => {
     const access = c.get("access");
     return c.json(
-      { message: await createMessage(c.get("deps").db, { kind: "shop", access }, c.req.valid("json")) },
+      { message: await createMessage(c.get("deps"), { kind: "shop", access }, c.req.valid("json")) },
       201,
     );
   })
@@ -191,5 +191,5 @@ export const messagesManageRoutes = new Hono<ShopEnv>()
   .post("/sent/:id/:action", ownerOnly, validate("param", shopMessageParam.extend(actionParam.shape)), async (c) => {
     const { id, action } = c.req.valid("param");
     const access = c.get("access");
-    return c.json({ message: await changeMessageStatus(c.get("deps").db, { kind: "shop", access }, id, action) });
+    return c.json({ message: await changeMessageStatus(c.get("deps"), { kind: "shop", access }, id, action) });
   });

@@ -5,7 +5,7 @@ import { buildPushPayload, PREFERENCE_WORDING, WELCOME_PUSH } from "../../../dom
 import type { Db } from "../../db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { PushSender } from "./push.ts";
-import { removeSubscription } from "./sending.service.ts";
+import { removeSubscription } from "./push-driver.ts";
 
 /**
  * /notif: what a shopper accepts, per channel and per shop. Every choice is a new

@@ -1,42 +1,37 @@
-import { sql } from "drizzle-orm";
-import { DEFAULT_PUSH_CAP, PUSH_CAP_WINDOW_DAYS } from "../../../domain/messages/frequency-cap.ts";
-import { buildPushPayload } from "../../../domain/messages/payload.ts";
-import type { Database, Db } from "../../db/client.ts";
+import { type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import type { Deps } from "../../lib/context.ts";
 import { announce } from "../../lib/live.ts";
-import type { Logger } from "../../lib/logger.ts";
 import { type AudienceSpec, recipientsSql } from "./audience.ts";
-import type { PushSender } from "./push.ts";
+import type { ChannelContext, ChannelDriver, ChannelOutcome, MessageForChannel } from "./channels.ts";
+import { CHANNEL_DRIVERS, CHANNEL_FLAGS } from "./drivers.ts";
 
 /**
- * Sending, resumable and idempotent: `startSending` freezes the audience into
- * message_deliveries (one row per recipient and channel, unique), then
- * `processMessageBatch` claims pending rows with FOR UPDATE SKIP LOCKED and marks each
- * delivered, failed or skipped. Two processes never claim the same row; rows of a
- * killed process stay pending (in-app) or are claimed again after CLAIM_LEASE (push).
- * Pausing a message stops its batches at the next claim.
+ * The sending engine (ADR 0021, 0023), run by the job engine (jobs/messages-send.ts).
+ * `startSending` freezes the audience into message_deliveries (one row per recipient and
+ * channel, unique); `processMessageBatch` delivers in-app rows by one UPDATE and hands
+ * the rows of every outward channel to its driver (drivers.ts), a few at a time.
+ *
+ * Exactly once: a row is claimed (status "claimed", claimed_at) right before its driver is
+ * called and marked with the outcome right after. While a process works, it renews the
+ * claims it holds (a heartbeat every quarter of the lease), so a live process never loses
+ * one. A row still claimed after its lease belonged to a process that died mid-send:
+ * nobody knows whether it left, so it is marked failed ("interrupted"), never sent again.
+ * Pausing a message stops the claims at once (they require the message to be sending).
  */
-
-/** A push claimed longer ago than this by a process that died is claimed again. */
-export const CLAIM_LEASE_SECONDS = 120;
-/** How many pushes one process has in flight at once. */
-export const PUSH_CONCURRENCY = 16;
-/** Pushes are claimed this many at a time, so a claim is done long before its lease runs out. */
-const PUSH_CLAIM = PUSH_CONCURRENCY * 2;
 
 export const inboxKey = (userId: string) => `inbox:${userId}`;
 export const progressKey = (messageId: string) => `message:${messageId}`;
 
-type MessageHead = {
-  id: string;
-  shop_id: string | null;
+/** What an interrupted delivery says (failed; shown with the failed ones in /admin/message). */
+export const INTERRUPTED = "interrupted";
+
+type MessageHead = MessageForChannel & {
   audience: "customers" | "all_shoppers" | "all_owners";
   segment: unknown;
   with_push: boolean;
-  is_promotional: boolean;
-  title: string;
-  body: string;
-  image_url: string | null;
-  link_url: string | null;
+  with_email: boolean;
+  with_sms: boolean;
   status: string;
 };
 
@@ -45,17 +40,27 @@ function specOf(m: MessageHead): AudienceSpec {
   return { kind: m.audience };
 }
 
+async function messageHead(db: Db, messageId: string): Promise<MessageHead | undefined> {
+  const rows = await db.execute<MessageHead>(sql`select * from messages where id = ${messageId}`);
+  return rows.rows[0];
+}
+
 /**
  * Freezes the audience of a scheduled message that is due (or of one sent now) and
  * moves it to "sending". Only one caller wins (the status update locks the row);
  * the inserts ignore rows that exist. Returns whether this call started it.
+ * Outward channels: those whose flag the message has and whose driver is registered.
  */
-export async function startSending(db: Db, messageId: string): Promise<boolean> {
+export async function startSending(
+  db: Db,
+  messageId: string,
+  drivers: readonly ChannelDriver[] = CHANNEL_DRIVERS,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const started = await tx.execute<MessageHead>(sql`
       update messages set status = 'sending', started_at = now()
       where id = ${messageId} and status = 'scheduled' and (scheduled_at is null or scheduled_at <= now())
-      returning id, shop_id, audience, segment, with_push, is_promotional, title, body, image_url, link_url, status`);
+      returning *`);
     const message = started.rows[0];
     if (!message) return false;
     const spec = specOf(message);
@@ -63,10 +68,11 @@ export async function startSending(db: Db, messageId: string): Promise<boolean> 
       insert into message_deliveries (message_id, user_id, channel)
       select ${messageId}, r.user_id, 'inapp' from (${recipientsSql(spec, "inapp")}) r
       on conflict do nothing`);
-    if (message.with_push) {
+    for (const driver of drivers) {
+      if (!message[CHANNEL_FLAGS[driver.channel]]) continue;
       await tx.execute(sql`
         insert into message_deliveries (message_id, user_id, channel)
-        select ${messageId}, r.user_id, 'push' from (${recipientsSql(spec, "push")}) r
+        select ${messageId}, r.user_id, ${driver.channel} from (${recipientsSql(spec, driver.channel)}) r
         on conflict do nothing`);
     }
     await tx.execute(sql`
@@ -76,46 +82,78 @@ export async function startSending(db: Db, messageId: string): Promise<boolean> 
   });
 }
 
-export type BatchResult = { delivered: number; failed: number; skipped: number; deferred: number; remaining: number };
+export type BatchResult = {
+  delivered: number;
+  failed: number;
+  skipped: number;
+  deferred: number;
+  /** Of the failed: claims found past their lease (their process died mid-send). */
+  interrupted: number;
+  /** Rows still pending or claimed. */
+  remaining: number;
+  /** The message's status when the batch started (nothing is claimed unless "sending"). */
+  status: string | null;
+};
 
-/** Push services that asked us to wait (429/503 Retry-After), by origin: until when. */
-const backoff = new Map<string, number>();
+export type BatchOptions = {
+  /** Rows handled at most by this call (in-app and outward together). */
+  limit?: number;
+  /** Seconds after which a claim is deemed its dead process's (default: env MESSAGES_LEASE_SECONDS). */
+  leaseSeconds?: number;
+  drivers?: readonly ChannelDriver[];
+  /** The drivers' clock (ChannelContext.now): tests inject one (SMS send window). */
+  now?: () => Date;
+};
 
-async function runPool<T>(items: T[], size: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(size, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
+/**
+ * Claims older than the lease: their process died while the driver was (maybe) sending.
+ * Marked failed, never claimed again. Returns how many.
+ */
+export async function markInterrupted(db: Db, messageId: string, leaseSeconds: number): Promise<number> {
+  const rows = await db.execute<{ id: string }>(sql`
+    update message_deliveries set status = 'failed', detail = ${INTERRUPTED}
+    where message_id = ${messageId} and status = 'claimed'
+      and claimed_at < now() - make_interval(secs => ${leaseSeconds})
+    returning id`);
+  return rows.rows.length;
 }
 
 /**
- * Delivers up to `limit` pending rows of one message (in-app, then push) and marks
- * each. Safe to run in several processes at once. The job engine's worker calls this
- * until `remaining` is 0 (then `finishIfDone`).
+ * Delivers up to `limit` rows of one message (in-app, then each registered channel)
+ * and marks each. Safe to run in several processes at once.
  */
-export async function processMessageBatch({
-  db,
-  database,
-  messageId,
-  limit = 200,
-  push,
-  logger,
-  leaseSeconds = CLAIM_LEASE_SECONDS,
-}: {
-  db: Db;
-  database?: Database;
-  messageId: string;
-  limit?: number;
-  push: PushSender | null;
-  logger?: Logger;
-  /** After this, a push claimed by a process that died is claimed again. */
-  leaseSeconds?: number;
-}): Promise<BatchResult> {
-  const result: BatchResult = { delivered: 0, failed: 0, skipped: 0, deferred: 0, remaining: 0 };
-  const sending = sql`exists (select 1 from messages m where m.id = ${messageId} and m.status = 'sending')`;
+export async function processMessageBatch(
+  deps: Deps,
+  messageId: string,
+  options: BatchOptions = {},
+): Promise<BatchResult> {
+  const { db, database, logger } = deps;
+  const leaseSeconds = options.leaseSeconds ?? deps.env.MESSAGES_LEASE_SECONDS;
+  const drivers = options.drivers ?? CHANNEL_DRIVERS;
+  const limit = options.limit ?? 200;
+  const result: BatchResult = {
+    delivered: 0,
+    failed: 0,
+    skipped: 0,
+    deferred: 0,
+    interrupted: 0,
+    remaining: 0,
+    status: null,
+  };
+  const message = await messageHead(db, messageId);
+  if (!message) return result;
+  result.status = message.status;
 
+  result.interrupted = await markInterrupted(db, messageId, leaseSeconds);
+  result.failed += result.interrupted;
+  if (result.interrupted > 0) {
+    logger.warn("message deliveries interrupted (their process died mid-send): marked failed, not resent", {
+      messageId,
+      interrupted: result.interrupted,
+    });
+  }
+
+  const sending = sql`exists (select 1 from messages m where m.id = ${messageId} and m.status = 'sending')`;
   // In-app: delivering is the update itself (the inbox reads delivered rows).
   const inapp = await db.execute<{ user_id: string }>(sql`
     update message_deliveries set status = 'delivered', delivered_at = now()
@@ -125,43 +163,13 @@ export async function processMessageBatch({
       order by id limit ${limit} for update skip locked)
     returning user_id`);
   result.delivered += inapp.rows.length;
-  if (database) for (const r of inapp.rows) announce(database, inboxKey(r.user_id));
+  for (const r of inapp.rows) announce(database, inboxKey(r.user_id));
 
-  // Push: claimed a few at a time (the HTTP calls happen outside any transaction), then marked one by one.
   let room = limit - inapp.rows.length;
-  let head: MessageHead | undefined;
-  while (room > 0) {
-    const claimed = await db.execute<{ id: string; user_id: string }>(sql`
-      update message_deliveries set status = 'claimed', claimed_at = now()
-      where id in (
-        select id from message_deliveries
-        where message_id = ${messageId} and channel = 'push' and ${sending}
-          and ((status = 'pending' and (not_before is null or not_before <= now()))
-            or (status = 'claimed' and claimed_at < now() - make_interval(secs => ${leaseSeconds})))
-        order by id limit ${Math.min(room, PUSH_CLAIM)} for update skip locked)
-      returning id, user_id`);
-    if (claimed.rows.length === 0) break;
-    room -= claimed.rows.length;
-    head ??= (
-      await db.execute<MessageHead>(sql`
-        select id, shop_id, audience, segment, with_push, is_promotional, title, body, image_url, link_url, status
-        from messages where id = ${messageId}`)
-    ).rows[0]!;
-    const message = head;
-    const payload = buildPushPayload({
-      id: messageId,
-      title: message.title,
-      body: message.body,
-      image: message.image_url,
-    });
-    const capped = message.shop_id !== null && message.is_promotional;
-    // RFC 8030 §5.4: a copy sent again (a process died mid-send) replaces one still queued at the push service,
-    // and the service worker shows it under the message's tag, so a phone never shows a message twice.
-    const topic = messageId.replace(/-/g, "");
-    await runPool(claimed.rows, PUSH_CONCURRENCY, async (row) => {
-      const outcome = await deliverPush(db, { row, shopId: message.shop_id, capped, payload, push, topic });
-      result[outcome]++;
-    });
+  const ctx: ChannelContext = { db, logger, now: options.now ?? (() => new Date()), deps };
+  for (const driver of drivers) {
+    if (room <= 0) break;
+    room -= await workChannel(ctx, driver, message, { room, leaseSeconds, sending, result });
   }
 
   const [left] = (
@@ -169,99 +177,148 @@ export async function processMessageBatch({
       select count(*)::int as n from message_deliveries where message_id = ${messageId} and status in ('pending', 'claimed')`)
   ).rows;
   result.remaining = Number(left?.n ?? 0);
-  if (database) announce(database, progressKey(messageId));
-  if (logger && result.failed > 0) logger.warn("message deliveries failed", { messageId, failed: result.failed });
+  announce(database, progressKey(messageId));
+  if (result.failed > result.interrupted) {
+    logger.warn("message deliveries failed", { messageId, failed: result.failed - result.interrupted });
+  }
   return result;
 }
 
-type Outcome = "delivered" | "failed" | "skipped" | "deferred";
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function mark(db: Db, id: string, status: "delivered" | "failed" | "skipped", detail: string | null) {
+/**
+ * ChannelDriver.ratePerSecond across processes: reserves `n` claims of the channel in
+ * `channel_pacing` (next_at moves on by n / rate seconds) and waits for the reserved
+ * window to open. Bursts are at most a second's worth.
+ */
+async function pace(db: Db, channel: string, wanted: number, rate: number): Promise<number> {
+  const n = Math.max(1, Math.min(wanted, Math.floor(rate)));
+  const seconds = n / rate;
+  const [row] = (
+    await db.execute<{ wait_ms: number }>(sql`
+      insert into channel_pacing as p (channel, next_at) values (${channel}, now() + make_interval(secs => ${seconds}))
+      on conflict (channel) do update set next_at = greatest(p.next_at, now()) + make_interval(secs => ${seconds})
+      returning greatest(0, extract(epoch from (p.next_at - now())) * 1000 - ${seconds * 1000})::float8 as wait_ms`)
+  ).rows;
+  const wait = Number(row?.wait_ms ?? 0);
+  if (wait > 0) await sleep(wait);
+  return n;
+}
+
+async function unpace(db: Db, channel: string, unused: number, rate: number) {
   await db.execute(sql`
-    update message_deliveries set status = ${status}, detail = ${detail},
-      delivered_at = case when ${status} = 'delivered' then now() else delivered_at end
+    update channel_pacing set next_at = next_at - make_interval(secs => ${unused / rate}) where channel = ${channel}`);
+}
+
+async function mark(db: Db, id: string, outcome: ChannelOutcome) {
+  if (outcome.status === "deferred") {
+    await db.execute(sql`
+      update message_deliveries set status = 'pending', claimed_at = null, not_before = ${outcome.notBefore.toISOString()}::timestamptz
+      where id = ${id} and status = 'claimed'`);
+    return;
+  }
+  const detail = outcome.status === "delivered" ? null : outcome.detail.slice(0, 500);
+  await db.execute(sql`
+    update message_deliveries set status = ${outcome.status}, detail = ${detail},
+      delivered_at = case when ${outcome.status} = 'delivered' then now() else delivered_at end
     where id = ${id} and status = 'claimed'`);
 }
 
-async function deliverPush(
-  db: Db,
-  {
-    row,
-    shopId,
-    capped,
-    payload,
-    push,
-    topic,
-  }: {
-    row: { id: string; user_id: string };
-    shopId: string | null;
-    capped: boolean;
-    payload: string;
-    push: PushSender | null;
-    topic: string;
-  },
-): Promise<Outcome> {
-  if (!push) {
-    await mark(db, row.id, "skipped", "push disabled");
-    return "skipped";
-  }
-  if (capped) {
-    const [sent] = (
-      await db.execute<{ n: number }>(sql`
-        select count(*)::int as n from message_deliveries d join messages m on m.id = d.message_id
-        where d.user_id = ${row.user_id} and d.channel = 'push' and d.status = 'delivered'
-          and m.shop_id = ${shopId} and m.is_promotional
-          and d.delivered_at > now() - make_interval(days => ${PUSH_CAP_WINDOW_DAYS})`)
-    ).rows;
-    if (Number(sent?.n ?? 0) >= DEFAULT_PUSH_CAP) {
-      await mark(db, row.id, "skipped", "frequency cap");
-      return "skipped";
-    }
-  }
-  const devices = (
-    await db.execute<{ id: string; endpoint: string; p256dh: string; auth: string }>(sql`
-      select id, endpoint, p256dh, auth from push_subscriptions where user_id = ${row.user_id}`)
-  ).rows;
-  if (devices.length === 0) {
-    await mark(db, row.id, "skipped", "no device");
-    return "skipped";
-  }
-  let delivered = false;
-  let waitMs = 0;
-  const errors: string[] = [];
-  for (const device of devices) {
-    const origin = new URL(device.endpoint).origin;
-    const until = backoff.get(origin) ?? 0;
-    if (until > Date.now()) {
-      waitMs = Math.max(waitMs, until - Date.now());
-      continue;
-    }
-    const outcome = await push.send(device, payload, { urgency: "normal", topic });
-    if (outcome.ok) delivered = true;
-    else if (outcome.gone) await removeSubscription(db, device.id);
-    else if (outcome.retryAfterMs !== null) {
-      backoff.set(origin, Date.now() + outcome.retryAfterMs);
-      waitMs = Math.max(waitMs, outcome.retryAfterMs);
-    } else errors.push(outcome.error);
-  }
-  if (delivered) {
-    await mark(db, row.id, "delivered", null);
-    return "delivered";
-  }
-  if (waitMs > 0) {
-    // Honour Retry-After: back to pending, not claimable before then.
-    await db.execute(sql`
-      update message_deliveries set status = 'pending', claimed_at = null,
-        not_before = now() + make_interval(secs => ${waitMs / 1000})
-      where id = ${row.id} and status = 'claimed'`);
-    return "deferred";
-  }
-  await mark(db, row.id, "failed", errors.join("; ").slice(0, 500) || "subscription gone");
-  return "failed";
-}
+/**
+ * One outward channel of one message: a pool of `driver.concurrency` deliveries in
+ * flight, refilled as they finish (a claim is taken only when half the pool is free,
+ * so each row waits for its driver a few milliseconds at most). Returns rows handled.
+ */
+async function workChannel(
+  ctx: ChannelContext,
+  driver: ChannelDriver,
+  message: MessageHead,
+  { room, leaseSeconds, sending, result }: { room: number; leaseSeconds: number; sending: SQL; result: BatchResult },
+): Promise<number> {
+  const { db } = ctx;
+  const claimable = sql`message_id = ${message.id} and channel = ${driver.channel} and status = 'pending'
+    and (not_before is null or not_before <= now()) and ${sending}`;
+  const any = await db.execute(sql`select 1 from message_deliveries where ${claimable} limit 1`);
+  if (any.rows.length === 0) return 0;
+  // Before any claim: a claimed row must reach its driver at once.
+  const prepared = driver.prepare ? await driver.prepare(ctx, message) : undefined;
 
-export async function removeSubscription(db: Db, id: string) {
-  await db.execute(sql`delete from push_subscriptions where id = ${id}`);
+  const inflight = new Map<string, Promise<void>>();
+  let handled = 0;
+  let exhausted = false;
+  let failure: unknown = null;
+  const heartbeat = setInterval(
+    () => {
+      if (inflight.size === 0) return;
+      const ids = [...inflight.keys()];
+      db.execute(sql`
+        update message_deliveries set claimed_at = now()
+        where id in (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )}) and status = 'claimed'`).catch((error: unknown) =>
+        ctx.logger?.warn("message claims: heartbeat failed", { error: String(error) }),
+      );
+    },
+    Math.max(250, (leaseSeconds * 1000) / 4),
+  );
+  heartbeat.unref?.();
+
+  const deliverOne = async (row: { id: string; user_id: string }) => {
+    let outcome: ChannelOutcome;
+    try {
+      outcome = await driver.deliver(ctx, message, row, prepared);
+    } catch (error) {
+      // A driver must not throw for a recipient; when it does, whether it sent is unknown: failed, not retried.
+      const detail = error instanceof Error ? error.message : String(error);
+      ctx.logger?.error(`message ${driver.channel} driver threw`, { messageId: message.id, error: detail });
+      outcome = { status: "failed", detail: `error: ${detail}` };
+    }
+    await mark(db, row.id, outcome);
+    result[outcome.status]++;
+    handled++;
+  };
+
+  try {
+    for (;;) {
+      if (failure) throw failure;
+      const free = driver.concurrency - inflight.size;
+      const refill = inflight.size === 0 || free >= Math.ceil(driver.concurrency / 2);
+      if (!exhausted && room > 0 && free > 0 && refill) {
+        const wanted = Math.min(free, room);
+        const n = driver.ratePerSecond ? await pace(db, driver.channel, wanted, driver.ratePerSecond) : wanted;
+        const claimed = await db.execute<{ id: string; user_id: string }>(sql`
+          update message_deliveries set status = 'claimed', claimed_at = now()
+          where id in (select id from message_deliveries where ${claimable}
+            order by id limit ${n} for update skip locked)
+          returning id, user_id`);
+        if (driver.ratePerSecond && claimed.rows.length < n) {
+          await unpace(db, driver.channel, n - claimed.rows.length, driver.ratePerSecond);
+        }
+        if (claimed.rows.length === 0) exhausted = true;
+        room -= claimed.rows.length;
+        for (const row of claimed.rows) {
+          inflight.set(
+            row.id,
+            deliverOne(row)
+              .catch((error: unknown) => {
+                failure ??= error;
+              })
+              .finally(() => inflight.delete(row.id)),
+          );
+        }
+        if (claimed.rows.length > 0) continue;
+      }
+      if (inflight.size === 0) break;
+      await Promise.race(inflight.values());
+    }
+  } finally {
+    // Let the deliveries in flight finish (and be marked) before returning or failing.
+    await Promise.allSettled(inflight.values());
+    clearInterval(heartbeat);
+  }
+  if (failure) throw failure;
+  return handled;
 }
 
 /** "sent" once no row is left to deliver. */
@@ -274,71 +331,44 @@ export async function finishIfDone(db: Db, messageId: string): Promise<boolean> 
   return done.rows.length > 0;
 }
 
-/** Every message whose turn has come: due scheduled ones are started, then those sending are worked on. */
-export async function runDueMessages(
-  deps: { db: Db; database: Database; logger?: Logger },
-  push: PushSender | null,
-  options: { batch?: number; budgetMs?: number } = {},
-): Promise<number> {
-  const { db } = deps;
-  const due = await db.execute<{ id: string }>(sql`
-    select id from messages where status = 'scheduled' and scheduled_at <= now() order by scheduled_at limit 20`);
-  for (const m of due.rows) await startSending(db, m.id);
-  const sending = await db.execute<{ id: string }>(
-    sql`select id from messages where status = 'sending' order by started_at limit 20`,
-  );
-  const deadline = Date.now() + (options.budgetMs ?? 5000);
-  let worked = 0;
-  for (const m of sending.rows) {
-    for (;;) {
-      const r = await processMessageBatch({ ...deps, messageId: m.id, limit: options.batch ?? 200, push });
-      worked += r.delivered + r.failed + r.skipped;
-      if (r.remaining === 0) {
-        await finishIfDone(db, m.id);
-        break;
-      }
-      if (r.delivered + r.failed + r.skipped === 0 || Date.now() > deadline) break;
-    }
-  }
-  return worked;
+/**
+ * When something of this message may become claimable again: the earliest not_before
+ * of a deferred row, or the end of the lease of a row claimed elsewhere. In ms from now.
+ */
+export async function nextWakeMs(db: Db, messageId: string, leaseSeconds: number): Promise<number | null> {
+  const [row] = (
+    await db.execute<{ ms: number | null }>(sql`
+      select (extract(epoch from least(
+        (select min(coalesce(not_before, now())) from message_deliveries where message_id = ${messageId} and status = 'pending'),
+        (select min(claimed_at) + make_interval(secs => ${leaseSeconds}) from message_deliveries
+          where message_id = ${messageId} and status = 'claimed')
+      ) - now()) * 1000)::float8 as ms`)
+  ).rows;
+  return row?.ms === null || row?.ms === undefined ? null : Number(row.ms);
 }
+
+/** How many jobs work one message at once (each its own pg-boss singleton key), so processes share it. */
+export const SEND_LANES = 2;
 
 /**
- * Until the job engine takes this over: a loop in the server process that runs due
- * messages every second (woken at once by `wakeSender` after a send in this process).
+ * Queues the sending of a message on the job engine (messages.send), one job per lane;
+ * at `startAfter` for a scheduled one. A lane that already has a job queued keeps it.
+ * Without a running engine (tests, the first seconds of a start) nothing is queued here:
+ * the messages.sweep job (every minute and at start) queues every due message.
  */
-let wake: (() => void) | null = null;
-export function wakeSender() {
-  wake?.();
-}
-
-export function startMessageSender(
-  deps: { db: Db; database: Database; logger: Logger },
-  push: PushSender | null,
-  intervalMs = 1000,
-): () => void {
-  let stopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  const loop = async () => {
-    timer = null;
-    try {
-      await runDueMessages(deps, push);
-    } catch (error) {
-      if (!stopped)
-        deps.logger.error("message sender failed", { error: error instanceof Error ? error.message : String(error) });
+export async function enqueueSending(deps: Pick<Deps, "jobs" | "logger">, messageId: string, startAfter?: Date) {
+  try {
+    for (let lane = 0; lane < SEND_LANES; lane++) {
+      await deps.jobs.send(
+        "messages.send",
+        { messageId, lane },
+        { singletonKey: `${messageId}:${lane}`, ...(startAfter ? { startAfter } : {}) },
+      );
     }
-    if (!stopped) timer = setTimeout(loop, intervalMs);
-  };
-  wake = () => {
-    if (timer) {
-      clearTimeout(timer);
-      timer = setTimeout(loop, 0);
-    }
-  };
-  timer = setTimeout(loop, intervalMs);
-  return () => {
-    stopped = true;
-    wake = null;
-    if (timer) clearTimeout(timer);
-  };
+  } catch (error) {
+    deps.logger.debug("messages: sending not queued now (the sweep will)", {
+      messageId,
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
 }

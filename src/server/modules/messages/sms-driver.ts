@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import { countSegments } from "../../../domain/sms/segments.ts";
 import { isWindowOpen, nextWindowOpening, type SendWindow } from "../../../domain/sms/send-window.ts";
 import { buildSmsText } from "../../../domain/sms/text.ts";
-import type { SmsProvider } from "../sms/providers.ts";
-import { budgetMonth, refundSegments, reserveSegments, sendAndRecord } from "../sms/sms.service.ts";
+import { type SmsProvider, smsProviderFor } from "../sms/providers.ts";
+import { budgetMonth, refundSegments, reserveSegments, sendAndRecord, sendWindowOf } from "../sms/sms.service.ts";
 import type { ChannelDriver, ChannelOutcome } from "./channels.ts";
 
 /**
@@ -20,15 +20,25 @@ import type { ChannelDriver, ChannelOutcome } from "./channels.ts";
  * - The gateway's 429 defers the row (nothing left); any other failure is final — an
  *   ambiguous failure (time-out) is never retried, so nobody receives an SMS twice.
  */
-export type SmsPrepared = { shopId: string; text: string; sentText: string; segments: number; marketing: boolean };
+export type SmsPrepared = {
+  shopId: string;
+  text: string;
+  sentText: string;
+  segments: number;
+  marketing: boolean;
+  provider: SmsProvider;
+  window: SendWindow;
+};
 
-export function createSmsDriver(options: { provider: SmsProvider; window: SendWindow; concurrency?: number }): ChannelDriver {
-  const { provider, window } = options;
+/** The gateway and the window come from the app's environment (ctx.deps.env) unless given (tests). */
+export function createSmsDriver(options: { provider?: SmsProvider; window?: SendWindow; concurrency?: number } = {}): ChannelDriver {
   return {
     channel: "sms",
     concurrency: options.concurrency ?? 8,
     async prepare(ctx, message): Promise<SmsPrepared | null> {
       if (!message.shop_id) return null;
+      const provider = options.provider ?? smsProviderFor(ctx.deps.env);
+      const window = options.window ?? sendWindowOf(ctx.deps.env);
       const shop = await ctx.db.execute<{ name: string }>(sql`select name from shops where id = ${message.shop_id}`);
       const shopName = shop.rows[0]?.name ?? "";
       const marketing = message.is_promotional;
@@ -36,11 +46,13 @@ export function createSmsDriver(options: { provider: SmsProvider; window: SendWi
       // What the phone shows (and what is billed): with the STOP mention, ours or the gateway's.
       const text = buildSmsText(input);
       const sentText = provider.addsOwnStopClause ? buildSmsText({ ...input, stopNumber: null }) : text;
-      return { shopId: message.shop_id, text, sentText, segments: Math.max(1, countSegments(text).segments), marketing };
+      const segments = Math.max(1, countSegments(text).segments);
+      return { shopId: message.shop_id, text, sentText, segments, marketing, provider, window };
     },
     async deliver(ctx, _message, delivery, prepared): Promise<ChannelOutcome> {
       const sms = prepared as SmsPrepared | null;
       if (!sms) return { status: "skipped", detail: "platform announcements are not sent by SMS" };
+      const { provider, window } = sms;
       const now = ctx.now();
       if (sms.marketing && !isWindowOpen(now, window)) {
         return { status: "deferred", notBefore: nextWindowOpening(now, window) };
@@ -77,3 +89,6 @@ export function createSmsDriver(options: { provider: SmsProvider; window: SendWi
     },
   };
 }
+
+/** The SMS channel of the sending engine (registered in drivers.ts). */
+export const smsDriver: ChannelDriver = createSmsDriver();
