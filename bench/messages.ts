@@ -82,7 +82,7 @@ async function compose(database: Database, world: { shopId: string; ownerId: str
     // No job engine here: the bench's own workers deliver.
     { db: database.db, logger: createLogger("warn"), jobs: { send: async () => null } as never },
     { kind: "shop", access: { shopId: world.shopId, userId: world.ownerId, role: "owner", level: "owner" } },
-    { title: "Soldes d'hiver", body: "-20 % sur tout le magasin ce week-end.", push: true, segment: { kind: "all" } },
+    { title: "Soldes d'hiver", body: "-20 % sur tout le magasin ce week-end.", push: true, sms: false, segment: { kind: "all" } },
   );
   return { id: message.id, freezeMs: Date.now() - started, started };
 }

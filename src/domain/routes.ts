@@ -173,7 +173,6 @@ export type RoutePath = (typeof ROUTES)[number]["path"];
  */
 export const PENDING_ROUTES = [
   "/admin/newsletter",
-  "/admin/test-sms",
   "/admin/:product",
 ] as const satisfies readonly RoutePath[];
 

@@ -1,5 +1,5 @@
 import getJoursFeries from "@socialgouv/jours-feries";
-import { addDays, localParts, parseTime, zonedToUtc } from "../loyalty/time.ts";
+import { addDays, formatMinutesFr, localParts, parseTime, zonedToUtc } from "../loyalty/time.ts";
 
 /**
  * When marketing SMS may leave: French operators' code of conduct (FFTélécoms) and the
@@ -93,4 +93,23 @@ export function nextWindowOpening(now: Date, w: SendWindow = DEFAULT_SEND_WINDOW
     if (dayAllowed(date, weekday, w)) return zonedToUtc(date, w.from, w.timeZone);
   }
   throw new Error("SMS send window never opens");
+}
+
+const WEEKDAYS_FR = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"];
+
+/** "du lundi au samedi, de 8 h 00 à 20 h 00, hors jours fériés" (days as ISO weekdays). */
+export function describeWindowFr(w: Pick<SendWindow, "days" | "from" | "to" | "onHolidays">): string {
+  const days = [...w.days].sort();
+  const contiguous = days.length > 1 && days.every((d, i) => i === 0 || d === days[i - 1]! + 1);
+  const names = days.map((d) => WEEKDAYS_FR[d - 1]!);
+  const dayText =
+    days.length === 7
+      ? "tous les jours"
+      : contiguous
+        ? `du ${names[0]} au ${names.at(-1)}`
+        : days.length === 1
+          ? `le ${names[0]}`
+          : `les ${names.slice(0, -1).join(", ")} et ${names.at(-1)}`;
+  const hours = `de ${formatMinutesFr(w.from)} à ${formatMinutesFr(w.to)}`;
+  return `${dayText}, ${hours}${w.onHolidays ? "" : ", hors jours fériés"}`;
 }

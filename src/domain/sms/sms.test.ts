@@ -129,3 +129,13 @@ describe("send window (Monday–Saturday 08:00–20:00 Paris, no public holidays
     );
   });
 });
+
+describe("describeWindowFr", () => {
+  it("says the window in French", async () => {
+    const { describeWindowFr } = await import("./send-window.ts");
+    expect(describeWindowFr(DEFAULT_SEND_WINDOW)).toBe("du lundi au samedi, de 8 h 00 à 20 h 00, hors jours fériés");
+    expect(describeWindowFr({ days: [1, 3, 5], from: 540, to: 1140, onHolidays: true })).toBe(
+      "les lundi, mercredi et vendredi, de 9 h 00 à 19 h 00",
+    );
+  });
+});

@@ -86,13 +86,15 @@ export function recipientsSql(spec: AudienceSpec, channel: Channel): SQL {
   return sql`select u.id as user_id from "user" u where ${notBanned} ${owners} and ${accepts(sql`u.id`, null, channel)}`;
 }
 
-/** How many people a message would reach: on any channel, and by push. */
-export async function countAudience(db: Db, spec: AudienceSpec, withPush: boolean) {
-  const result = await db.execute<{ total: number; push: number }>(sql`
+/** How many people a message would reach: on any channel, by push, and by SMS. */
+export async function countAudience(db: Db, spec: AudienceSpec, withPush: boolean, withSms = false) {
+  const none = sql`select null::text where false`;
+  const result = await db.execute<{ total: number; push: number; sms: number }>(sql`
     select (select count(*)::int from (${recipientsSql(spec, "inapp")} union ${
-      withPush ? recipientsSql(spec, "push") : sql`select null::text where false`
-    }) a) as total,
-    ${withPush ? sql`(select count(*)::int from (${recipientsSql(spec, "push")}) p)` : sql`0`} as push`);
+      withPush ? recipientsSql(spec, "push") : none
+    } union ${withSms ? recipientsSql(spec, "sms") : none}) a) as total,
+    ${withPush ? sql`(select count(*)::int from (${recipientsSql(spec, "push")}) p)` : sql`0`} as push,
+    ${withSms ? sql`(select count(*)::int from (${recipientsSql(spec, "sms")}) s)` : sql`0`} as sms`);
   const row = result.rows[0];
-  return { total: Number(row?.total ?? 0), push: Number(row?.push ?? 0) };
+  return { total: Number(row?.total ?? 0), push: Number(row?.push ?? 0), sms: Number(row?.sms ?? 0) };
 }

@@ -45,7 +45,11 @@ const deviceParam = z.object({
     .regex(/^[A-Za-z0-9_-]+$/, "Appareil inconnu."),
 });
 const actionParam = z.object({ action: z.enum(["pause", "resume", "cancel"], { error: "Action inconnue." }) });
-const countSchema = z.object({ segment: segmentSchema.default({ kind: "all" }), push: z.boolean().default(true) });
+const countSchema = z.object({
+  segment: segmentSchema.default({ kind: "all" }),
+  push: z.boolean().default(true),
+  sms: z.boolean().default(false),
+});
 const platformCountSchema = z.object({ audience: z.enum(PLATFORM_AUDIENCES), push: z.boolean().default(true) });
 
 /** SPEC §9 realtime: a heartbeat every 30 s (the page gives up 10 s after a missed one and reconnects). */
@@ -169,7 +173,7 @@ export const messagesManageRoutes = new Hono<ShopEnv>()
     const access = c.get("access");
     const input = c.req.valid("json");
     return c.json(
-      await countRecipients(c.get("deps").db, { kind: "shop", access }, { segment: input.segment, push: input.push }),
+      await countRecipients(c.get("deps").db, { kind: "shop", access }, { segment: input.segment, push: input.push, sms: input.sms }),
     );
   })
   .get("/sent", ownerOnly, async (c) => {

@@ -12,7 +12,7 @@ export const getComposer = (shopId: string) =>
 export const composerQueryOptions = (shopId: string) =>
   queryOptions({ queryKey: messagesKeys.composer(shopId), queryFn: () => getComposer(shopId) });
 
-export type Target = { segment: Segment; audience: PlatformAudience; push: boolean };
+export type Target = { segment: Segment; audience: PlatformAudience; push: boolean; sms: boolean };
 
 /** How many people the message would reach (all channels, and by push), before sending. */
 export const countAudience = (scope: SenderScope, target: Target) =>
@@ -20,7 +20,7 @@ export const countAudience = (scope: SenderScope, target: Target) =>
     ? unwrap(
         api.messages.shops[":shopId"].audience.$post({
           param: { shopId: scope.shopId },
-          json: { segment: target.segment, push: target.push },
+          json: { segment: target.segment, push: target.push, sms: target.sms },
         }),
       )
     : unwrap(api.messages.platform.audience.$post({ json: { audience: target.audience, push: target.push } }));
@@ -38,6 +38,8 @@ export type Draft = {
   imageUrl: string;
   linkUrl: string;
   push: boolean;
+  /** SMS too (shops only). */
+  sms: boolean;
   scheduledAt: string | null;
   segment: Segment;
   audience: PlatformAudience;
@@ -59,7 +61,7 @@ export function useSendMessage(scope: SenderScope) {
         ? unwrap(
             api.messages.shops[":shopId"].sent.$post({
               param: { shopId: scope.shopId },
-              json: { ...content, segment: draft.segment },
+              json: { ...content, sms: draft.sms, segment: draft.segment },
             }),
           )
         : unwrap(api.messages.platform.sent.$post({ json: { ...content, audience: draft.audience } }));

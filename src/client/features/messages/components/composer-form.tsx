@@ -15,7 +15,9 @@ import { SelectField } from "../../../components/ui/select-field.tsx";
 import { TextareaField } from "../../../components/ui/textarea-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { audienceQueryOptions, type Draft, type SenderScope, useSendMessage } from "../api/composer.ts";
+import { smsQueryOptions } from "../api/sms.ts";
 import { PhonePreview } from "./phone-preview.tsx";
+import { SmsChannel } from "./sms-channel.tsx";
 
 const SEGMENT_OPTIONS: { kind: SegmentKind; label: string }[] = [
   { kind: "all", label: "Tous mes clients" },
@@ -59,6 +61,11 @@ export function ComposerForm({
   const [imageUrl, setImageUrl] = useState("");
   const [linkUrl, setLinkUrl] = useState("");
   const [push, setPush] = useState(true);
+  const [sms, setSms] = useState(false);
+  const smsInfo = useQuery({
+    ...smsQueryOptions(scope.kind === "shop" ? scope.shopId : ""),
+    enabled: scope.kind === "shop",
+  });
   const [when, setWhen] = useState<"now" | "later">("now");
   const [at, setAt] = useState("");
   const send = useSendMessage(scope);
@@ -67,7 +74,7 @@ export function ComposerForm({
   const segment = segmentOf(kind, days, tierId);
   const segmentReady = kind !== "vip" || tierId !== "";
   const count = useQuery({
-    ...audienceQueryOptions(scope, { segment, audience, push }),
+    ...audienceQueryOptions(scope, { segment, audience, push, sms }),
     enabled: segmentReady,
     placeholderData: keepPreviousData,
   });
@@ -76,7 +83,7 @@ export function ComposerForm({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const scheduledAt = when === "later" && at ? new Date(at).toISOString() : null;
-    const draft: Draft = { title, body, imageUrl, linkUrl, push, scheduledAt, segment, audience };
+    const draft: Draft = { title, body, imageUrl, linkUrl, push, sms, scheduledAt, segment, audience };
     send.mutate(draft, {
       onSuccess: () => {
         setSent({ title, scheduledAt });
@@ -156,6 +163,13 @@ export function ComposerForm({
             checked={push}
             onChange={(e) => setPush(e.target.checked)}
           />
+          {scope.kind === "shop" ? (
+            <Checkbox
+              label="SMS aussi, pour ceux qui l'ont accepté et ont donné leur numéro"
+              checked={sms}
+              onChange={(e) => setSms(e.target.checked)}
+            />
+          ) : null}
           <p className="text-sm text-stone-600 dark:text-stone-400">
             Toujours dans l'application. Au plus 2 notifications push promotionnelles par semaine et par client :
             au-delà, le message attend dans l'application.
@@ -167,7 +181,7 @@ export function ComposerForm({
             className="rounded-xl bg-brand-50 px-4 py-3 font-semibold text-brand-900 dark:bg-stone-800 dark:text-brand-100"
           >
             {count.data
-              ? `${plural(count.data.total, "personne recevra", "personnes recevront")} ce message${push ? `, dont ${plural(count.data.push, "par notification push", "par notification push")}` : ""}.`
+              ? `${plural(count.data.total, "personne recevra", "personnes recevront")} ce message${push ? `, dont ${plural(count.data.push, "par notification push", "par notification push")}` : ""}${sms ? `${push ? " et" : ", dont"} ${plural(count.data.sms, "par SMS", "par SMS")}` : ""}.`
               : "Calcul du nombre de destinataires…"}
           </p>
         </Card>
@@ -206,6 +220,15 @@ export function ComposerForm({
             inputMode="url"
           />
         </Card>
+        {sms && smsInfo.data ? (
+          <SmsChannel
+            sms={smsInfo.data}
+            shopName={senderName}
+            title={title}
+            body={body}
+            recipients={count.data?.sms ?? null}
+          />
+        ) : null}
         <Card className="flex flex-col gap-4">
           <fieldset className="flex min-w-0 flex-col gap-2">
             <legend className="mb-2 text-lg font-semibold">Quand ?</legend>
