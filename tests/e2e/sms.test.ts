@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordVisit } from "../../src/server/db/factories.ts";
-import { consents, profiles } from "../../src/server/db/schema/index.ts";
+import { consents, messagePreferences, profiles } from "../../src/server/db/schema/index.ts";
 import { type SmsGateways, startSmsGateways } from "../fixtures/sms-gateways.ts";
 import { expectAccessible, type Stack, startStack } from "../setup/e2e.ts";
 
@@ -95,7 +95,7 @@ describe("SMS", () => {
     const sms = page.getByRole("switch", { name: /^SMS/ }).first();
     await eventually(() => sms.isVisible()).toBe(true);
     expect(await page.getByText("06 98 76 54 32", { exact: false }).count()).toBeGreaterThan(0);
-    await sms.check();
+    await sms.click();
     await eventually(async () => {
       const rows = await stack.deps.db
         .select()
@@ -103,6 +103,18 @@ describe("SMS", () => {
         .where(and(eq(consents.userId, shopper.id), eq(consents.channel, "sms")));
       return rows.map((r) => r.granted);
     }).toEqual([true]);
+    await eventually(() => sms.isChecked()).toBe(true);
+    // This shop's SMS off, the others still on.
+    const shopSms = page.getByRole("switch", { name: /^SMS/ }).nth(1);
+    expect(await shopSms.isChecked()).toBe(true);
+    await shopSms.click();
+    await eventually(async () => {
+      const rows = await stack.deps.db
+        .select()
+        .from(messagePreferences)
+        .where(and(eq(messagePreferences.userId, shopper.id), eq(messagePreferences.channel, "sms")));
+      return rows.map((r) => [r.shopId, r.granted, r.wording]);
+    }).toEqual([[shop.id, false, `Recevoir les SMS de ${shop.name}.`]]);
     await expectAccessible(page);
     await context.close();
   });
