@@ -14,7 +14,7 @@ export function checkMobileNumber(input: string): PhoneCheck {
   const raw = input.trim().replace(/^00/, "+");
   if (raw === "") return { ok: false, message: "Indiquez un numéro de mobile." };
   const parsed = parsePhoneNumberFromString(raw, DEFAULT_PHONE_COUNTRY);
-  if (!parsed || !parsed.isValid()) {
+  if (!parsed?.isValid()) {
     return { ok: false, message: "Ce numéro n'est pas un numéro de mobile valide (ex. 06 12 34 56 78)." };
   }
   return { ok: true, e164: parsed.number };
