@@ -325,3 +325,61 @@ describe("the SMS channel driver", () => {
     expect(kept).toHaveLength(30);
   });
 });
+
+describe("a mobile number in the profile, with its own consent", () => {
+  const profile = { firstName: "Inès", lastName: "Moreau", consents: { email: false, sms: false, push: false } };
+
+  it("stores the number in E.164, refuses a landline in French, and SMS consent needs a number", async () => {
+    const { client, user } = await signedIn(t);
+    const bad = await client.request("/api/accounts/profile", { method: "PUT", json: { ...profile, phone: "01 42 68 53 00" } });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).fields.phone).toMatch(/mobile valide/);
+    const noNumber = await client.request("/api/accounts/profile", {
+      method: "PUT",
+      json: { ...profile, phone: "", consents: { ...profile.consents, sms: true } },
+    });
+    expect(noNumber.status).toBe(400);
+    expect((await noNumber.json()).fields.phone).toBe("Indiquez votre numéro de mobile pour recevoir des SMS.");
+    // /notif cannot turn SMS on without a number either.
+    const early = await client.request("/api/messages/preferences", { method: "PUT", json: { shopId: null, channel: "sms", granted: true } });
+    expect(early.status).toBe(400);
+
+    const ok = await client.request("/api/accounts/profile", {
+      method: "PUT",
+      json: { ...profile, phone: "06 12 34 56 78", consents: { ...profile.consents, sms: true } },
+    });
+    expect(ok.status).toBe(200);
+    const [row] = await t.deps.db.select().from(profiles).where(eq(profiles.id, user.id));
+    expect(row?.phone).toBe("+33612345678");
+    const me = await (await client.request("/api/accounts/me")).json();
+    expect(me.me.profile).toMatchObject({ phone: "+33612345678", consents: { sms: true } });
+    // A client that sends no phone keeps the stored one.
+    await client.request("/api/accounts/profile", { method: "PUT", json: { ...profile, consents: { ...profile.consents, sms: true } } });
+    const [kept] = await t.deps.db.select().from(profiles).where(eq(profiles.id, user.id));
+    expect(kept?.phone).toBe("+33612345678");
+
+    const prefs = await (await client.request("/api/messages/preferences")).json();
+    expect(prefs).toMatchObject({ channels: { sms: true }, phone: "+33612345678" });
+    const off = await client.request("/api/messages/preferences", { method: "PUT", json: { shopId: null, channel: "sms", granted: false } });
+    expect((await off.json()).channels.sms).toBe(false);
+  });
+
+  it("a shop's SMS refusal in /notif keeps that shop's SMS from the person; the count shows SMS recipients", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const a = await smsShopper(uniquePhone());
+    const b = await smsShopper(uniquePhone());
+    for (const u of [a, b]) {
+      await t.deps.db.execute(sql`insert into cards (shop_id, user_id, visits, last_scan_at) values (${shop.id}, ${u.id}, 1, now())`);
+    }
+    const count = async () =>
+      (await (await owner.client.request(`/api/messages/shops/${shop.id}/audience`, { json: { push: false, sms: true } })).json()).sms;
+    expect(await count()).toBe(2);
+    const ctx = await t.deps.auth.$context;
+    const session = await ctx.internalAdapter.createSession(b.id);
+    const client = t.client();
+    client.jar.set("fidele.session_token", encodeURIComponent(`${session.token}.${createHmac("sha256", t.env.SECRET).update(session.token).digest("base64")}`));
+    const res = await client.request("/api/messages/preferences", { method: "PUT", json: { shopId: shop.id, channel: "sms", granted: false } });
+    expect(res.status).toBe(200);
+    expect(await count()).toBe(1);
+  });
+});
