@@ -1,7 +1,6 @@
 CREATE TABLE "sms_budgets" (
 	"shop_id" text PRIMARY KEY NOT NULL,
 	"monthly_segments" integer NOT NULL,
-	"updated_by" text,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "sms_budgets_monthly_segments_check" CHECK ("sms_budgets"."monthly_segments" >= 0)
 );
@@ -29,7 +28,6 @@ CREATE TABLE "sms_usage" (
 );
 --> statement-breakpoint
 ALTER TABLE "sms_budgets" ADD CONSTRAINT "sms_budgets_shop_id_shops_id_fk" FOREIGN KEY ("shop_id") REFERENCES "public"."shops"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "sms_budgets" ADD CONSTRAINT "sms_budgets_updated_by_user_id_fk" FOREIGN KEY ("updated_by") REFERENCES "public"."user"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sms_outbox" ADD CONSTRAINT "sms_outbox_shop_id_shops_id_fk" FOREIGN KEY ("shop_id") REFERENCES "public"."shops"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sms_usage" ADD CONSTRAINT "sms_usage_shop_id_shops_id_fk" FOREIGN KEY ("shop_id") REFERENCES "public"."shops"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "sms_outbox_created_at_index" ON "sms_outbox" USING btree ("created_at");--> statement-breakpoint

@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { user } from "./auth.ts";
 import { shops } from "./shops.ts";
 
 /**
@@ -39,7 +38,7 @@ export const smsBudgets = pgTable(
       .primaryKey()
       .references(() => shops.id, { onDelete: "cascade" }),
     monthlySegments: integer().notNull(),
-    updatedBy: text().references(() => user.id, { onDelete: "set null" }),
+    /** Who set it is in the audit log ("sms.budget"). */
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check("sms_budgets_monthly_segments_check", sql`${t.monthlySegments} >= 0`)],

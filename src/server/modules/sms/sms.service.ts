@@ -152,10 +152,9 @@ export async function setBudget(
     });
   }
   await db.execute(sql`
-    insert into sms_budgets (shop_id, monthly_segments, updated_by, updated_at)
-    values (${access.shopId}, ${input.monthlySegments}, ${access.userId}, now())
-    on conflict (shop_id) do update set monthly_segments = excluded.monthly_segments,
-      updated_by = excluded.updated_by, updated_at = now()`);
+    insert into sms_budgets (shop_id, monthly_segments, updated_at)
+    values (${access.shopId}, ${input.monthlySegments}, now())
+    on conflict (shop_id) do update set monthly_segments = excluded.monthly_segments, updated_at = now()`);
   await recordAudit(db, {
     actorId: access.userId,
     shopId: access.shopId,
