@@ -33,6 +33,7 @@ import { messagesManageRoutes, messagesRoutes } from "./modules/messages/message
 import { emailRoutes } from "./modules/newsletter/email.routes.ts";
 import { newsletterRoutes } from "./modules/newsletter/newsletter.routes.ts";
 import { shopsRoutes } from "./modules/shops/shops.routes.ts";
+import { smsManageRoutes, smsRoutes } from "./modules/sms/sms.routes.ts";
 import { type ShopEnv, shopAccess } from "./lib/shop-access.ts";
 
 export type AppOptions = {
@@ -60,7 +61,8 @@ const shopBackoffice = new Hono<ShopEnv>()
   .route("/", shopsManageRoutes)
   .route("/", cardsManageRoutes)
   .route("/", rewardsManageRoutes)
-  .route("/", contestsManageRoutes);
+  .route("/", contestsManageRoutes)
+  .route("/", smsManageRoutes);
 
 const api = new Hono<AppEnv>()
   .route("/health", healthRoutes)
@@ -80,7 +82,8 @@ const api = new Hono<AppEnv>()
   .route("/messages/shops/:shopId", new Hono<ShopEnv>().use(shopAccess).route("/", messagesManageRoutes))
   .route("/messages", messagesRoutes)
   .route("/newsletter/shops/:shopId", new Hono<ShopEnv>().use(shopAccess).route("/", newsletterRoutes))
-  .route("/email", emailRoutes);
+  .route("/email", emailRoutes)
+  .route("/sms", smsRoutes);
 
 /** The typed API for `hc<AppType>` in the web app. */
 export type AppType = typeof api;

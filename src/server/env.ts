@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { isValidTimeZone } from "../domain/loyalty/time.ts";
+import { parseDays, parseHours } from "../domain/sms/send-window.ts";
 
 /** The only reader of process.env. Fails at start with the list of bad variables. */
 const boolish = z
@@ -53,6 +55,38 @@ const EnvSchema = z.object({
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),
+  /** SMS gateway (modules/sms/providers.ts); unset: SMS stay in the outbox the platform admin reads. */
+  SMS_PROVIDER: z.enum(["brevo", "ovh", "twilio", "smsgate", "outbox", ""]).optional().transform((v) => v || "outbox"),
+  /** The gateway's API address, to point it elsewhere (tests, Twilio/OVH regions, SMSGate's device or cloud). */
+  SMS_API_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  /** Sender shown on phones: an 11-character name or a number (Brevo, OVH, Twilio "From"). */
+  SMS_SENDER: z.string().max(20).optional(),
+  /** The number in « STOP au … », where replies reach the gateway (defaults to SMS_SENDER when it is a number). */
+  SMS_STOP_NUMBER: z.string().max(20).optional(),
+  /** Shared secret of the STOP webhook (POST /api/sms/webhook): header X-Webhook-Secret, ?secret=, or SMSGate's HMAC. */
+  SMS_WEBHOOK_SECRET: z.string().min(16, "SMS_WEBHOOK_SECRET must be at least 16 characters").optional(),
+  BREVO_API_KEY: z.string().optional(),
+  OVH_APP_KEY: z.string().optional(),
+  OVH_APP_SECRET: z.string().optional(),
+  OVH_CONSUMER_KEY: z.string().optional(),
+  OVH_SMS_SERVICE: z.string().optional(),
+  TWILIO_ACCOUNT_SID: z.string().optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  SMSGATE_USERNAME: z.string().optional(),
+  SMSGATE_PASSWORD: z.string().optional(),
+  /** Marketing SMS send window: ISO weekdays ("1-6" = Monday–Saturday), hours, public holidays, time zone. */
+  SMS_SEND_DAYS: z
+    .string()
+    .default("1-6")
+    .refine((v) => parseDays(v) !== null, "SMS_SEND_DAYS: ISO weekdays such as 1-6 or 1,2,3,4,5"),
+  SMS_SEND_HOURS: z
+    .string()
+    .default("08:00-20:00")
+    .refine((v) => parseHours(v) !== null, "SMS_SEND_HOURS: HH:MM-HH:MM, such as 08:00-20:00"),
+  SMS_SEND_ON_HOLIDAYS: boolish,
+  SMS_TIMEZONE: z.string().default("Europe/Paris").refine(isValidTimeZone, "SMS_TIMEZONE: an IANA time zone"),
+  /** The most a shop's owner may set as its monthly SMS budget (segments); 0 turns SMS off for shops. */
+  SMS_MONTHLY_SEGMENTS_MAX: z.coerce.number().int().min(0).max(10_000_000).default(10_000),
   /**
    * Sending messages: a delivery claimed longer ago than this by a process that died is marked failed
    * ("interrupted"), never sent again; a live process renews its claims every quarter of it (ADR 0023).

@@ -178,6 +178,9 @@ describe("row 1 — nobody profits from their own power", () => {
       // The platform admin's ban, unban and sign-out-everywhere of an account.
       /^POST \/api\/admin\/users\/:userId\/(ban|unban|sign-out|resend-confirmation)$/,
       /^PUT \/api\/backoffice\/shops\/:shopId\/customers\/:userId\/note$/,
+      // SMS: the monthly budget, a test SMS, and the gateway's STOP webhook (a consent row).
+      /^(PUT|POST) \/api\/backoffice\/shops\/:shopId\/sms\/(budget|test)$/,
+      /^POST \/api\/sms\/webhook$/,
     ];
     const writes = new Set(
       t.app.routes

@@ -264,6 +264,13 @@ describe("accounts journeys", () => {
     await eventually(() => page.getByText("Le code postal doit contenir 5 chiffres.").isVisible()).toBe(true);
     await page.getByLabel("Code postal (facultatif)").fill("33000");
     await page.getByLabel(CONSENT_WORDING.sms, { exact: true }).check();
+    // SMS need a mobile number, validated and stored in E.164.
+    await page.getByRole("button", { name: "Enregistrer" }).click();
+    await eventually(() => page.getByText("Indiquez votre numéro de mobile pour recevoir des SMS.").isVisible()).toBe(true);
+    await page.getByLabel("Téléphone mobile (facultatif)").fill("01 42 68 53 00");
+    await page.getByRole("button", { name: "Enregistrer" }).click();
+    await eventually(() => page.getByText(/pas un numéro de mobile valide/).isVisible()).toBe(true);
+    await page.getByLabel("Téléphone mobile (facultatif)").fill("06 12 34 56 78");
     await page.getByRole("button", { name: "Enregistrer" }).click();
     await page.waitForURL(`${stack.baseUrl}/profil`);
     await eventually(() => page.getByText("Votre profil est enregistré.").isVisible()).toBe(true);
@@ -272,6 +279,9 @@ describe("accounts journeys", () => {
     await page.goto("/edit-profil");
     await eventually(() => page.getByLabel("Code postal (facultatif)").inputValue()).toBe("33000");
     expect(await page.getByLabel(CONSENT_WORDING.sms, { exact: true }).isChecked()).toBe(true);
+    expect(await page.getByLabel("Téléphone mobile (facultatif)").inputValue()).toBe("06 12 34 56 78");
+    const [saved] = await stack.deps.db.select().from(profiles).where(eq(profiles.id, account.id));
+    expect(saved?.phone).toBe("+33612345678");
     expect(await page.getByLabel(CONSENT_WORDING.email, { exact: true }).isChecked()).toBe(false);
     const smsRows = await stack.deps.db
       .select()

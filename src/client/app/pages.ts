@@ -101,6 +101,7 @@ export const PAGES = {
   "/admin/newsletter": page(() => import("../features/messages/pages/newsletter-page.tsx")),
   "/admin/message": page(() => import("../features/messages/pages/sent-page.tsx")),
   "/admin/push": page(() => import("../features/messages/pages/platform-push-page.tsx")),
+  "/admin/test-sms": page(() => import("../features/messages/pages/test-sms-page.tsx")),
 } satisfies Record<ReadyRoute, LazyPage>;
 
 export const pageFor = (path: RoutePath): LazyPage => (PAGES as Partial<Record<RoutePath, LazyPage>>)[path] ?? pending;

@@ -63,4 +63,5 @@ export const PREFERENCE_WORDING = {
   push: "Recevoir des notifications push sur cet appareil (nouveautés et promotions), au plus 2 par semaine et par boutique.",
   shopInapp: (shop: string) => `Recevoir dans l'application les messages de ${shop}.`,
   shopPush: (shop: string) => `Recevoir les notifications push de ${shop}.`,
+  shopSms: (shop: string) => `Recevoir les SMS de ${shop}.`,
 } as const;

@@ -83,7 +83,12 @@ const messageContent = {
     .refine((v) => !v || Date.parse(v) > Date.now() - 60_000, "La date d'envoi est passée."),
 };
 
-export const composeSchema = z.object({ ...messageContent, segment: segmentSchema });
+export const composeSchema = z.object({
+  ...messageContent,
+  /** SMS too, to customers who accepted SMS and gave a number (issue 15); shops only. */
+  sms: z.boolean().default(false),
+  segment: segmentSchema,
+});
 export type ComposeInput = z.input<typeof composeSchema>;
 
 export const PLATFORM_AUDIENCES = ["all_shoppers", "all_owners"] as const;

@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = {
   "user.unban": "Compte débanni",
   "user.signout": "Déconnexion partout",
   "user.resend": "Lien de confirmation renvoyé",
+  "sms.budget": "Budget SMS modifié",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

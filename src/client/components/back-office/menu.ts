@@ -142,6 +142,13 @@ export const BACK_OFFICE_MENU: readonly MenuGroup[] = [
         icon: "M4 6h16v12H4zM4 7l8 6 8-6",
         roles: OWNER,
       },
+      {
+        to: "/admin/test-sms",
+        label: "SMS",
+        text: "Test, budget du mois",
+        icon: "M7 2h10a1 1 0 0 1 1 1v18a1 1 0 0 1-1 1H7a1 1 0 0 1-1-1V3a1 1 0 0 1 1-1zM10 18h4",
+        roles: OWNER,
+      },
     ],
   },
   {

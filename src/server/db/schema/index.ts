@@ -7,3 +7,4 @@ export * from "./contests.ts";
 export * from "./messages.ts";
 export * from "./audit.ts";
 export * from "./newsletter.ts";
+export * from "./sms.ts";

@@ -7,6 +7,7 @@ import {
   type SignUpInput,
   safeRedirect,
 } from "../../../domain/schemas/accounts.ts";
+import { AppError } from "../../../domain/errors.ts";
 import type { Deps } from "../../lib/context.ts";
 import type { Db } from "../../db/client.ts";
 import { forgetUser } from "../../lib/sessions.ts";
@@ -85,6 +86,7 @@ export async function getMe(db: Db, userId: string) {
       lastName: profiles.lastName,
       birthday: profiles.birthday,
       postalCode: profiles.postalCode,
+      phone: profiles.phone,
     })
     .from(user)
     .leftJoin(profiles, eq(profiles.id, user.id))
@@ -111,6 +113,7 @@ export async function getMe(db: Db, userId: string) {
       lastName: row.lastName,
       birthday: row.birthday,
       postalCode: row.postalCode,
+      phone: row.phone,
       isComplete: Boolean(row.firstName && row.lastName),
       consents: consentState,
     },
@@ -140,6 +143,7 @@ export async function saveProfile(db: Db, userId: string, input: ProfileOutput) 
         lastName: input.lastName,
         birthday: input.birthday,
         postalCode: input.postalCode,
+        phone: input.phone ?? null,
       })
       .onConflictDoUpdate({
         target: profiles.id,
@@ -148,9 +152,20 @@ export async function saveProfile(db: Db, userId: string, input: ProfileOutput) 
           lastName: input.lastName,
           birthday: input.birthday,
           postalCode: input.postalCode,
+          ...(input.phone !== undefined ? { phone: input.phone } : {}),
           updatedAt: sql`now()`,
         },
       });
+    if (input.consents.sms) {
+      // SMS consent needs a number (a form of an older client sends none: the stored one counts).
+      const [stored] = await tx.select({ phone: profiles.phone }).from(profiles).where(eq(profiles.id, userId));
+      if (!stored?.phone) {
+        throw new AppError("VALIDATION", {
+          userMessage: "Indiquez votre numéro de mobile pour recevoir des SMS.",
+          fields: { phone: "Indiquez votre numéro de mobile pour recevoir des SMS." },
+        });
+      }
+    }
     await tx
       .update(user)
       .set({ name: `${input.firstName} ${input.lastName}` })

@@ -88,15 +88,21 @@ export function recipientsSql(spec: AudienceSpec, channel: Channel): SQL {
   return sql`select u.id as user_id from "user" u where ${notBanned} ${owners} and ${accepts(sql`u.id`, null, channel)}`;
 }
 
-/** How many people a message would reach: on any channel, by push, and by e-mail. */
-export async function countAudience(db: Db, spec: AudienceSpec, withPush: boolean, withEmail = false) {
+/** How many people a message would reach: on any channel, and by each outward channel asked for. */
+export async function countAudience(db: Db, spec: AudienceSpec, withPush: boolean, withEmail = false, withSms = false) {
   const none = sql`select null::text where false`;
-  const result = await db.execute<{ total: number; push: number; email: number }>(sql`
+  const by = (on: boolean, channel: Channel) =>
+    on ? sql`(select count(*)::int from (${recipientsSql(spec, channel)}) x)` : sql`0`;
+  const result = await db.execute<{ total: number; push: number; email: number; sms: number }>(sql`
     select (select count(*)::int from (${recipientsSql(spec, "inapp")} union ${
       withPush ? recipientsSql(spec, "push") : none
-    } union ${withEmail ? recipientsSql(spec, "email") : none}) a) as total,
-    ${withPush ? sql`(select count(*)::int from (${recipientsSql(spec, "push")}) p)` : sql`0`} as push,
-    ${withEmail ? sql`(select count(*)::int from (${recipientsSql(spec, "email")}) e)` : sql`0`} as email`);
+    } union ${withEmail ? recipientsSql(spec, "email") : none} union ${withSms ? recipientsSql(spec, "sms") : none}) a) as total,
+    ${by(withPush, "push")} as push, ${by(withEmail, "email")} as email, ${by(withSms, "sms")} as sms`);
   const row = result.rows[0];
-  return { total: Number(row?.total ?? 0), push: Number(row?.push ?? 0), email: Number(row?.email ?? 0) };
+  return {
+    total: Number(row?.total ?? 0),
+    push: Number(row?.push ?? 0),
+    email: Number(row?.email ?? 0),
+    sms: Number(row?.sms ?? 0),
+  };
 }

@@ -59,9 +59,9 @@ async function specFor(
 export async function countRecipients(
   db: Db,
   sender: Sender,
-  target: { segment?: Segment; audience?: PlatformAudience; push: boolean; email?: boolean },
+  target: { segment?: Segment; audience?: PlatformAudience; push: boolean; email?: boolean; sms?: boolean },
 ) {
-  return countAudience(db, await specFor(db, sender, target), target.push, target.email ?? false);
+  return countAudience(db, await specFor(db, sender, target), target.push, target.email ?? false, target.sms ?? false);
 }
 
 /** What the composer needs: the shop's VIP levels (for the segment) and its name (for the preview). */
@@ -91,10 +91,11 @@ export async function createMessage(deps: SendingDeps, sender: Sender, input: Me
   const scheduled = input.scheduledAt ? new Date(input.scheduledAt) : null;
   const later = scheduled !== null && scheduled.getTime() > Date.now() + 30_000;
   const inserted = await db.execute<{ id: string }>(sql`
-    insert into messages (shop_id, author_id, audience, segment, title, body, image_url, link_url, with_push, with_email, is_promotional, status, scheduled_at)
+    insert into messages (shop_id, author_id, audience, segment, title, body, image_url, link_url, with_push, with_email, with_sms, is_promotional, status, scheduled_at)
     values (${sender.kind === "shop" ? sender.access.shopId : null}, ${sender.kind === "shop" ? sender.access.userId : sender.userId},
       ${sender.kind === "shop" ? "customers" : (audience ?? "all_shoppers")}, ${segment ? JSON.stringify(segment) : null}::jsonb,
       ${input.title}, ${input.body}, ${input.imageUrl ?? null}, ${input.linkUrl ?? null}, ${input.push}, ${input.email ?? false},
+      ${"sms" in input ? input.sms : false},
       ${sender.kind === "shop"}, 'scheduled', ${later ? scheduled.toISOString() : null})
     returning id`);
   const id = inserted.rows[0]!.id;

@@ -1,6 +1,7 @@
 import type { ChannelDriver, OutwardChannel } from "./channels.ts";
 import { emailDriver } from "./email-driver.ts";
 import { pushDriver } from "./push-driver.ts";
+import { smsDriver } from "./sms-driver.ts";
 
 /**
  * The outward channels the sending engine delivers through (channels.ts), one line each.
@@ -10,7 +11,7 @@ import { pushDriver } from "./push-driver.ts";
 export const CHANNEL_DRIVERS: readonly ChannelDriver[] = [
   pushDriver,
   emailDriver,
-  // e-mail and SMS drivers: one line each, here.
+  smsDriver,
 ];
 
 /** The message column that turns each outward channel on. */

@@ -49,6 +49,7 @@ const countSchema = z.object({
   segment: segmentSchema.default({ kind: "all" }),
   push: z.boolean().default(true),
   email: z.boolean().default(false),
+  sms: z.boolean().default(false),
 });
 const platformCountSchema = z.object({
   audience: z.enum(PLATFORM_AUDIENCES),
@@ -180,7 +181,7 @@ export const messagesManageRoutes = new Hono<ShopEnv>()
       await countRecipients(
         c.get("deps").db,
         { kind: "shop", access },
-        { segment: input.segment, push: input.push, email: input.email },
+        { segment: input.segment, push: input.push, email: input.email, sms: input.sms },
       ),
     );
   })

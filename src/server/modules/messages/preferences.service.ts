@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
+import { CONSENT_WORDING } from "../../../domain/schemas/accounts.ts";
 import { buildPushPayload, PREFERENCE_WORDING, WELCOME_PUSH } from "../../../domain/messages/payload.ts";
 import type { Db } from "../../db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
@@ -16,7 +17,7 @@ import { removeSubscription } from "./push-driver.ts";
  */
 export const preferenceSchema = z.object({
   shopId: z.string().min(1).max(100).nullable(),
-  channel: z.enum(["inapp", "push", "email"], { error: "Canal inconnu." }),
+  channel: z.enum(["inapp", "push", "email", "sms"], { error: "Canal inconnu." }),
   granted: z.boolean({ error: "Choix manquant." }),
 });
 
@@ -52,31 +53,44 @@ export async function renewSubscription(db: Db, userId: string, input: z.output<
 }
 
 export async function getPreferences(db: Db, userId: string, publicKey: string) {
-  const channels = await db.execute<{ inapp: boolean; push: boolean; email: boolean }>(sql`
+  const channels = await db.execute<{ inapp: boolean; push: boolean; email: boolean; sms: boolean; phone: string | null }>(sql`
     select
       coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id is null and p.channel = 'inapp'
         order by p.created_at desc limit 1), true) as inapp,
       coalesce((select k.granted from consents k where k.user_id = ${userId} and k.channel = 'push'
         order by k.created_at desc limit 1), false) as push,
       coalesce((select k.granted from consents k where k.user_id = ${userId} and k.channel = 'email'
-        order by k.created_at desc limit 1), false) as email`);
-  const shops = await db.execute<{ id: string; name: string; inapp: boolean; push: boolean; email: boolean }>(sql`
+        order by k.created_at desc limit 1), false) as email,
+      coalesce((select k.granted from consents k where k.user_id = ${userId} and k.channel = 'sms'
+        order by k.created_at desc limit 1), false) as sms,
+      (select f.phone from profiles f where f.id = ${userId}) as phone`);
+  const shops = await db.execute<{ id: string; name: string; inapp: boolean; push: boolean; email: boolean; sms: boolean }>(sql`
     select s.id, s.name,
       coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id = s.id and p.channel = 'email'
         order by p.created_at desc limit 1), true) as email,
       coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id = s.id and p.channel = 'inapp'
         order by p.created_at desc limit 1), true) as inapp,
       coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id = s.id and p.channel = 'push'
-        order by p.created_at desc limit 1), true) as push
+        order by p.created_at desc limit 1), true) as push,
+      coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id = s.id and p.channel = 'sms'
+        order by p.created_at desc limit 1), true) as sms
     from cards c join shops s on s.id = c.shop_id where c.user_id = ${userId} order by s.name`);
   const devices = await db.execute<{ device_id: string }>(
     sql`select device_id from push_subscriptions where user_id = ${userId}`,
   );
+  const row = channels.rows[0];
   return {
-    channels: channels.rows[0] ?? { inapp: true, push: false, email: false },
+    channels: { inapp: row?.inapp ?? true, push: row?.push ?? false, email: row?.email ?? false, sms: row?.sms ?? false },
+    /** The mobile number SMS go to (E.164), set in the profile; null: none. */
+    phone: row?.phone ?? null,
     shops: shops.rows,
     devices: devices.rows.map((d) => d.device_id),
-    wording: { inapp: PREFERENCE_WORDING.inapp, push: PREFERENCE_WORDING.push, email: EMAIL_WORDING.global },
+    wording: {
+      inapp: PREFERENCE_WORDING.inapp,
+      push: PREFERENCE_WORDING.push,
+      email: EMAIL_WORDING.global,
+      sms: CONSENT_WORDING.sms,
+    },
     vapidPublicKey: publicKey,
   };
 }
@@ -93,6 +107,10 @@ export async function setPreference(db: Db, userId: string, input: z.output<type
     );
     return;
   }
+  if (input.shopId === null && input.channel === "sms") {
+    await recordSmsConsent(db, userId, input.granted);
+    return;
+  }
   let wording: string = PREFERENCE_WORDING.inapp;
   if (input.shopId !== null) {
     const shop = await db.execute<{ name: string }>(sql`
@@ -104,11 +122,28 @@ export async function setPreference(db: Db, userId: string, input: z.output<type
         ? PREFERENCE_WORDING.shopInapp(name)
         : input.channel === "email"
           ? EMAIL_WORDING.shop(name)
+          : input.channel === "sms"
+            ? PREFERENCE_WORDING.shopSms(name)
           : PREFERENCE_WORDING.shopPush(name);
   }
   await db.execute(sql`
     insert into message_preferences (user_id, shop_id, channel, granted, wording)
     values (${userId}, ${input.shopId}, ${input.channel}, ${input.granted}, ${wording})`);
+}
+
+/** The SMS consent for every sender is the profile's (table `consents`, the profile's wording); it needs a number. */
+async function recordSmsConsent(db: Db, userId: string, granted: boolean) {
+  if (granted) {
+    const phone = await db.execute<{ phone: string | null }>(sql`select phone from profiles where id = ${userId}`);
+    if (!phone.rows[0]?.phone) {
+      throw new AppError("VALIDATION", {
+        userMessage: "Ajoutez d'abord votre numéro de mobile dans votre profil pour recevoir des SMS.",
+      });
+    }
+  }
+  await db.execute(
+    sql`insert into consents (user_id, channel, granted, wording) values (${userId}, 'sms', ${granted}, ${CONSENT_WORDING.sms})`,
+  );
 }
 
 async function recordPushConsent(db: Db, userId: string, granted: boolean) {

@@ -107,6 +107,8 @@ export type BatchOptions = {
   drivers?: readonly ChannelDriver[];
   /** Epoch ms after which no more rows are claimed (those in flight finish): a job's time budget. */
   deadline?: number;
+  /** The drivers' clock (ChannelContext.now): tests inject one (SMS send window). */
+  now?: () => Date;
 };
 
 /**
@@ -170,7 +172,7 @@ export async function processMessageBatch(
   for (const r of inapp.rows) announce(database, inboxKey(r.user_id));
 
   let room = limit - inapp.rows.length;
-  const ctx: ChannelContext = { db, logger, now: () => new Date(), deps };
+  const ctx: ChannelContext = { db, logger, now: options.now ?? (() => new Date()), deps };
   for (const driver of drivers) {
     if (room <= 0) break;
     if (options.deadline !== undefined && Date.now() > options.deadline) break;

@@ -7,7 +7,7 @@ import { meQueryOptions } from "../../../lib/me.ts";
 export const saveProfile = (input: ProfileInput) =>
   unwrap(
     api.accounts.profile.$put({
-      json: { ...input, birthday: input.birthday ?? "", postalCode: input.postalCode ?? "" },
+      json: { ...input, birthday: input.birthday ?? "", postalCode: input.postalCode ?? "", phone: input.phone },
     }),
   );
 

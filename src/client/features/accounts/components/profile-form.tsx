@@ -14,6 +14,8 @@ export type ProfileValues = {
   lastName: string;
   birthday: string;
   postalCode: string;
+  /** As shown (national form for France); "" when none. */
+  phone: string;
   consents: Record<(typeof CONSENT_CHANNELS)[number], boolean>;
 };
 
@@ -27,6 +29,7 @@ function readProfile(form: FormData): ProfileInput {
     lastName: text("lastName"),
     birthday: text("birthday"),
     postalCode: text("postalCode"),
+    phone: text("phone"),
     consents: { email: form.has("consent-email"), sms: form.has("consent-sms"), push: form.has("consent-push") },
   };
 }
@@ -47,7 +50,13 @@ export function ProfileForm({
 }) {
   const form = useForm(
     profileSchema,
-    (values) => onSubmit({ ...values, birthday: values.birthday ?? "", postalCode: values.postalCode ?? "" }),
+    (values) =>
+      onSubmit({
+        ...values,
+        birthday: values.birthday ?? "",
+        postalCode: values.postalCode ?? "",
+        phone: values.phone ?? "",
+      }),
     readProfile,
   );
   const today = new Date().toISOString().slice(0, 10);
@@ -89,6 +98,17 @@ export function ProfileForm({
           defaultValue={initial?.postalCode}
           hint="Pour vous suggérer les boutiques près de chez vous."
           error={form.fieldErrors.postalCode}
+        />
+        <Field
+          label="Téléphone mobile (facultatif)"
+          name="phone"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          maxLength={40}
+          defaultValue={initial?.phone}
+          hint="Seulement pour les SMS que vous acceptez ci-dessous. Un numéro français ou avec son indicatif (+32…)."
+          error={form.fieldErrors.phone}
         />
       </div>
       <fieldset className="flex flex-col gap-4 rounded-2xl border border-stone-200 bg-white p-4 dark:border-stone-800 dark:bg-stone-900">

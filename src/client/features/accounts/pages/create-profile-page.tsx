@@ -18,6 +18,7 @@ export default function CreateProfilePage() {
         lastName: me.profile.lastName ?? "",
         birthday: me.profile.birthday ?? "",
         postalCode: me.profile.postalCode ?? "",
+        phone: "",
         consents: { email: false, sms: false, push: false },
       }
     : undefined;

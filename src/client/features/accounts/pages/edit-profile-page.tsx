@@ -1,4 +1,5 @@
 import { useNavigate } from "react-router";
+import { formatPhone } from "../../../../domain/sms/phone.ts";
 import { Page } from "../../../components/ui/page.tsx";
 import { useMe } from "../../../lib/me.ts";
 import { useSaveProfile } from "../api/save-profile.ts";
@@ -17,6 +18,7 @@ export default function EditProfilePage() {
           lastName: me.profile.lastName ?? "",
           birthday: me.profile.birthday ?? "",
           postalCode: me.profile.postalCode ?? "",
+          phone: me.profile.phone ? formatPhone(me.profile.phone) : "",
           consents: me.profile.consents,
         }}
         submitLabel="Enregistrer"

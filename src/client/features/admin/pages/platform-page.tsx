@@ -239,6 +239,50 @@ function Outbox() {
   );
 }
 
+const SMS_STATUS_FR = { kept: "gardé ici", sent: "envoyé", failed: "échec" } as const;
+
+/** Every SMS (tests and campaigns), with what the gateway answered; without a gateway they stay here. */
+function SmsOutbox() {
+  const outbox = useQuery({ queryKey: ["admin", "sms-outbox"], queryFn: () => unwrap(api.sms.outbox.$get()) });
+  return (
+    <section aria-labelledby="sms-outbox-title" className="flex flex-col gap-3">
+      <h2 id="sms-outbox-title" className="text-lg font-semibold">
+        Boîte d'envoi des SMS
+      </h2>
+      <p className="text-sm text-stone-700 dark:text-stone-300">
+        Sans passerelle SMS configurée (SMS_PROVIDER), les SMS restent ici ; sinon chacun est listé avec la réponse de
+        la passerelle.
+      </p>
+      <QueryState query={outbox}>
+        {(data) =>
+          data.messages.length === 0 ? (
+            <p>Aucun SMS.</p>
+          ) : (
+            <ul className="flex flex-col gap-2">
+              {data.messages.map((m) => (
+                <li
+                  key={m.id}
+                  className="rounded-2xl border border-stone-200 bg-white p-4 dark:border-stone-800 dark:bg-stone-900"
+                >
+                  <p className="whitespace-pre-wrap break-words">{m.text}</p>
+                  <p className="text-sm text-stone-600 dark:text-stone-400">
+                    À {m.to}
+                    {m.shopName ? ` · ${m.shopName}` : ""} · {m.kind === "test" ? "test" : "campagne"} ·{" "}
+                    {plural(m.segments, "SMS", "SMS")} · {formatDateTime(m.createdAt)} · {SMS_STATUS_FR[m.status]}
+                  </p>
+                  {m.answer && m.status !== "kept" ? (
+                    <p className="break-all text-xs text-stone-600 dark:text-stone-400">{m.answer}</p>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
+    </section>
+  );
+}
+
 /** The platform admin's /admin: the platform at a glance, its shops, its mail. */
 export default function PlatformPage() {
   return (
@@ -262,6 +306,7 @@ export default function PlatformPage() {
       <Shops />
       <Users />
       <Outbox />
+      <SmsOutbox />
     </ConsolePage>
   );
 }

@@ -12,7 +12,7 @@ export const getComposer = (shopId: string) =>
 export const composerQueryOptions = (shopId: string) =>
   queryOptions({ queryKey: messagesKeys.composer(shopId), queryFn: () => getComposer(shopId) });
 
-export type Target = { segment: Segment; audience: PlatformAudience; push: boolean; email: boolean };
+export type Target = { segment: Segment; audience: PlatformAudience; push: boolean; email: boolean; sms: boolean };
 
 /** How many people the message would reach (all channels, and by push), before sending. */
 export const countAudience = (scope: SenderScope, target: Target) =>
@@ -20,7 +20,7 @@ export const countAudience = (scope: SenderScope, target: Target) =>
     ? unwrap(
         api.messages.shops[":shopId"].audience.$post({
           param: { shopId: scope.shopId },
-          json: { segment: target.segment, push: target.push, email: target.email },
+          json: { segment: target.segment, push: target.push, email: target.email, sms: target.sms },
         }),
       )
     : unwrap(
@@ -43,6 +43,8 @@ export type Draft = {
   linkUrl: string;
   push: boolean;
   email: boolean;
+  /** SMS too (shops only). */
+  sms: boolean;
   scheduledAt: string | null;
   segment: Segment;
   audience: PlatformAudience;
@@ -65,7 +67,7 @@ export function useSendMessage(scope: SenderScope) {
         ? unwrap(
             api.messages.shops[":shopId"].sent.$post({
               param: { shopId: scope.shopId },
-              json: { ...content, segment: draft.segment },
+              json: { ...content, sms: draft.sms, segment: draft.segment },
             }),
           )
         : unwrap(api.messages.platform.sent.$post({ json: { ...content, audience: draft.audience } }));

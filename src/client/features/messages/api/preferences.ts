@@ -8,7 +8,7 @@ export type Preferences = Awaited<ReturnType<typeof getPreferences>>;
 export const preferencesQueryOptions = () =>
   queryOptions({ queryKey: messagesKeys.preferences(), queryFn: getPreferences });
 
-export type PreferenceChoice = { shopId: string | null; channel: "inapp" | "push" | "email"; granted: boolean };
+export type PreferenceChoice = { shopId: string | null; channel: "inapp" | "push" | "email" | "sms"; granted: boolean };
 
 /** PUT /api/messages/preferences: one choice, stored with its wording and time. */
 export function useSetPreference() {

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { formatDateTime, formatNumber, plural } from "../../../../domain/format.ts";
+import { formatDateTime, formatList, formatNumber, plural } from "../../../../domain/format.ts";
 import {
   PLATFORM_AUDIENCE_LABELS_FR,
   type PlatformAudience,
@@ -15,7 +15,9 @@ import { SelectField } from "../../../components/ui/select-field.tsx";
 import { TextareaField } from "../../../components/ui/textarea-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { audienceQueryOptions, type Draft, type SenderScope, useSendMessage } from "../api/composer.ts";
+import { smsQueryOptions } from "../api/sms.ts";
 import { PhonePreview } from "./phone-preview.tsx";
+import { SmsChannel } from "./sms-channel.tsx";
 
 export const SEGMENT_OPTIONS: { kind: SegmentKind; label: string }[] = [
   { kind: "all", label: "Tous mes clients" },
@@ -29,12 +31,16 @@ export const SEGMENT_OPTIONS: { kind: SegmentKind; label: string }[] = [
 type Tier = { id: string; name: string };
 
 /** ", dont 12 par notification push et 30 par e-mail" for the ticked channels. */
-function channelCounts(data: { push: number; email: number }, push: boolean, email: boolean) {
+function channelCounts(
+  data: { push: number; email: number; sms: number },
+  on: { push: boolean; email: boolean; sms: boolean },
+) {
   const parts = [
-    ...(push ? [`${formatNumber(data.push)} par notification push`] : []),
-    ...(email ? [`${formatNumber(data.email)} par e-mail`] : []),
+    ...(on.push ? [`${formatNumber(data.push)} par notification push`] : []),
+    ...(on.email ? [`${formatNumber(data.email)} par e-mail`] : []),
+    ...(on.sms ? [`${formatNumber(data.sms)} par SMS`] : []),
   ];
-  return parts.length > 0 ? `, dont ${parts.join(" et ")}` : "";
+  return parts.length > 0 ? `, dont ${formatList(parts)}` : "";
 }
 
 export function segmentOf(kind: SegmentKind, days: number, tierId: string): Segment {
@@ -69,6 +75,11 @@ export function ComposerForm({
   const [linkUrl, setLinkUrl] = useState("");
   const [push, setPush] = useState(true);
   const [email, setEmail] = useState(false);
+  const [sms, setSms] = useState(false);
+  const smsInfo = useQuery({
+    ...smsQueryOptions(scope.kind === "shop" ? scope.shopId : ""),
+    enabled: scope.kind === "shop",
+  });
   const [when, setWhen] = useState<"now" | "later">("now");
   const [at, setAt] = useState("");
   const send = useSendMessage(scope);
@@ -77,7 +88,7 @@ export function ComposerForm({
   const segment = segmentOf(kind, days, tierId);
   const segmentReady = kind !== "vip" || tierId !== "";
   const count = useQuery({
-    ...audienceQueryOptions(scope, { segment, audience, push, email }),
+    ...audienceQueryOptions(scope, { segment, audience, push, email, sms }),
     enabled: segmentReady,
     placeholderData: keepPreviousData,
   });
@@ -86,7 +97,7 @@ export function ComposerForm({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const scheduledAt = when === "later" && at ? new Date(at).toISOString() : null;
-    const draft: Draft = { title, body, imageUrl, linkUrl, push, email, scheduledAt, segment, audience };
+    const draft: Draft = { title, body, imageUrl, linkUrl, push, email, sms, scheduledAt, segment, audience };
     send.mutate(draft, {
       onSuccess: () => {
         setSent({ title, scheduledAt });
@@ -171,6 +182,13 @@ export function ComposerForm({
             checked={email}
             onChange={(e) => setEmail(e.target.checked)}
           />
+          {scope.kind === "shop" ? (
+            <Checkbox
+              label="SMS aussi, pour ceux qui l'ont accepté et ont donné leur numéro"
+              checked={sms}
+              onChange={(e) => setSms(e.target.checked)}
+            />
+          ) : null}
           <p className="text-sm text-stone-600 dark:text-stone-400">
             Toujours dans l'application. Au plus 2 notifications push promotionnelles par semaine et par client :
             au-delà, le message attend dans l'application.
@@ -182,7 +200,7 @@ export function ComposerForm({
             className="rounded-xl bg-brand-50 px-4 py-3 font-semibold text-brand-900 dark:bg-stone-800 dark:text-brand-100"
           >
             {count.data
-              ? `${plural(count.data.total, "personne recevra", "personnes recevront")} ce message${channelCounts(count.data, push, email)}.`
+              ? `${plural(count.data.total, "personne recevra", "personnes recevront")} ce message${channelCounts(count.data, { push, email, sms })}.`
               : "Calcul du nombre de destinataires…"}
           </p>
         </Card>
@@ -221,6 +239,15 @@ export function ComposerForm({
             inputMode="url"
           />
         </Card>
+        {sms && smsInfo.data ? (
+          <SmsChannel
+            sms={smsInfo.data}
+            shopName={senderName}
+            title={title}
+            body={body}
+            recipients={count.data?.sms ?? null}
+          />
+        ) : null}
         <Card className="flex flex-col gap-4">
           <fieldset className="flex min-w-0 flex-col gap-2">
             <legend className="mb-2 text-lg font-semibold">Quand ?</legend>

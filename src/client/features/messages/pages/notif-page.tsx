@@ -1,5 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { Link } from "react-router";
+import { formatPhone } from "../../../../domain/sms/phone.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Card, Page } from "../../../components/ui/page.tsx";
@@ -169,7 +171,22 @@ export default function NotifPage() {
           disabled={pending}
           onChange={(granted) => setPreference.mutate({ shopId: null, channel: "email", granted })}
         />
-        <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">SMS : bientôt disponibles.</p>
+        <Toggle
+          label="SMS"
+          hint={
+            prefs.phone
+              ? `${prefs.wording.sms} Au ${formatPhone(prefs.phone)}.`
+              : "Ajoutez votre numéro de mobile dans votre profil pour recevoir des SMS."
+          }
+          checked={prefs.channels.sms}
+          disabled={pending || (!prefs.phone && !prefs.channels.sms)}
+          onChange={(granted) => setPreference.mutate({ shopId: null, channel: "sms", granted })}
+        />
+        {prefs.phone ? null : (
+          <Link to="/edit-profil" className="text-sm font-semibold text-brand-800 underline dark:text-brand-200">
+            Ajouter mon numéro de mobile
+          </Link>
+        )}
       </Card>
       {prefs.shops.length > 0 ? (
         <Card className="flex flex-col gap-2">
@@ -197,6 +214,12 @@ export default function NotifPage() {
                 checked={shop.email}
                 disabled={pending}
                 onChange={(granted) => setPreference.mutate({ shopId: shop.id, channel: "email", granted })}
+              />
+              <Toggle
+                label="SMS"
+                checked={shop.sms}
+                disabled={pending}
+                onChange={(granted) => setPreference.mutate({ shopId: shop.id, channel: "sms", granted })}
               />
             </fieldset>
           ))}

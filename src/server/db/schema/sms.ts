@@ -1,0 +1,63 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { shops } from "./shops.ts";
+
+/**
+ * Every SMS the product sends (test or campaign), with what the gateway answered;
+ * without a gateway configured (SMS_PROVIDER unset) it stays here ("kept"), readable
+ * by the platform admin, as e-mail does with `mail_outbox`.
+ */
+export const smsOutbox = pgTable(
+  "sms_outbox",
+  {
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
+    shopId: text().references(() => shops.id, { onDelete: "set null" }),
+    /** E.164. */
+    to: text().notNull(),
+    text: text().notNull(),
+    kind: text({ enum: ["test", "campaign"] }).notNull(),
+    provider: text().notNull(),
+    status: text({ enum: ["kept", "sent", "failed"] }).notNull(),
+    segments: integer().notNull(),
+    /** The gateway's answer (status and body, cut at 500 characters), or the error. */
+    answer: text(),
+    /** The gateway's id of the message, when it gave one. */
+    providerId: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index().on(t.createdAt), index().on(t.shopId, t.createdAt)],
+);
+
+/** A shop's monthly SMS budget, in segments (what operators bill): set by the owner or the platform admin. */
+export const smsBudgets = pgTable(
+  "sms_budgets",
+  {
+    shopId: text()
+      .primaryKey()
+      .references(() => shops.id, { onDelete: "cascade" }),
+    monthlySegments: integer().notNull(),
+    /** Who set it is in the audit log ("sms.budget"). */
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("sms_budgets_monthly_segments_check", sql`${t.monthlySegments} >= 0`)],
+);
+
+/**
+ * Segments spent per shop and month (YYYY-MM in the send window's time zone). A send
+ * reserves its segments with one conditional upsert (modules/sms/budget.ts): the row
+ * lock makes concurrent reservations queue, and the condition re-read on the latest
+ * row keeps `segments` at or under the budget.
+ */
+export const smsUsage = pgTable(
+  "sms_usage",
+  {
+    shopId: text()
+      .notNull()
+      .references(() => shops.id, { onDelete: "cascade" }),
+    month: text().notNull(),
+    segments: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.shopId, t.month] }), check("sms_usage_segments_check", sql`${t.segments} >= 0`)],
+);

@@ -1,0 +1,63 @@
+import { Hono } from "hono";
+import { AppError } from "../../../domain/errors.ts";
+import { type AppEnv, currentAdmin } from "../../lib/context.ts";
+import { ownerOnly, type ShopEnv } from "../../lib/shop-access.ts";
+import { validate } from "../../lib/validate.ts";
+import { smsProviderFor } from "./providers.ts";
+import {
+  budgetSchema,
+  handleInboundSms,
+  inboundOf,
+  inboundSchema,
+  listSmsOutbox,
+  sendTestSms,
+  setBudget,
+  smsOverview,
+  testSmsSchema,
+  webhookAuthorised,
+} from "./sms.service.ts";
+
+/** /api/backoffice/shops/:shopId/sms…: /admin/test-sms (the gateway, a test SMS, the monthly budget). */
+export const smsManageRoutes = new Hono<ShopEnv>()
+  .get("/sms", ownerOnly, async (c) => {
+    const { db, env } = c.get("deps");
+    return c.json(await smsOverview(db, c.get("access"), env, smsProviderFor(env), new Date()));
+  })
+  .put("/sms/budget", ownerOnly, validate("json", budgetSchema), async (c) => {
+    const { db, env } = c.get("deps");
+    const access = c.get("access");
+    await setBudget(db, access, env, c.req.valid("json"), c.get("clientIp") ?? null);
+    return c.json(await smsOverview(db, access, env, smsProviderFor(env), new Date()));
+  })
+  .post("/sms/test", ownerOnly, validate("json", testSmsSchema), async (c) => {
+    const { db, env } = c.get("deps");
+    return c.json(await sendTestSms(db, c.get("access"), env, smsProviderFor(env), c.req.valid("json"), new Date()));
+  });
+
+/** /api/sms: the gateway's webhook (replies, STOP) and the platform admin's SMS outbox. */
+export const smsRoutes = new Hono<AppEnv>()
+  .post("/webhook", async (c) => {
+    const { db, env } = c.get("deps");
+    const rawBody = await c.req.text();
+    const authorised = webhookAuthorised(env.SMS_WEBHOOK_SECRET, {
+      header: (name) => c.req.header(name),
+      query: (name) => c.req.query(name),
+      rawBody,
+    });
+    if (!authorised) throw new AppError("UNAUTHENTICATED", { userMessage: "Secret du webhook SMS manquant ou faux." });
+    let json: unknown;
+    try {
+      json = JSON.parse(rawBody);
+    } catch {
+      throw new AppError("VALIDATION", { userMessage: "Le corps doit être du JSON." });
+    }
+    const parsed = inboundSchema.safeParse(json);
+    if (!parsed.success) throw new AppError("VALIDATION", { userMessage: "Message entrant illisible." });
+    const inbound = inboundOf(parsed.data);
+    if (!inbound) return c.json({ stop: false, unsubscribed: 0 });
+    return c.json(await handleInboundSms(db, inbound));
+  })
+  .get("/outbox", async (c) => {
+    currentAdmin(c);
+    return c.json({ messages: await listSmsOutbox(c.get("deps").db) });
+  });

@@ -1,0 +1,385 @@
+import { createHmac, randomUUID } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { STOP_REPLY_WORDING } from "../../src/domain/sms/text.ts";
+import { parseEnv } from "../../src/server/env.ts";
+import { consents, profiles, smsBudgets, smsOutbox, smsUsage } from "../../src/server/db/schema/index.ts";
+import { recipientsSql } from "../../src/server/modules/messages/audience.ts";
+import type { ChannelContext, MessageForChannel } from "../../src/server/modules/messages/channels.ts";
+import { createSmsDriver } from "../../src/server/modules/messages/sms-driver.ts";
+import { createSmsProvider, type SmsProviderName } from "../../src/server/modules/sms/providers.ts";
+import { sendWindowOf } from "../../src/server/modules/sms/sms.service.ts";
+import { type SmsGateways, startSmsGateways } from "../fixtures/sms-gateways.ts";
+import { createTestApp, type TestApp } from "../setup/api.ts";
+import { shopWithOwner, signedIn } from "./shops-helpers.ts";
+
+const WEBHOOK_SECRET = "webhook-secret-0123456789";
+let t: TestApp;
+let gw: SmsGateways;
+beforeAll(async () => {
+  gw = await startSmsGateways();
+  t = await createTestApp({ env: { ...gw.envFor("smsgate"), SMS_WEBHOOK_SECRET: WEBHOOK_SECRET } });
+});
+afterAll(async () => {
+  await t.close();
+  await gw.close();
+});
+
+const envWith = (extra: Record<string, string>) =>
+  parseEnv({ NODE_ENV: "test", SECRET: "x".repeat(40), DATA_DIR: "/tmp/fidele-sms-unused", ...extra });
+const providerFor = (name: Exclude<SmsProviderName, "outbox">) => createSmsProvider(envWith(gw.envFor(name)));
+const lastReceived = () => gw.received.at(-1)!;
+
+/** A shopper with a mobile number and the SMS consent of the profile. */
+async function smsShopper(phone: string, granted = true) {
+  const user = await t.createUser();
+  await t.deps.db.insert(profiles).values({ id: user.id, firstName: "Inès", lastName: "Moreau", phone })
+    .onConflictDoUpdate({ target: profiles.id, set: { phone } });
+  await t.deps.db.insert(consents).values({ userId: user.id, channel: "sms", granted, wording: "test" });
+  return user;
+}
+
+const uniquePhone = () => `+3361${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`;
+
+describe("SMS gateways: each provider speaks its gateway's HTTP API", () => {
+  const to = "+33612345678";
+  const text = "Le Fournil : Fête des pains ce samedi\nSTOP au 36180";
+
+  it("Brevo: POST /v3/transactionalSMS/send with api-key, recipient without +, type and unicode flag", async () => {
+    const result = await providerFor("brevo").send({ to, text, marketing: true });
+    expect(result).toMatchObject({ ok: true, status: 201 });
+    expect(result.ok && result.id).toBeTruthy();
+    const got = lastReceived();
+    expect(got.provider).toBe("brevo");
+    expect(got.headers["api-key"]).toBe("xkeysib-test-key");
+    expect(got.body).toMatchObject({
+      sender: "Fidele",
+      recipient: "33612345678",
+      content: text,
+      type: "marketing",
+      unicodeEnabled: true, // "ê" is not GSM-7
+    });
+    await providerFor("brevo").send({ to, text: "Code 1234", marketing: false });
+    expect(lastReceived().body).toMatchObject({ type: "transactional", unicodeEnabled: false });
+  });
+
+  it("OVHcloud: POST /1.0/sms/{service}/jobs signed ($1$ SHA-1) with the API's own clock; OVH adds STOP itself", async () => {
+    const provider = providerFor("ovh");
+    expect(provider.addsOwnStopClause).toBe(true);
+    const result = await provider.send({ to, text: "Le Fournil : promo", marketing: true });
+    expect(result).toMatchObject({ ok: true, status: 200 });
+    const got = lastReceived();
+    expect(got.provider).toBe("ovh");
+    expect(got.headers["x-ovh-application"]).toBe("ovh-app-key");
+    expect(String(got.headers["x-ovh-signature"])).toMatch(/^\$1\$[0-9a-f]{40}$/);
+    // The fake's clock is 1000 s ahead: a timestamp from our clock would have been refused.
+    expect(Number(got.headers["x-ovh-timestamp"]) - Date.now() / 1000).toBeGreaterThan(990);
+    expect(got.body).toMatchObject({ receivers: [to], message: "Le Fournil : promo", sender: "Fidele", noStopClause: false, coding: "7bit" });
+    await provider.send({ to, text: "Test", marketing: false });
+    expect(lastReceived().body).toMatchObject({ noStopClause: true });
+  });
+
+  it("Twilio: POST Messages.json, basic auth, form-encoded To/From/Body", async () => {
+    const result = await providerFor("twilio").send({ to, text, marketing: true });
+    expect(result).toMatchObject({ ok: true, status: 201 });
+    expect(result.ok && result.id).toMatch(/^SM/);
+    const got = lastReceived();
+    expect(got.provider).toBe("twilio");
+    expect(got.headers["content-type"]).toBe("application/x-www-form-urlencoded");
+    expect(got.headers.authorization).toBe(
+      `Basic ${Buffer.from("AC0123456789abcdef0123456789abcdef:twilio-token").toString("base64")}`,
+    );
+    expect(got.body).toEqual({ To: to, From: "Fidele", Body: text });
+  });
+
+  it("SMSGate (Android phone): POST /message, basic auth, { textMessage, phoneNumbers }", async () => {
+    const result = await providerFor("smsgate").send({ to, text, marketing: true });
+    expect(result).toMatchObject({ ok: true, status: 202 });
+    const got = lastReceived();
+    expect(got.provider).toBe("smsgate");
+    expect(got.body).toEqual({ textMessage: { text }, phoneNumbers: [to] });
+  });
+
+  it("a refusal is reported with the gateway's answer; 429 carries Retry-After; a missing credential fails at start", async () => {
+    const bad = createSmsProvider(envWith({ ...gw.envFor("brevo"), BREVO_API_KEY: "wrong" }));
+    const refused = await bad.send({ to, text: "x", marketing: false });
+    expect(refused).toMatchObject({ ok: false, status: 401, retryAfterMs: null });
+    expect(refused.answer).toContain("Key not found");
+    gw.failNext({ status: 429, headers: { "retry-after": "7" }, body: { message: "Too many requests" } });
+    expect(await providerFor("twilio").send({ to, text: "x", marketing: false })).toMatchObject({
+      ok: false,
+      status: 429,
+      retryAfterMs: 7000,
+    });
+    expect(() => createSmsProvider(envWith({ SMS_PROVIDER: "ovh" }))).toThrow(/OVH_APP_KEY/);
+  });
+});
+
+describe("/admin/test-sms", () => {
+  it("sends a test SMS, shows the gateway's answer, the segments and UCS-2; counts it in the month's budget", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const base = `/api/backoffice/shops/${shop.id}/sms`;
+    const overview = await owner.client.request(base);
+    expect(overview.status).toBe(200);
+    expect(await overview.json()).toMatchObject({ provider: "smsgate", stopNumber: "36180", budget: { monthlySegments: 0, usedSegments: 0 } });
+
+    // No budget yet: refused, in French.
+    const none = await owner.client.request(`${base}/test`, { json: { to: "06 12 34 56 78", text: "Bonjour" } });
+    expect(none.status).toBe(409);
+    expect((await none.json()).message).toMatch(/budget SMS/);
+
+    const tooMuch = await owner.client.request(`${base}/budget`, { method: "PUT", json: { monthlySegments: 10_000_000 } });
+    expect(tooMuch.status).toBe(400);
+    const set = await owner.client.request(`${base}/budget`, { method: "PUT", json: { monthlySegments: 5 } });
+    expect(set.status).toBe(200);
+
+    const badNumber = await owner.client.request(`${base}/test`, { json: { to: "01 42 68 53 00", text: "Bonjour" } });
+    expect(badNumber.status).toBe(400);
+    expect((await badNumber.json()).message).toMatch(/mobile valide/);
+
+    const res = await owner.client.request(`${base}/test`, { json: { to: "06 12 34 56 78", text: "Fête des pains à 8 h" } });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({
+      ok: true,
+      provider: "smsgate",
+      status: 202,
+      segments: 1,
+      encoding: "UCS-2",
+      nonGsm: ["ê"],
+      budget: { monthlySegments: 5, usedSegments: 1 },
+    });
+    expect(body.answer).toMatch(/^HTTP 202 .*Pending/);
+    expect(lastReceived()).toMatchObject({ to: "+33612345678", text: "Fête des pains à 8 h" });
+
+    // A refused SMS gives its segments back.
+    gw.failNext({ status: 500, body: { message: "device offline" } });
+    const failed = await (await owner.client.request(`${base}/test`, { json: { to: "0612345678", text: "Bonjour" } })).json();
+    expect(failed).toMatchObject({ ok: false, status: 500, budget: { usedSegments: 1 } });
+    expect(failed.answer).toContain("device offline");
+
+    // The platform admin reads every SMS in the outbox; nobody else does.
+    const admin = await signedIn(t, { role: "admin" });
+    const outbox = await (await admin.client.request("/api/sms/outbox")).json();
+    expect(outbox.messages.filter((m: { shopName: string }) => m.shopName === shop.name).map((m: { status: string }) => m.status)).toEqual([
+      "failed",
+      "sent",
+    ]);
+    expect((await owner.client.request("/api/sms/outbox")).status).toBe(403);
+    // Another shop's owner cannot use this shop's SMS.
+    const other = await shopWithOwner(t);
+    expect((await other.owner.client.request(`${base}/test`, { json: { to: "0612345678", text: "x" } })).status).toBe(404);
+  });
+});
+
+describe("STOP replies (the gateway's webhook)", () => {
+  const post = (body: unknown, headers: Record<string, string> = {}, query = "") =>
+    // As a gateway calls it: no Origin, no cookie.
+    t.app.request(`${t.env.APP_URL}/api/sms/webhook${query}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  const signed = (body: unknown, secret = WEBHOOK_SECRET) => {
+    const raw = JSON.stringify(body);
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = createHmac("sha256", secret).update(raw + timestamp).digest("hex");
+    return post(raw, { "x-signature": signature, "x-timestamp": timestamp });
+  };
+  const smsConsent = async (userId: string) =>
+    (
+      await t.deps.db.execute<{ granted: boolean; wording: string }>(sql`
+        select granted, wording from consents where user_id = ${userId} and channel = 'sms' order by created_at desc limit 1`)
+    ).rows[0];
+
+  it("STOP from a number unsubscribes it (a consent row « STOP reçu par SMS »), and only with the secret", async () => {
+    const phone = uniquePhone();
+    const shopper = await smsShopper(phone);
+    const received = { event: "sms:received", payload: { phoneNumber: phone, message: "STOP", receivedAt: new Date().toISOString() } };
+    expect((await post(received)).status).toBe(401);
+    expect((await signed(received, "not-the-secret-at-all")).status).toBe(401);
+    expect((await post(received, { "x-webhook-secret": "wrong" })).status).toBe(401);
+    expect(await smsConsent(shopper.id)).toMatchObject({ granted: true });
+
+    const res = await signed(received);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ stop: true, unsubscribed: 1 });
+    expect(await smsConsent(shopper.id)).toEqual({ granted: false, wording: STOP_REPLY_WORDING });
+    // Out of every SMS audience.
+    const { shop } = await shopWithOwner(t);
+    const audience = await t.deps.db.execute<{ user_id: string }>(sql`${recipientsSql({ kind: "all_shoppers" }, "sms")}`);
+    expect(audience.rows.map((r) => r.user_id)).not.toContain(shopper.id);
+    expect(shop.id).toBeTruthy();
+  });
+
+  it("the generic shape with the secret in the address; anything but STOP is ignored; a second STOP changes nothing", async () => {
+    const phone = uniquePhone();
+    const shopper = await smsShopper(phone);
+    const national = `0${phone.slice(3)}`;
+    expect(await (await post({ from: national, text: "Merci !" }, {}, `?secret=${WEBHOOK_SECRET}`)).json()).toEqual({
+      stop: false,
+      unsubscribed: 0,
+    });
+    expect(await (await post({ from: national, text: "Arrêt" }, {}, `?secret=${WEBHOOK_SECRET}`)).json()).toEqual({
+      stop: true,
+      unsubscribed: 1,
+    });
+    expect(await (await post({ from: phone, text: "stop" }, { "x-webhook-secret": WEBHOOK_SECRET })).json()).toEqual({
+      stop: true,
+      unsubscribed: 0,
+    });
+    const rows = await t.deps.db.select().from(consents).where(and(eq(consents.userId, shopper.id), eq(consents.channel, "sms")));
+    expect(rows.map((r) => r.granted).sort()).toEqual([false, true]);
+    expect((await post("not json", { "x-webhook-secret": WEBHOOK_SECRET })).status).toBe(400);
+  });
+});
+
+describe("the SMS channel driver", () => {
+  const window = sendWindowOf(t?.env ?? envWith({}));
+  let clock = new Date("2026-11-24T10:00:00Z"); // a Tuesday, 11:00 in Paris
+  const ctx = (): ChannelContext => ({ db: t.deps.db, now: () => clock, deps: t.deps });
+  beforeEach(() => {
+    clock = new Date("2026-11-24T10:00:00Z");
+  });
+
+  async function shopWithBudget(segments: number, name = "Le Fournil") {
+    const { shop } = await shopWithOwner(t, { name });
+    await t.deps.db.insert(smsBudgets).values({ shopId: shop.id, monthlySegments: segments });
+    return shop;
+  }
+  const messageOf = (shopId: string, extra: Partial<MessageForChannel> = {}): MessageForChannel => ({
+    id: randomUUID(),
+    shop_id: shopId,
+    title: "Fournée du samedi",
+    body: "Croissants à -20 % ce samedi.",
+    image_url: null,
+    link_url: null,
+    is_promotional: true,
+    ...extra,
+  });
+
+  it("writes the shop's name, the title and the body, then « STOP au 36180 »; refunds a refused SMS", async () => {
+    const driver = createSmsDriver({ provider: providerFor("smsgate"), window });
+    const shop = await shopWithBudget(10);
+    const shopper = await smsShopper(uniquePhone());
+    const message = messageOf(shop.id);
+    const prepared = await driver.prepare!(ctx(), message);
+    expect(await driver.deliver(ctx(), message, { id: "d1", user_id: shopper.id }, prepared)).toEqual({ status: "delivered" });
+    expect(lastReceived().text).toBe("Le Fournil : Fournée du samedi\nCroissants à -20 % ce samedi.\nSTOP au 36180");
+    gw.failNext({ status: 500, body: { message: "boom" } });
+    const failed = await driver.deliver(ctx(), message, { id: "d2", user_id: shopper.id }, prepared);
+    expect(failed).toMatchObject({ status: "failed", detail: expect.stringContaining("boom") });
+    const [usage] = await t.deps.db.select().from(smsUsage).where(eq(smsUsage.shopId, shop.id));
+    expect(usage?.segments).toBe(1);
+    gw.failNext({ status: 429, headers: { "retry-after": "30" }, body: {} });
+    expect(await driver.deliver(ctx(), message, { id: "d3", user_id: shopper.id }, prepared)).toEqual({
+      status: "deferred",
+      notBefore: new Date(clock.getTime() + 30_000),
+    });
+  });
+
+  it("holds marketing SMS outside the window: Saturday 21:00 → Monday 08:00 (Paris); nothing leaves", async () => {
+    const driver = createSmsDriver({ provider: providerFor("smsgate"), window });
+    const shop = await shopWithBudget(10);
+    const shopper = await smsShopper(uniquePhone());
+    const message = messageOf(shop.id);
+    clock = new Date("2026-11-21T20:00:00Z"); // Saturday 21 November 2026, 21:00 in Paris
+    const before = gw.received.length;
+    const prepared = await driver.prepare!(ctx(), message);
+    expect(await driver.deliver(ctx(), message, { id: "d", user_id: shopper.id }, prepared)).toEqual({
+      status: "deferred",
+      notBefore: new Date("2026-11-23T07:00:00Z"),
+    });
+    expect(gw.received.length).toBe(before);
+  });
+
+  it("skips a shopper who replied STOP (or refused this shop, or has no number)", async () => {
+    const driver = createSmsDriver({ provider: providerFor("smsgate"), window });
+    const shop = await shopWithBudget(10);
+    const message = messageOf(shop.id);
+    const prepared = await driver.prepare!(ctx(), message);
+    const refused = await smsShopper(uniquePhone(), false);
+    expect(await driver.deliver(ctx(), message, { id: "d", user_id: refused.id }, prepared)).toMatchObject({ status: "skipped" });
+    const noProfile = await t.createUser();
+    expect(await driver.deliver(ctx(), message, { id: "d", user_id: noProfile.id }, prepared)).toMatchObject({ status: "skipped" });
+  });
+
+  it("the monthly budget holds under 50 concurrent sends (30 segments: 30 SMS leave, 20 are skipped)", async () => {
+    const driver = createSmsDriver({ provider: providerFor("smsgate"), window });
+    const shop = await shopWithBudget(30, "Budget");
+    const shoppers = await Promise.all(Array.from({ length: 50 }, () => smsShopper(uniquePhone())));
+    const message = messageOf(shop.id, { title: "", body: "Promo" });
+    const prepared = await driver.prepare!(ctx(), message);
+    gw.setDelay(20); // requests overlap at the gateway
+    const before = gw.received.length;
+    const outcomes = await Promise.all(
+      shoppers.map((s, i) => driver.deliver(ctx(), message, { id: `d${i}`, user_id: s.id }, prepared)),
+    );
+    gw.setDelay(0);
+    expect(outcomes.filter((o) => o.status === "delivered")).toHaveLength(30);
+    expect(outcomes.filter((o) => o.status === "skipped" && o.detail === "monthly SMS budget reached")).toHaveLength(20);
+    expect(gw.received.length - before).toBe(30);
+    const [usage] = await t.deps.db.select().from(smsUsage).where(eq(smsUsage.shopId, shop.id));
+    expect(usage?.segments).toBe(30);
+    const kept = await t.deps.db.select().from(smsOutbox).where(eq(smsOutbox.shopId, shop.id));
+    expect(kept).toHaveLength(30);
+  });
+});
+
+describe("a mobile number in the profile, with its own consent", () => {
+  const profile = { firstName: "Inès", lastName: "Moreau", consents: { email: false, sms: false, push: false } };
+
+  it("stores the number in E.164, refuses a landline in French, and SMS consent needs a number", async () => {
+    const { client, user } = await signedIn(t);
+    const bad = await client.request("/api/accounts/profile", { method: "PUT", json: { ...profile, phone: "01 42 68 53 00" } });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).fields.phone).toMatch(/mobile valide/);
+    const noNumber = await client.request("/api/accounts/profile", {
+      method: "PUT",
+      json: { ...profile, phone: "", consents: { ...profile.consents, sms: true } },
+    });
+    expect(noNumber.status).toBe(400);
+    expect((await noNumber.json()).fields.phone).toBe("Indiquez votre numéro de mobile pour recevoir des SMS.");
+    // /notif cannot turn SMS on without a number either.
+    const early = await client.request("/api/messages/preferences", { method: "PUT", json: { shopId: null, channel: "sms", granted: true } });
+    expect(early.status).toBe(400);
+
+    const ok = await client.request("/api/accounts/profile", {
+      method: "PUT",
+      json: { ...profile, phone: "06 12 34 56 78", consents: { ...profile.consents, sms: true } },
+    });
+    expect(ok.status).toBe(200);
+    const [row] = await t.deps.db.select().from(profiles).where(eq(profiles.id, user.id));
+    expect(row?.phone).toBe("+33612345678");
+    const me = await (await client.request("/api/accounts/me")).json();
+    expect(me.me.profile).toMatchObject({ phone: "+33612345678", consents: { sms: true } });
+    // A client that sends no phone keeps the stored one.
+    await client.request("/api/accounts/profile", { method: "PUT", json: { ...profile, consents: { ...profile.consents, sms: true } } });
+    const [kept] = await t.deps.db.select().from(profiles).where(eq(profiles.id, user.id));
+    expect(kept?.phone).toBe("+33612345678");
+
+    const prefs = await (await client.request("/api/messages/preferences")).json();
+    expect(prefs).toMatchObject({ channels: { sms: true }, phone: "+33612345678" });
+    const off = await client.request("/api/messages/preferences", { method: "PUT", json: { shopId: null, channel: "sms", granted: false } });
+    expect((await off.json()).channels.sms).toBe(false);
+  });
+
+  it("a shop's SMS refusal in /notif keeps that shop's SMS from the person; the count shows SMS recipients", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const a = await smsShopper(uniquePhone());
+    const b = await smsShopper(uniquePhone());
+    for (const u of [a, b]) {
+      await t.deps.db.execute(sql`insert into cards (shop_id, user_id, visits, last_scan_at) values (${shop.id}, ${u.id}, 1, now())`);
+    }
+    const count = async () =>
+      (await (await owner.client.request(`/api/messages/shops/${shop.id}/audience`, { json: { push: false, sms: true } })).json()).sms;
+    expect(await count()).toBe(2);
+    const ctx = await t.deps.auth.$context;
+    const session = await ctx.internalAdapter.createSession(b.id);
+    const client = t.client();
+    client.jar.set("fidele.session_token", encodeURIComponent(`${session.token}.${createHmac("sha256", t.env.SECRET).update(session.token).digest("base64")}`));
+    const res = await client.request("/api/messages/preferences", { method: "PUT", json: { shopId: shop.id, channel: "sms", granted: false } });
+    expect(res.status).toBe(200);
+    expect(await count()).toBe(1);
+  });
+});

@@ -1,0 +1,121 @@
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordVisit } from "../../src/server/db/factories.ts";
+import { consents, messagePreferences, profiles } from "../../src/server/db/schema/index.ts";
+import { type SmsGateways, startSmsGateways } from "../fixtures/sms-gateways.ts";
+import { expectAccessible, type Stack, startStack } from "../setup/e2e.ts";
+
+/**
+ * Issue 15, SMS, in Chromium at 390×844: /admin/test-sms (no longer "En préparation") counts segments live
+ * (GSM-7/UCS-2), keeps the monthly budget and sends a test SMS through the configured gateway (a local server
+ * speaking SMSGate's API), showing its answer; the composer's SMS channel shows the text with « STOP au … »;
+ * a shopper turns SMS on in /notif.
+ */
+let stack: Stack;
+let gw: SmsGateways;
+beforeAll(async () => {
+  gw = await startSmsGateways();
+  stack = await startStack({ env: gw.envFor("smsgate") });
+});
+afterAll(async () => {
+  await stack?.close();
+  await gw?.close();
+});
+
+const eventually = <T>(read: () => Promise<T> | T, timeout = 15_000) => expect.poll(read, { timeout });
+const heading = async (page: Page) => (await page.getByRole("heading", { level: 1 }).first().textContent()) ?? "";
+
+describe("SMS", () => {
+  it("/admin/test-sms: live segment count, the budget, a test SMS and the gateway's answer; the composer's SMS", async () => {
+    const owner = await stack.createUser({ firstName: "Odile", lastName: "Marchand" });
+    const shop = await stack.createShop(owner.id, { name: `Le Fournil ${randomUUID().slice(0, 4)}` });
+    const context = await stack.newContext();
+    await stack.signIn(context, owner.email, owner.password);
+    const page = await context.newPage();
+    await page.goto("/admin/test-sms");
+    await eventually(() => heading(page)).toBe("Test SMS");
+    expect(await page.getByText("En préparation").count()).toBe(0);
+    await eventually(() => page.getByTestId("sms-provider").textContent()).toMatch(/SMSGate/);
+    await expectAccessible(page);
+
+    // The count follows the typing: GSM-7 160 then 153 per SMS; an ê switches to UCS-2 and says so.
+    const text = page.getByLabel("Texte");
+    await text.fill("a".repeat(160));
+    await eventually(() => page.getByTestId("sms-count").textContent()).toMatch(/^1 SMS · 0 caractère restant/);
+    await text.fill("a".repeat(161));
+    await eventually(() => page.getByTestId("sms-count").textContent()).toMatch(/^2 SMS/);
+    await text.fill("Fête des pains samedi");
+    await eventually(() => page.getByTestId("sms-ucs2").textContent()).toMatch(/« ê » impose l'Unicode/);
+    expect(await page.getByTestId("sms-count").textContent()).toMatch(/70 caractères pour un SMS/);
+
+    // No budget yet: the test is refused; with one, it leaves and the gateway's answer is shown.
+    await page.getByLabel("Numéro de mobile").fill("06 12 34 56 78");
+    await page.getByRole("button", { name: "Envoyer le test" }).click();
+    await eventually(() => page.getByText(/budget SMS de ce mois est atteint/).isVisible()).toBe(true);
+    await page.getByLabel("Budget mensuel (nombre de SMS)").fill("20");
+    await page.getByRole("button", { name: "Enregistrer le budget" }).click();
+    await eventually(() => page.getByTestId("sms-budget").textContent()).toMatch(/0 SMS utilisés sur 20 SMS/);
+    await page.getByRole("button", { name: "Envoyer le test" }).click();
+    await eventually(() => page.getByTestId("sms-test-result").textContent()).toMatch(
+      /Accepté par la passerelle : 1 SMS, UCS-2\..*HTTP 202/,
+    );
+    expect(gw.received.at(-1)).toMatchObject({ provider: "smsgate", to: "+33612345678", text: "Fête des pains samedi" });
+    await eventually(() => page.getByTestId("sms-budget").textContent()).toMatch(/1 SMS utilisés sur 20 SMS/);
+    await expectAccessible(page);
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(scrollWidth).toBeLessThanOrEqual(390);
+
+    // The composer: SMS as a channel, the text as phones show it.
+    await page.goto("/admin/envoyer-un-message");
+    await eventually(() => heading(page)).toBe("Envoyer un message");
+    await page.getByLabel("Titre").fill("Fournée du lundi");
+    await page.getByLabel("Texte").fill("Croissants à -20 %.");
+    await page.getByLabel("SMS aussi, pour ceux qui l'ont accepté et ont donné leur numéro").check();
+    await eventually(() => page.getByTestId("sms-preview").textContent()).toBe(
+      `${shop.name} : Fournée du lundi\nCroissants à -20 %.\nSTOP au 36180`,
+    );
+    await eventually(() => page.getByTestId("audience-count").textContent()).toMatch(/0 par SMS/);
+    await expectAccessible(page);
+    await context.close();
+  });
+
+  it("/notif: a shopper with a number turns SMS on, for every shop and shop by shop", async () => {
+    const owner = await stack.createUser();
+    const shop = await stack.createShop(owner.id, { name: `Épicerie ${randomUUID().slice(0, 4)}` });
+    const shopper = await stack.createUser({ firstName: "Léa", lastName: "Girard" });
+    await recordVisit(stack.deps, { shopId: shop.id, userId: shopper.id, at: new Date() });
+    await stack.deps.db.update(profiles).set({ phone: "+33698765432" }).where(eq(profiles.id, shopper.id));
+    const context = await stack.newContext();
+    await stack.signIn(context, shopper.email, shopper.password);
+    const page = await context.newPage();
+    await page.goto("/notif");
+    await eventually(() => heading(page)).toBe("Réglages des notifications");
+    const sms = page.getByRole("switch", { name: /^SMS/ }).first();
+    await eventually(() => sms.isVisible()).toBe(true);
+    expect(await page.getByText("06 98 76 54 32", { exact: false }).count()).toBeGreaterThan(0);
+    await sms.click();
+    await eventually(async () => {
+      const rows = await stack.deps.db
+        .select()
+        .from(consents)
+        .where(and(eq(consents.userId, shopper.id), eq(consents.channel, "sms")));
+      return rows.map((r) => r.granted);
+    }).toEqual([true]);
+    await eventually(() => sms.isChecked()).toBe(true);
+    // This shop's SMS off, the others still on.
+    const shopSms = page.getByRole("switch", { name: /^SMS/ }).nth(1);
+    expect(await shopSms.isChecked()).toBe(true);
+    await shopSms.click();
+    await eventually(async () => {
+      const rows = await stack.deps.db
+        .select()
+        .from(messagePreferences)
+        .where(and(eq(messagePreferences.userId, shopper.id), eq(messagePreferences.channel, "sms")));
+      return rows.map((r) => [r.shopId, r.granted, r.wording]);
+    }).toEqual([[shop.id, false, `Recevoir les SMS de ${shop.name}.`]]);
+    await expectAccessible(page);
+    await context.close();
+  });
+});
