@@ -80,8 +80,11 @@ type AnnounceOutput = z.output<typeof announceSchema>;
 /** What sending needs: the database and the job engine (sending is a job, jobs/messages-send.ts). */
 type SendingDeps = Pick<Deps, "db" | "jobs" | "logger">;
 
-/** `email` may be left out (callers from before e-mail: benches, tests): no e-mail. */
-type MessageInput = (Omit<ComposeOutput, "email"> | Omit<AnnounceOutput, "email">) & { email?: boolean };
+/** `email` and `sms` may be left out (callers from before those channels: benches, tests): not used. */
+type MessageInput = (Omit<ComposeOutput, "email" | "sms"> | Omit<AnnounceOutput, "email">) & {
+  email?: boolean;
+  sms?: boolean;
+};
 
 export async function createMessage(deps: SendingDeps, sender: Sender, input: MessageInput) {
   const { db } = deps;
@@ -95,7 +98,7 @@ export async function createMessage(deps: SendingDeps, sender: Sender, input: Me
     values (${sender.kind === "shop" ? sender.access.shopId : null}, ${sender.kind === "shop" ? sender.access.userId : sender.userId},
       ${sender.kind === "shop" ? "customers" : (audience ?? "all_shoppers")}, ${segment ? JSON.stringify(segment) : null}::jsonb,
       ${input.title}, ${input.body}, ${input.imageUrl ?? null}, ${input.linkUrl ?? null}, ${input.push}, ${input.email ?? false},
-      ${"sms" in input ? input.sms : false},
+      ${input.sms ?? false},
       ${sender.kind === "shop"}, 'scheduled', ${later ? scheduled.toISOString() : null})
     returning id`);
   const id = inserted.rows[0]!.id;
