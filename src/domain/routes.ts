@@ -174,7 +174,6 @@ export type RoutePath = (typeof ROUTES)[number]["path"];
 export const PENDING_ROUTES = [
   "/admin/newsletter",
   "/admin/test-sms",
-  "/admin/:product",
 ] as const satisfies readonly RoutePath[];
 
 export type PendingRoute = (typeof PENDING_ROUTES)[number];

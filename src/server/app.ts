@@ -23,6 +23,7 @@ import { cardsRoutes } from "./modules/cards/cards.routes.ts";
 import { profilesRoutes } from "./modules/cards/customer-profile.routes.ts";
 import { allCustomersRoutes } from "./modules/cards/all-customers.routes.ts";
 import { rewardsManageRoutes } from "./modules/rewards/rewards-manage.routes.ts";
+import { productRoutes } from "./modules/rewards/product.routes.ts";
 import { redemptionsRoutes, rewardsRoutes } from "./modules/rewards/rewards.routes.ts";
 import { contestsApi, contestsManageRoutes } from "./modules/contests/contests.routes.ts";
 import { contentRoutes } from "./modules/content/content.routes.ts";
@@ -58,6 +59,7 @@ const shopBackoffice = new Hono<ShopEnv>()
   .route("/", shopsManageRoutes)
   .route("/", cardsManageRoutes)
   .route("/", rewardsManageRoutes)
+  .route("/", productRoutes)
   .route("/", contestsManageRoutes);
 
 const api = new Hono<AppEnv>()

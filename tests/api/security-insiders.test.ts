@@ -176,6 +176,8 @@ describe("row 1 — nobody profits from their own power", () => {
       // The platform admin's ban, unban and sign-out-everywhere of an account.
       /^POST \/api\/admin\/users\/:userId\/(ban|unban|sign-out|resend-confirmation)$/,
       /^PUT \/api\/backoffice\/shops\/:shopId\/customers\/:userId\/note$/,
+      // Archiving a reward or a lot from /admin/{product}: redemptions and winnings keep their copies.
+      /^POST \/api\/backoffice\/shops\/:shopId\/products\/:slug\/archive$/,
     ];
     const writes = new Set(
       t.app.routes
