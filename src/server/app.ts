@@ -24,6 +24,7 @@ import { profilesRoutes } from "./modules/cards/customer-profile.routes.ts";
 import { allCustomersRoutes } from "./modules/cards/all-customers.routes.ts";
 import { rewardsManageRoutes } from "./modules/rewards/rewards-manage.routes.ts";
 import { productRoutes } from "./modules/rewards/product.routes.ts";
+import { auditSettings } from "./lib/audit-settings.ts";
 import { redemptionsRoutes, rewardsRoutes } from "./modules/rewards/rewards.routes.ts";
 import { contestsApi, contestsManageRoutes } from "./modules/contests/contests.routes.ts";
 import { contentRoutes } from "./modules/content/content.routes.ts";
@@ -56,6 +57,7 @@ function clientIpOf(c: Context<AppEnv>, trustProxy: boolean): string {
 /** The back-office of one shop: its id and the member's role checked once, for every feature. */
 const shopBackoffice = new Hono<ShopEnv>()
   .use(shopAccess)
+  .use(auditSettings)
   .route("/", shopsManageRoutes)
   .route("/", cardsManageRoutes)
   .route("/", rewardsManageRoutes)
