@@ -25,6 +25,7 @@ import { allCustomersRoutes } from "./modules/cards/all-customers.routes.ts";
 import { rewardsManageRoutes } from "./modules/rewards/rewards-manage.routes.ts";
 import { productRoutes } from "./modules/rewards/product.routes.ts";
 import { auditSettings } from "./lib/audit-settings.ts";
+import { shopClosureRoutes } from "./modules/shops/shop-closure.routes.ts";
 import { redemptionsRoutes, rewardsRoutes } from "./modules/rewards/rewards.routes.ts";
 import { contestsApi, contestsManageRoutes } from "./modules/contests/contests.routes.ts";
 import { contentRoutes } from "./modules/content/content.routes.ts";
@@ -62,6 +63,7 @@ const shopBackoffice = new Hono<ShopEnv>()
   .route("/", cardsManageRoutes)
   .route("/", rewardsManageRoutes)
   .route("/", productRoutes)
+  .route("/", shopClosureRoutes)
   .route("/", contestsManageRoutes);
 
 const api = new Hono<AppEnv>()
