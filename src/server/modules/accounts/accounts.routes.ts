@@ -6,6 +6,7 @@ import { type AppEnv, currentUser } from "../../lib/context.ts";
 import { enforceThrottle } from "../../lib/throttle.ts";
 import { validate } from "../../lib/validate.ts";
 import { getMe, saveProfile, signUp, touchLastSeen } from "./accounts.service.ts";
+import { recordSessionPlace } from "./session-place.service.ts";
 import { consentHistory, eraseAccount, exportArchive } from "./rgpd.service.ts";
 import { sendEraseCode } from "./erase-code.service.ts";
 import { recordAudit } from "../../lib/audit.ts";
@@ -78,6 +79,10 @@ export const accountsRoutes = new Hono<AppEnv>()
     return c.json({ ok: true as const, ...(await sendEraseCode(deps, user.id)) });
   })
   .post("/heartbeat", async (c) => {
-    await touchLastSeen(c.get("deps").db, currentUser(c).id);
+    const { db } = c.get("deps");
+    await touchLastSeen(db, currentUser(c).id);
+    // The session's approximate place, once (ADR 0023): the browser's time zone, the address cut to its network.
+    const sessionId = c.get("session")?.id;
+    if (sessionId) await recordSessionPlace(db, sessionId, c.req.header("x-time-zone"), c.get("clientIp"));
     return c.body(null, 204);
   });

@@ -6,6 +6,7 @@ import type { Auth, SessionUser } from "../../auth.ts";
 import type { Db } from "../../db/client.ts";
 import { AUDIT_ACTIONS, type AuditAction, recordAudit } from "../../lib/audit.ts";
 import { forgetSession, forgetUser } from "../../lib/sessions.ts";
+import { networkOf, placeLabel } from "../../../domain/place.ts";
 import { confirmCallback } from "../accounts/accounts.service.ts";
 
 /** The back-office console: the audit log (/admin/logs), who is online (/admin/connected), sessions (/admin/sessions). */
@@ -172,11 +173,15 @@ export async function listSessions(db: Db, viewer: SessionUser, currentSessionId
     ip_address: string | null;
     created_at: Date | string;
     last_seen: Date | string | null;
+    time_zone: string | null;
+    network: string | null;
   }>(sql`
-    select s.id, s.user_id, u.name, u.email, s.user_agent, s.ip_address, s.created_at, p.last_seen
+    select s.id, s.user_id, u.name, u.email, s.user_agent, s.ip_address, s.created_at, p.last_seen,
+      sp.time_zone, sp.network
     from session s
     join "user" u on u.id = s.user_id
     left join profiles p on p.id = s.user_id
+    left join session_places sp on sp.session_id = s.id
     where s.expires_at > now() and ${visibleSessions(viewer)}
     order by (s.user_id = ${viewer.id}) desc, coalesce(p.last_seen, s.created_at) desc
     limit 500`);
@@ -185,7 +190,8 @@ export async function listSessions(db: Db, viewer: SessionUser, currentSessionId
       id: r.id,
       user: { id: r.user_id, name: r.name, email: r.email },
       userAgent: r.user_agent,
-      ip: r.ip_address,
+      // Never the address itself: its network, and the place named by the browser's time zone (ADR 0023).
+      place: placeLabel(r.time_zone, r.network ?? networkOf(r.ip_address)),
       createdAt: iso(r.created_at)!,
       lastActiveAt: iso(r.last_seen ?? r.created_at)!,
       isCurrent: r.id === currentSessionId,
