@@ -31,7 +31,7 @@ const REDEMPTION_STATUS_FR: Record<string, string> = {
 };
 
 type Week = { week: string; count: number };
-type Taker = { userId: string | null; name: string; status: string; statusLabel: string; at: string };
+type Taker = { id: string; userId: string | null; name: string; status: string; statusLabel: string; at: string };
 
 /** The last WEEKS weeks (Monday, in the shop's time zone), oldest first, zeros included. */
 async function weekly(db: Db, table: "redemptions" | "contest_winnings", column: "reward_id" | "lot_id", id: string, tz: string) {
@@ -78,13 +78,14 @@ async function rewardProduct(db: Db, access: ShopAccess, slug: string) {
   const r = found.rows[0];
   if (!r) return null;
   const takers = await db.execute<{
+    id: string;
     user_id: string | null;
     first_name: string | null;
     last_name: string | null;
     status: string;
     created_at: Date | string;
   }>(sql`
-    select d.user_id, p.first_name, p.last_name, d.status, d.created_at
+    select d.id, d.user_id, p.first_name, p.last_name, d.status, d.created_at
     from redemptions d left join profiles p on p.id = d.user_id
     where d.reward_id = ${r.id} and d.shop_id = ${access.shopId}
     order by d.created_at desc limit 50`);
@@ -106,6 +107,7 @@ async function rewardProduct(db: Db, access: ShopAccess, slug: string) {
     weeks: await weekly(db, "redemptions", "reward_id", r.id, r.timezone),
     takers: takers.rows.map(
       (t): Taker => ({
+        id: t.id,
         userId: t.user_id,
         name: t.user_id ? personName({ firstName: t.first_name, lastName: t.last_name }) : "Compte supprimé",
         status: t.status,
@@ -134,13 +136,14 @@ async function lotProduct(db: Db, access: ShopAccess, lotId: string) {
   const l = found.rows[0];
   if (!l) return null;
   const winners = await db.execute<{
+    id: string;
     user_id: string | null;
     first_name: string | null;
     last_name: string | null;
     status: WinningStatus;
     created_at: Date | string;
   }>(sql`
-    select w.user_id, p.first_name, p.last_name, w.status, w.created_at
+    select w.id, w.user_id, p.first_name, p.last_name, w.status, w.created_at
     from contest_winnings w left join profiles p on p.id = w.user_id
     where w.lot_id = ${l.id} and w.shop_id = ${access.shopId}
     order by w.created_at desc limit 50`);
@@ -162,6 +165,7 @@ async function lotProduct(db: Db, access: ShopAccess, lotId: string) {
     weeks: await weekly(db, "contest_winnings", "lot_id", l.id, l.timezone),
     takers: winners.rows.map(
       (w): Taker => ({
+        id: w.id,
         userId: w.user_id,
         name: w.user_id ? personName({ firstName: w.first_name, lastName: w.last_name }) : "Compte supprimé",
         status: w.status,

@@ -125,8 +125,8 @@ function ProductView({ shopId, product }: { shopId: string; product: Product }) 
           <p className="text-stone-600 dark:text-stone-400">Personne pour l'instant.</p>
         ) : (
           <ul className="divide-y divide-stone-200 dark:divide-stone-800">
-            {product.takers.map((t, i) => (
-              <li key={`${t.at}-${i}`} className="flex flex-wrap items-baseline justify-between gap-2 py-2">
+            {product.takers.map((t) => (
+              <li key={t.id} className="flex flex-wrap items-baseline justify-between gap-2 py-2">
                 {t.userId ? (
                   <Link to={`/profile/${t.userId}`} className="font-medium text-brand-800 underline dark:text-brand-200">
                     {t.name}
