@@ -229,8 +229,8 @@ export async function platformOverview(db: Db, databaseKind: string) {
     has_jobs: boolean;
   }>(sql`
     select
-      (select count(*)::int from shops) as shops,
-      (select count(*)::int from shops where status = 'suspended') as suspended_shops,
+      (select count(*)::int from shops where deleted_at is null) as shops,
+      (select count(*)::int from shops where status = 'suspended' and deleted_at is null) as suspended_shops,
       (select count(*)::int from "user" where role is distinct from 'admin') as shoppers,
       (select count(*)::int from "user" where role is distinct from 'admin' and created_at > now() - interval '30 days') as new_shoppers,
       (select count(*)::int from scans where outcome = 'accepted' and created_at > now() - interval '30 days') as scans,
@@ -248,16 +248,24 @@ export async function platformOverview(db: Db, databaseKind: string) {
       from pgboss.job`);
     jobs = result.rows[0] ?? jobs;
   }
-  const series = await db.execute<{ day: string; scans: number; signups: number }>(sql`
+  const series = await db.execute<{ day: string; scans: number; signups: number; redemptions: number; messages: number }>(sql`
     select to_char(d.day, 'YYYY-MM-DD') as day,
            (select count(*)::int from scans x where x.outcome = 'accepted' and x.created_at >= d.day and x.created_at < d.day + interval '1 day') as scans,
-           (select count(*)::int from "user" u where u.created_at >= d.day and u.created_at < d.day + interval '1 day') as signups
+           (select count(*)::int from "user" u where u.created_at >= d.day and u.created_at < d.day + interval '1 day') as signups,
+           (select count(*)::int from redemptions r where r.status = 'validated' and r.created_at >= d.day and r.created_at < d.day + interval '1 day') as redemptions,
+           (select count(*)::int from messages m where m.created_at >= d.day and m.created_at < d.day + interval '1 day') as messages
     from generate_series(date_trunc('day', now() at time zone 'UTC') - interval '29 days', date_trunc('day', now() at time zone 'UTC'), interval '1 day') as d(day)
     order by d.day`);
   return {
     days: 30,
-    /** Per UTC day, oldest first: accepted scans and new accounts. */
-    daily: series.rows.map((r) => ({ date: r.day, scans: r.scans, signups: r.signups })),
+    /** Per UTC day, oldest first: accepted scans, new accounts, rewards handed over, messages. */
+    daily: series.rows.map((r) => ({
+      date: r.day,
+      scans: r.scans,
+      signups: r.signups,
+      redemptions: r.redemptions,
+      messages: r.messages,
+    })),
     activity: {
       shops: c.shops,
       suspendedShops: c.suspended_shops,
