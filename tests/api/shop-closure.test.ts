@@ -118,6 +118,11 @@ describe("an owner closes their shop", () => {
       { action: "export.shop", actor_id: owner.user.id },
       { action: "shop.delete", actor_id: owner.user.id },
     ]);
+    // The platform admin cannot bring it back.
+    const admin = await signedIn(t, { role: "admin" });
+    const back = await admin.client.request(`/api/backoffice/platform/shops/${shop.id}/reactivate`, { method: "POST" });
+    expect(back.status).toBe(409);
+    expect((await back.json()).message).toMatch(/supprimée par son propriétaire/);
     // The former owner may now delete their own account.
     const erase = await owner.client.request("/api/accounts/me/erase-code", { method: "POST" });
     expect(erase.status).toBe(200);
