@@ -96,6 +96,38 @@ describe("issue 16 journeys", () => {
     await context.close();
   });
 
+  it("an owner downloads their whole shop, then deletes it by typing its name", async () => {
+    const owner = await stack.createUser({ firstName: "Nadia", lastName: "Roux" });
+    const name = `Fromagerie ${randomUUID().slice(0, 6)}`;
+    const shop = await stack.createShop(owner.id, { name });
+    const context = await stack.newContext({ acceptDownloads: true });
+    await stack.signIn(context, owner.email, owner.password);
+    const page = await context.newPage();
+    await page.goto("/admin/edit-societe");
+    await eventually(() => page.getByRole("heading", { name: "Fermer ma boutique" }).isVisible()).toBe(true);
+    await page.getByRole("button", { name: "Supprimer la boutique…" }).click();
+    await page.getByLabel(`Pour confirmer, saisissez « ${name} »`).fill(name);
+    // Without the export first, the server says so.
+    await page.getByRole("button", { name: "Supprimer définitivement la boutique" }).click();
+    await eventually(() => page.getByText(/Téléchargez d'abord l'export de votre boutique/).isVisible()).toBe(true);
+    const [file] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Télécharger toutes les données de la boutique" }).click(),
+    ]);
+    expect(file.suggestedFilename()).toMatch(/^fidele-boutique-.*\.zip$/);
+    const files = unzipSync(new Uint8Array(await readFile(await file.path())));
+    expect(strFromU8(files["donnees.json"] as Uint8Array)).toContain(name);
+    await expectAccessible(page);
+    await snap(page, "close-shop");
+    await page.getByRole("button", { name: "Supprimer définitivement la boutique" }).click();
+    await page.waitForURL((url) => url.pathname === "/profil");
+    const [row] = (
+      await stack.deps.db.execute<{ deleted: boolean }>(sql`select deleted_at is not null as deleted from shops where id = ${shop.id}`)
+    ).rows;
+    expect(row?.deleted).toBe(true);
+    await context.close();
+  });
+
   it("a shopper who forgot their password deletes their account with a code sent by e-mail", async () => {
     const shopper = await stack.createUser({ firstName: "Léo" });
     const context = await stack.newContext();
