@@ -11,7 +11,15 @@ export async function recordSessionPlace(db: Db, sessionId: string, timeZone: st
   const zone = cleanTimeZone(timeZone);
   const network = networkOf(ip);
   if (!zone && !network) return;
-  await db.execute(sql`
-    insert into session_places (session_id, time_zone, network) values (${sessionId}, ${zone}, ${network})
-    on conflict (session_id) do nothing`);
+  // The session may have just been deleted elsewhere (a revocation this process has not heard of yet): then nothing
+  // is written, and a race lost to a deletion is no error either — the place is a nicety, the heartbeat is not.
+  await db
+    .execute(sql`
+      insert into session_places (session_id, time_zone, network)
+      select s.id, ${zone}, ${network} from session s where s.id = ${sessionId}
+      on conflict (session_id) do nothing`)
+    .catch((error: unknown) => {
+      const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
+      if (code !== "23503") throw error;
+    });
 }
