@@ -172,7 +172,6 @@ export type RoutePath = (typeof ROUTES)[number]["path"];
  * "En préparation" page and never appear in a menu (a menu entry is a `ReadyRoute`).
  */
 export const PENDING_ROUTES = [
-  "/admin/:product",
 ] as const satisfies readonly RoutePath[];
 
 export type PendingRoute = (typeof PENDING_ROUTES)[number];

@@ -23,6 +23,9 @@ import { cardsRoutes } from "./modules/cards/cards.routes.ts";
 import { profilesRoutes } from "./modules/cards/customer-profile.routes.ts";
 import { allCustomersRoutes } from "./modules/cards/all-customers.routes.ts";
 import { rewardsManageRoutes } from "./modules/rewards/rewards-manage.routes.ts";
+import { productRoutes } from "./modules/rewards/product.routes.ts";
+import { auditSettings } from "./lib/audit-settings.ts";
+import { shopClosureRoutes } from "./modules/shops/shop-closure.routes.ts";
 import { redemptionsRoutes, rewardsRoutes } from "./modules/rewards/rewards.routes.ts";
 import { contestsApi, contestsManageRoutes } from "./modules/contests/contests.routes.ts";
 import { contentRoutes } from "./modules/content/content.routes.ts";
@@ -58,11 +61,14 @@ function clientIpOf(c: Context<AppEnv>, trustProxy: boolean): string {
 /** The back-office of one shop: its id and the member's role checked once, for every feature. */
 const shopBackoffice = new Hono<ShopEnv>()
   .use(shopAccess)
+  .use(auditSettings)
   .route("/", shopsManageRoutes)
   .route("/", cardsManageRoutes)
   .route("/", rewardsManageRoutes)
   .route("/", contestsManageRoutes)
-  .route("/", smsManageRoutes);
+  .route("/", smsManageRoutes)
+  .route("/", productRoutes)
+  .route("/", shopClosureRoutes);
 
 const api = new Hono<AppEnv>()
   .route("/health", healthRoutes)

@@ -106,5 +106,14 @@ describe("accounts.purge", () => {
       )
     ).rows;
     expect(card).toEqual({ balance: 30, user_id: null });
+
+    // The warning and the purge are in the audit log, by nobody (the job), on the account's bare id.
+    const log = await t.deps.db.execute<{ action: string; actor_id: string | null }>(
+      sql`select action, actor_id from audit_log where target = ${sleeper.id} order by created_at`,
+    );
+    expect(log.rows).toEqual([
+      { action: "account.purge_warning", actor_id: null },
+      { action: "account.purge", actor_id: null },
+    ]);
   });
 });

@@ -187,6 +187,9 @@ describe("/api/admin/overview and the outbox (platform admin only)", () => {
     expect(body.daily).toHaveLength(30);
     expect(body.daily.at(-1).date).toBe(new Date().toISOString().slice(0, 10));
     expect(body.daily.at(-1).scans).toBeGreaterThanOrEqual(1);
+    expect(body.daily.at(-1)).toEqual(
+      expect.objectContaining({ redemptions: expect.any(Number), messages: expect.any(Number) }),
+    );
     expect(typeof body.health.outbox).toBe("number");
     for (const path of ["/api/admin/overview", "/api/admin/outbox"]) {
       expect(await statusOf(anonymous, path)).toBe(401);

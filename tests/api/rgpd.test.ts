@@ -159,6 +159,8 @@ describe("« Supprimer mon compte »", () => {
       // The append-only ledger and the scan log keep who acted as a bare id with nothing left to resolve it.
       if (column === "actor_id" || column === "decided_by") continue;
       for (const needle of needles) {
+        // The audit log, append-only, keeps on whom an action was done as the same bare id (its address is wiped).
+        if (table === "audit_log" && column === "target" && needle === user.id) continue;
         const hit = await t.deps.db.execute(
           sql`select 1 from ${sql.identifier(table)} where ${sql.identifier(column)}::text ilike ${`%${needle}%`} limit 1`,
         );
@@ -178,6 +180,64 @@ describe("« Supprimer mon compte »", () => {
     ).rows[0]?.n as number;
     expect(ledgerRowsAfter).toBe(ledgerRowsBefore + 1);
     expect(await findLedgerMismatches(t.deps.db)).toEqual([]);
+
+    // The deletion is logged; the person's rows of the log lost their address.
+    const log = await t.deps.db.execute<{ action: string; ip: string | null }>(
+      sql`select action, ip from audit_log where actor_id = ${user.id} or target = ${user.id} order by created_at`,
+    );
+    expect(log.rows.at(-1)).toEqual({ action: "account.delete", ip: null });
+    expect(log.rows.every((r) => r.ip === null)).toBe(true);
+  });
+
+  it("without a password: a code sent by e-mail (to the outbox) confirms it, once, and a wrong one erases nothing", async () => {
+    const { user, client } = await signedIn(t);
+    const wrongFirst = await client.request("/api/accounts/me", { method: "DELETE", json: { code: "000000" } });
+    expect(wrongFirst.status).toBe(400);
+    expect((await wrongFirst.json()).message).toMatch(/Code incorrect ou expiré/);
+
+    const sent = await client.request("/api/accounts/me/erase-code", { method: "POST" });
+    expect(sent.status).toBe(200);
+    expect(await sent.json()).toMatchObject({ ok: true, sentTo: user.email, minutes: 15 });
+    // One a minute at most.
+    expect((await client.request("/api/accounts/me/erase-code", { method: "POST" })).status).toBe(429);
+    const [mail] = (
+      await t.deps.db.execute<{ text: string; kind: string }>(
+        sql`select text, kind from mail_outbox where "to" = ${user.email} order by created_at desc limit 1`,
+      )
+    ).rows;
+    expect(mail?.kind).toBe("erase-code");
+    const code = /\b(\d{6})\b/.exec(mail?.text ?? "")?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    // The code is stored hashed, never as sent.
+    const stored = await t.deps.db.execute(sql`select 1 from verification where value = ${code}`);
+    expect(stored.rows).toHaveLength(0);
+
+    const wrong = await client.request("/api/accounts/me", {
+      method: "DELETE",
+      json: { code: code === "123456" ? "654321" : "123456" },
+    });
+    expect(wrong.status).toBe(400);
+    expect((await t.deps.db.execute(sql`select 1 from "user" where id = ${user.id}`)).rows).toHaveLength(1);
+
+    const ok = await client.request("/api/accounts/me", { method: "DELETE", json: { code } });
+    expect(ok.status).toBe(200);
+    expect((await t.deps.db.execute(sql`select 1 from "user" where id = ${user.id}`)).rows).toHaveLength(0);
+    expect((await t.deps.db.execute(sql`select 1 from verification where identifier = ${`erase:${user.id}`}`)).rows).toHaveLength(0);
+  });
+
+  it("an expired code is refused", async () => {
+    const { user, client } = await signedIn(t);
+    expect((await client.request("/api/accounts/me/erase-code", { method: "POST" })).status).toBe(200);
+    const [mail] = (
+      await t.deps.db.execute<{ text: string }>(sql`select text from mail_outbox where "to" = ${user.email} order by created_at desc limit 1`)
+    ).rows;
+    const code = /\b(\d{6})\b/.exec(mail?.text ?? "")?.[1];
+    await t.deps.db.execute(
+      sql`update verification set expires_at = now() - interval '1 second' where identifier = ${`erase:${user.id}`}`,
+    );
+    const res = await client.request("/api/accounts/me", { method: "DELETE", json: { code } });
+    expect(res.status).toBe(400);
+    expect((await t.deps.db.execute(sql`select 1 from "user" where id = ${user.id}`)).rows).toHaveLength(1);
   });
 
   it("a shop's owner is told to hand over their shop first", async () => {

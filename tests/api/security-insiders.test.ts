@@ -157,6 +157,9 @@ describe("row 1 — nobody profits from their own power", () => {
       // Erasing one's account (RGPD) cancels its pending redemptions through the one close path: each gives back
       // exactly what it took, to a card that then belongs to nobody (tests/api/rgpd.test.ts). Never a raise.
       "DELETE /api/accounts/me",
+      // An owner deleting their shop cancels its pending redemptions the same way: each refund gives back what it
+      // took (tests/api/shop-closure.test.ts).
+      "DELETE /api/backoffice/shops/:shopId",
     ]);
     // Writes that never touch a balance (settings, catalogue, team, accounts, reviews, codes).
     const NO_POINTS = [
@@ -181,6 +184,8 @@ describe("row 1 — nobody profits from their own power", () => {
       // SMS: the monthly budget, a test SMS, and the gateway's STOP webhook (a consent row).
       /^(PUT|POST) \/api\/backoffice\/shops\/:shopId\/sms\/(budget|test)$/,
       /^POST \/api\/sms\/webhook$/,
+      // Archiving a reward or a lot from /admin/{product}: redemptions and winnings keep their copies.
+      /^POST \/api\/backoffice\/shops\/:shopId\/products\/:slug\/archive$/,
     ];
     const writes = new Set(
       t.app.routes

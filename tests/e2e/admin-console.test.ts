@@ -102,6 +102,8 @@ describe("platform admin console", () => {
     await expectAccessible(page);
     await open(page, "/admin/sessions", "Sessions");
     await eventually(() => page.getByText("cet appareil", { exact: false }).first().isVisible()).toBe(true);
+    // The approximate place: the browser's time zone (Europe/Paris here) and the network (local on this machine).
+    await eventually(() => page.getByText("France · réseau local", { exact: false }).first().isVisible()).toBe(true);
     await expectAccessible(page);
     await snap(page, "admin-sessions");
   }, 180_000);

@@ -4,7 +4,8 @@ import { sql } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { grantPoints } from "../../src/server/db/factories.ts";
+import { createReward, grantPoints } from "../../src/server/db/factories.ts";
+import { redeem } from "../../src/server/modules/rewards/redemptions.service.ts";
 import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
 
 /** Issue 16 at 390×844: an owner opens a customer from the list and adjusts with a reason; a shopper's RGPD rights. */
@@ -48,6 +49,106 @@ describe("issue 16 journeys", () => {
     await eventually(() => page.locator("dd").first().textContent()).toBe("35");
     await expectAccessible(page);
     await snap(page, "customer-profile-adjusted");
+    await context.close();
+
+    // The platform admin finds the adjustment, its reason and its shop in /admin/logs.
+    const admin = await stack.createUser({ password: "mot-de-passe-admin", role: "admin" });
+    const adminContext = await stack.newContext();
+    await stack.signIn(adminContext, admin.email, "mot-de-passe-admin");
+    const logs = await adminContext.newPage();
+    await logs.goto("/admin/logs");
+    await eventually(() => heading(logs)).toBe("Journal");
+    const entry = logs.getByRole("listitem").filter({ hasText: "Motif : Geste commercial" }).first();
+    await eventually(() => entry.isVisible()).toBe(true);
+    expect(await entry.textContent()).toContain("Correction de points");
+    expect(await entry.textContent()).toContain("+15");
+    await expectAccessible(logs);
+    await adminContext.close();
+  });
+
+  it("an owner opens a reward's page from the catalogue: figures, who took it, then archives it", async () => {
+    const owner = await stack.createUser({ firstName: "Nadia", lastName: "Roux" });
+    const shop = await stack.createShop(owner.id, { name: `Épicerie ${randomUUID().slice(0, 6)}` });
+    const reward = await createReward(stack.deps, { shopId: shop.id, title: "Pain au chocolat offert", cost: 5, stock: 8 });
+    const customer = await stack.createUser({ firstName: "Inès", lastName: "Barthélemy" });
+    await grantPoints(stack.deps, { shopId: shop.id, userId: customer.id, points: 20 });
+    await redeem(stack.deps.database, customer.id, { rewardId: reward.id, idempotencyKey: randomUUID() });
+
+    const context = await stack.newContext();
+    await stack.signIn(context, owner.email, owner.password);
+    const page = await context.newPage();
+    await page.goto("/admin/recompenses");
+    await page.getByRole("link", { name: "Pain au chocolat offert", exact: true }).click();
+    await page.waitForURL(`**/admin/${reward.slug}`);
+    await eventually(() => heading(page)).toBe("Pain au chocolat offert");
+    await eventually(() => page.getByText("Utilisations sur 12 semaines : 1").isVisible()).toBe(true);
+    await eventually(() => page.getByRole("link", { name: "Inès Barthélemy" }).isVisible()).toBe(true);
+    await expectAccessible(page);
+    await snap(page, "admin-product");
+    await page.getByRole("button", { name: "Archiver" }).click();
+    await page.getByRole("button", { name: "Confirmer l'archivage" }).click();
+    await eventually(() => page.getByText(/Archivée : vos clients ne la voient plus/).isVisible()).toBe(true);
+    await expectAccessible(page);
+
+    // An unknown slug is the 404 page.
+    await page.goto("/admin/pas-une-recompense-zz");
+    await eventually(() => page.getByText("404").first().isVisible()).toBe(true);
+    await context.close();
+  });
+
+  it("an owner downloads their whole shop, then deletes it by typing its name", async () => {
+    const owner = await stack.createUser({ firstName: "Nadia", lastName: "Roux" });
+    const name = `Fromagerie ${randomUUID().slice(0, 6)}`;
+    const shop = await stack.createShop(owner.id, { name });
+    const context = await stack.newContext({ acceptDownloads: true });
+    await stack.signIn(context, owner.email, owner.password);
+    const page = await context.newPage();
+    await page.goto("/admin/edit-societe");
+    await eventually(() => page.getByRole("heading", { name: "Fermer ma boutique" }).isVisible()).toBe(true);
+    await page.getByRole("button", { name: "Supprimer la boutique…" }).click();
+    await page.getByLabel(`Pour confirmer, saisissez « ${name} »`).fill(name);
+    // Without the export first, the server says so.
+    await page.getByRole("button", { name: "Supprimer définitivement la boutique" }).click();
+    await eventually(() => page.getByText(/Téléchargez d'abord l'export de votre boutique/).isVisible()).toBe(true);
+    const [file] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Télécharger toutes les données de la boutique" }).click(),
+    ]);
+    expect(file.suggestedFilename()).toMatch(/^fidele-boutique-.*\.zip$/);
+    const files = unzipSync(new Uint8Array(await readFile(await file.path())));
+    expect(strFromU8(files["donnees.json"] as Uint8Array)).toContain(name);
+    await expectAccessible(page);
+    await snap(page, "close-shop");
+    await page.getByRole("button", { name: "Supprimer définitivement la boutique" }).click();
+    await page.waitForURL((url) => url.pathname === "/profil");
+    const [row] = (
+      await stack.deps.db.execute<{ deleted: boolean }>(sql`select deleted_at is not null as deleted from shops where id = ${shop.id}`)
+    ).rows;
+    expect(row?.deleted).toBe(true);
+    await context.close();
+  });
+
+  it("a shopper who forgot their password deletes their account with a code sent by e-mail", async () => {
+    const shopper = await stack.createUser({ firstName: "Léo" });
+    const context = await stack.newContext();
+    await stack.signIn(context, shopper.email, shopper.password);
+    const page = await context.newPage();
+    await page.goto("/profil");
+    await page.getByRole("button", { name: "Supprimer mon compte…" }).click();
+    await page.getByRole("button", { name: "Pas de mot de passe ? Recevoir un code par e-mail" }).click();
+    await eventually(() => page.getByText(`Un code à 6 chiffres a été envoyé à ${shopper.email}`).isVisible()).toBe(true);
+    const [mail] = (
+      await stack.deps.db.execute<{ text: string }>(
+        sql`select text from mail_outbox where "to" = ${shopper.email} and kind = 'erase-code' order by created_at desc limit 1`,
+      )
+    ).rows;
+    const code = /\b(\d{6})\b/.exec(mail?.text ?? "")?.[1] ?? "";
+    await page.getByLabel("Code reçu par e-mail").fill(code);
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Supprimer définitivement mon compte" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+    const left = await stack.deps.db.execute(sql`select 1 from "user" where id = ${shopper.id}`);
+    expect(left.rows).toHaveLength(0);
     await context.close();
   });
 

@@ -83,6 +83,7 @@ export const PAGES = {
   "/admin/validate-reward": page(() => import("../features/rewards/pages/validate-reward-page.tsx")),
   "/admin/recompenses": page(() => import("../features/rewards/pages/rewards-admin-page.tsx")),
   "/admin/ajouter-un-reward": page(() => import("../features/rewards/pages/reward-form-page.tsx")),
+  "/admin/:product": page(() => import("../features/rewards/pages/product-page.tsx")),
   // Contests: the shopper's pages, the featured pages, the sign-in gate, and the shop's lots and contests.
   "/jeu-concours": page(() => import("../features/contests/pages/contests-page.tsx")),
   "/jeu-concours-roulette": page(() => import("../features/contests/pages/roulette-page.tsx")),

@@ -4,6 +4,7 @@ import { formatDate } from "../../domain/format.ts";
 import type { Deps } from "../lib/context.ts";
 import { mailTemplates } from "../modules/mail/templates.ts";
 import { eraseAccount } from "../modules/accounts/rgpd.service.ts";
+import { recordAudit } from "../lib/audit.ts";
 import { defineJob } from "./define.ts";
 
 /**
@@ -38,7 +39,7 @@ export async function runAccountsPurge(deps: Deps, now: Date) {
   let purged = 0;
   for (const row of due.rows) {
     try {
-      await eraseAccount(deps, row.id);
+      await eraseAccount(deps, row.id, { purge: true });
       purged++;
       logger.info("accounts: purged after 3 years of inactivity", { userId: row.id });
     } catch (error) {
@@ -58,6 +59,7 @@ export async function runAccountsPurge(deps: Deps, now: Date) {
   for (const row of toWarn.rows) {
     // Marked first: a mail failure must not mail the person again every day; the outbox keeps the message.
     await db.execute(sql`update profiles set purge_warned_at = ${now.toISOString()}::timestamptz where id = ${row.id}`);
+    await recordAudit(db, { actorId: null, action: "account.purge_warning", target: row.id, details: { purgeOn } });
     await deps.mailer.send({
       to: row.email,
       kind: "inactive-account",

@@ -38,6 +38,16 @@ export const AUDIT_ACTIONS = {
   "user.signout": "Déconnexion partout",
   "user.resend": "Lien de confirmation renvoyé",
   "sms.budget": "Budget SMS modifié",
+  "member.role": "Rôle d'un membre modifié",
+  "settings.update": "Réglages modifiés",
+  "catalogue.archive": "Récompense ou lot archivé",
+  "export.winnings": "Export des lots gagnés",
+  "export.personal": "Export de ses données (RGPD)",
+  "export.shop": "Export d'une boutique",
+  "account.delete": "Compte supprimé",
+  "account.purge_warning": "Compte averti avant purge",
+  "account.purge": "Compte purgé (inactivité)",
+  "shop.delete": "Boutique supprimée",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { session } from "./auth.ts";
 
 /**
  * The audit log of privileged actions (SPEC §6, /admin/logs): append-only — the application only inserts
@@ -22,3 +23,16 @@ export const auditLog = pgTable(
   },
   (t) => [index().on(t.createdAt), index().on(t.shopId, t.createdAt), index().on(t.action, t.createdAt)],
 );
+
+/**
+ * Where a session was opened, roughly (/admin/sessions, docs/decisions/0023-approximate-place.md): the browser's
+ * IANA time zone, sent with the first heartbeat, and the address cut to its network (/24, /48). No geo-IP database.
+ */
+export const sessionPlaces = pgTable("session_places", {
+  sessionId: text()
+    .primaryKey()
+    .references(() => session.id, { onDelete: "cascade" }),
+  timeZone: text(),
+  network: text(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

@@ -65,6 +65,8 @@ export const shops = pgTable(
       .default("active"),
     suspendedReason: text(),
     suspendedAt: timestamp({ withTimezone: true }),
+    /** Deleted by its owner (after an export): closed for good, its ledger and figures kept, its details wiped. */
+    deletedAt: timestamp({ withTimezone: true }),
     cardMode: text({ enum: ["stamps", "points"] })
       .notNull()
       .default("stamps"),

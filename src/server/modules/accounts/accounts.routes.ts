@@ -6,15 +6,24 @@ import { type AppEnv, currentUser } from "../../lib/context.ts";
 import { enforceThrottle } from "../../lib/throttle.ts";
 import { validate } from "../../lib/validate.ts";
 import { getMe, saveProfile, signUp, touchLastSeen } from "./accounts.service.ts";
+import { recordSessionPlace } from "./session-place.service.ts";
 import { consentHistory, eraseAccount, exportArchive } from "./rgpd.service.ts";
+import { sendEraseCode } from "./erase-code.service.ts";
+import { recordAudit } from "../../lib/audit.ts";
 
 /** Sign-up, plus where to go once the address is confirmed (kept only when it is a path of this site). */
 const signUpRequestSchema = signUpSchema.extend({ redirect: z.string().max(2048).optional() });
 
-/** « Supprimer mon compte » is confirmed by the password. */
-const eraseSchema = z.object({
-  password: z.string({ error: "Saisissez votre mot de passe." }).min(1, "Saisissez votre mot de passe.").max(128),
-});
+/** « Supprimer mon compte » is confirmed by the password, or by a code sent by e-mail (erase-code.service.ts). */
+const eraseSchema = z.union(
+  [
+    z.object({
+      password: z.string({ error: "Saisissez votre mot de passe." }).min(1, "Saisissez votre mot de passe.").max(128),
+    }),
+    z.object({ code: z.string().trim().regex(/^\d{6}$/, "Le code reçu par e-mail a 6 chiffres.") }),
+  ],
+  { error: "Saisissez votre mot de passe ou le code reçu par e-mail." },
+);
 
 export const accountsRoutes = new Hono<AppEnv>()
   .post("/sign-up", validate("json", signUpRequestSchema), async (c) => {
@@ -43,6 +52,7 @@ export const accountsRoutes = new Hono<AppEnv>()
     const { db } = c.get("deps");
     await enforceThrottle(db, `export:${user.id}`, 3600, 10);
     const { zip, filename } = await exportArchive(db, user.id);
+    await recordAudit(db, { actorId: user.id, action: "export.personal", target: user.id });
     return c.body(zip as Uint8Array<ArrayBuffer>, 200, {
       "content-type": "application/zip",
       "content-disposition": `attachment; filename="${filename}"`,
@@ -57,10 +67,22 @@ export const accountsRoutes = new Hono<AppEnv>()
     const user = currentUser(c);
     const deps = c.get("deps");
     await enforceThrottle(deps.db, `erase:${user.id}`, 3600, 5);
-    const result = await eraseAccount(deps, user.id, { password: c.req.valid("json").password });
+    const result = await eraseAccount(deps, user.id, c.req.valid("json"));
     return c.json({ ok: true as const, ...result });
   })
+  .post("/me/erase-code", async (c) => {
+    const user = currentUser(c);
+    const deps = c.get("deps");
+    // Each sends a mail: a few an hour, and one a minute.
+    await enforceThrottle(deps.db, `erase-code:${user.id}`, 3600, 3);
+    await enforceThrottle(deps.db, `erase-code-minute:${user.id}`, 60, 1);
+    return c.json({ ok: true as const, ...(await sendEraseCode(deps, user.id)) });
+  })
   .post("/heartbeat", async (c) => {
-    await touchLastSeen(c.get("deps").db, currentUser(c).id);
+    const { db } = c.get("deps");
+    await touchLastSeen(db, currentUser(c).id);
+    // The session's approximate place, once (ADR 0023): the browser's time zone, the address cut to its network.
+    const sessionId = c.get("session")?.id;
+    if (sessionId) await recordSessionPlace(db, sessionId, c.req.header("x-time-zone"), c.get("clientIp"));
     return c.body(null, 204);
   });

@@ -7,6 +7,8 @@ import type { Db } from "../../db/client.ts";
 import { forgetUser } from "../../lib/sessions.ts";
 import { account, consents, member, redemptions } from "../../db/schema/index.ts";
 import { closeRedemption } from "../rewards/redemptions.service.ts";
+import { recordAudit } from "../../lib/audit.ts";
+import { checkEraseCode } from "./erase-code.service.ts";
 
 /**
  * RGPD by itself (issue 16, item 9): a shopper downloads everything about them at once, and erases their account.
@@ -44,6 +46,8 @@ export const EXPORT_SOURCES: Record<string, Source> = {
   message_deliveries: { where: (u) => sql`user_id = ${u}` },
   message_preferences: { where: (u) => sql`user_id = ${u}` },
   push_subscriptions: { where: (u) => sql`user_id = ${u}`, omit: ["endpoint", "p256dh", "auth"] },
+  session_places: { where: (u) => sql`session_id in (select id from session where user_id = ${u})` },
+  audit_log: { where: (u, e) => sql`actor_id = ${u} or target = ${u} or lower(target) = lower(${e})` },
   mail_outbox: { where: (_u, e) => sql`lower("to") = lower(${e})` },
 };
 
@@ -103,15 +107,19 @@ async function checkPassword(deps: Deps, userId: string, password: string) {
   }
 }
 
+/** How the person confirmed: their password, or a code mailed to them (erase-code.service.ts); none for the purge job. */
+export type EraseConfirmation = { password: string } | { code: string } | { purge: true };
+
 /**
  * Erases the account at once. Pending redemptions are cancelled through the one close path (their points go back
  * to the card with a `refund` entry: the ledger stays append-only), then the user row is deleted: personal tables
  * cascade, while cards, scans, redemptions and contest rows keep their figures with no owner (ON DELETE SET NULL),
  * so every shop's totals stay true. Mail kept for this address, verifications and throttle keys naming it go too.
  */
-export async function eraseAccount(deps: Deps, userId: string, options: { password?: string } = {}) {
+export async function eraseAccount(deps: Deps, userId: string, confirmation: EraseConfirmation) {
   const { db } = deps;
-  if (options.password !== undefined) await checkPassword(deps, userId, options.password);
+  if ("password" in confirmation) await checkPassword(deps, userId, confirmation.password);
+  else if ("code" in confirmation) await checkEraseCode(deps, userId, confirmation.code);
   const owned = await db
     .select({ id: member.id })
     .from(member)
@@ -145,7 +153,21 @@ export async function eraseAccount(deps: Deps, userId: string, options: { passwo
     await tx.execute(
       sql`delete from auth_throttle where lower(key) like ${`%${me.email.toLowerCase()}%`} or key like ${`%${userId}%`}`,
     );
+    // The audit log keeps its rows (append-only, migration 0017): the person's address and e-mail leave them; their
+    // id stays, naming nobody once the account is gone (docs/decisions/0024-audit-log-append-only.md).
+    await tx.execute(sql`select set_config('fidele.audit_erasure', 'on', true)`);
+    await tx.execute(sql`
+      update audit_log set ip = null,
+        target = case when lower(target) = lower(${me.email}) then null else target end
+      where actor_id = ${userId} or target = ${userId} or lower(target) = lower(${me.email})`);
+    await tx.execute(sql`select set_config('fidele.audit_erasure', 'off', true)`);
     await tx.execute(sql`delete from "user" where id = ${userId}`);
+    await recordAudit(tx, {
+      actorId: "purge" in confirmation ? null : userId,
+      action: "purge" in confirmation ? "account.purge" : "account.delete",
+      target: userId,
+      details: { cancelledRedemptions: cancelled, confirmedBy: Object.keys(confirmation)[0] },
+    });
   });
   forgetUser(db, userId);
   return { cancelledRedemptions: cancelled };

@@ -1,5 +1,8 @@
+import { sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
+import { AppError } from "../../../domain/errors.ts";
+import type { Db } from "../../db/client.ts";
 import { suspendShopSchema } from "../../../domain/schemas/shops.ts";
 import { unsetLegalDetails } from "../../env.ts";
 import { type AppEnv, currentAdmin, currentUser } from "../../lib/context.ts";
@@ -118,6 +121,16 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json({ notices });
   });
 
+/** A shop its owner deleted (shop-closure.service.ts) stays closed: it has no team, no details, no key any more. */
+async function refuseDeletedShop(db: Db, shopId: string) {
+  const deleted = await db.execute(sql`select 1 from shops where id = ${shopId} and deleted_at is not null`);
+  if (deleted.rows.length > 0) {
+    throw new AppError("CONFLICT", {
+      userMessage: "Cette boutique a été supprimée par son propriétaire : elle ne peut pas être réactivée.",
+    });
+  }
+}
+
 /** /api/backoffice/platform: the platform admin's list of shops, suspension and reactivation. */
 export const platformRoutes = new Hono<AppEnv>()
   .get("/shops", validate("query", platformQuery), async (c) => {
@@ -140,5 +153,6 @@ export const platformRoutes = new Hono<AppEnv>()
   .post("/shops/:shopId/reactivate", validate("param", shopIdSchema), async (c) => {
     const admin = currentAdmin(c);
     const actor = { id: admin.id, ip: c.get("clientIp") };
+    await refuseDeletedShop(c.get("deps").db, c.req.valid("param").shopId);
     return c.json({ shop: await setShopStatus(c.get("deps").db, c.req.valid("param").shopId, "active", null, actor) });
   });

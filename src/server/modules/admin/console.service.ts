@@ -6,6 +6,7 @@ import type { Auth, SessionUser } from "../../auth.ts";
 import type { Db } from "../../db/client.ts";
 import { AUDIT_ACTIONS, type AuditAction, recordAudit } from "../../lib/audit.ts";
 import { forgetSession, forgetUser } from "../../lib/sessions.ts";
+import { networkOf, placeLabel } from "../../../domain/place.ts";
 import { confirmCallback } from "../accounts/accounts.service.ts";
 
 /** The back-office console: the audit log (/admin/logs), who is online (/admin/connected), sessions (/admin/sessions). */
@@ -172,11 +173,15 @@ export async function listSessions(db: Db, viewer: SessionUser, currentSessionId
     ip_address: string | null;
     created_at: Date | string;
     last_seen: Date | string | null;
+    time_zone: string | null;
+    network: string | null;
   }>(sql`
-    select s.id, s.user_id, u.name, u.email, s.user_agent, s.ip_address, s.created_at, p.last_seen
+    select s.id, s.user_id, u.name, u.email, s.user_agent, s.ip_address, s.created_at, p.last_seen,
+      sp.time_zone, sp.network
     from session s
     join "user" u on u.id = s.user_id
     left join profiles p on p.id = s.user_id
+    left join session_places sp on sp.session_id = s.id
     where s.expires_at > now() and ${visibleSessions(viewer)}
     order by (s.user_id = ${viewer.id}) desc, coalesce(p.last_seen, s.created_at) desc
     limit 500`);
@@ -185,7 +190,8 @@ export async function listSessions(db: Db, viewer: SessionUser, currentSessionId
       id: r.id,
       user: { id: r.user_id, name: r.name, email: r.email },
       userAgent: r.user_agent,
-      ip: r.ip_address,
+      // Never the address itself: its network, and the place named by the browser's time zone (ADR 0023).
+      place: placeLabel(r.time_zone, r.network ?? networkOf(r.ip_address)),
       createdAt: iso(r.created_at)!,
       lastActiveAt: iso(r.last_seen ?? r.created_at)!,
       isCurrent: r.id === currentSessionId,
@@ -223,8 +229,8 @@ export async function platformOverview(db: Db, databaseKind: string) {
     has_jobs: boolean;
   }>(sql`
     select
-      (select count(*)::int from shops) as shops,
-      (select count(*)::int from shops where status = 'suspended') as suspended_shops,
+      (select count(*)::int from shops where deleted_at is null) as shops,
+      (select count(*)::int from shops where status = 'suspended' and deleted_at is null) as suspended_shops,
       (select count(*)::int from "user" where role is distinct from 'admin') as shoppers,
       (select count(*)::int from "user" where role is distinct from 'admin' and created_at > now() - interval '30 days') as new_shoppers,
       (select count(*)::int from scans where outcome = 'accepted' and created_at > now() - interval '30 days') as scans,
@@ -242,16 +248,24 @@ export async function platformOverview(db: Db, databaseKind: string) {
       from pgboss.job`);
     jobs = result.rows[0] ?? jobs;
   }
-  const series = await db.execute<{ day: string; scans: number; signups: number }>(sql`
+  const series = await db.execute<{ day: string; scans: number; signups: number; redemptions: number; messages: number }>(sql`
     select to_char(d.day, 'YYYY-MM-DD') as day,
            (select count(*)::int from scans x where x.outcome = 'accepted' and x.created_at >= d.day and x.created_at < d.day + interval '1 day') as scans,
-           (select count(*)::int from "user" u where u.created_at >= d.day and u.created_at < d.day + interval '1 day') as signups
+           (select count(*)::int from "user" u where u.created_at >= d.day and u.created_at < d.day + interval '1 day') as signups,
+           (select count(*)::int from redemptions r where r.status = 'validated' and r.created_at >= d.day and r.created_at < d.day + interval '1 day') as redemptions,
+           (select count(*)::int from messages m where m.created_at >= d.day and m.created_at < d.day + interval '1 day') as messages
     from generate_series(date_trunc('day', now() at time zone 'UTC') - interval '29 days', date_trunc('day', now() at time zone 'UTC'), interval '1 day') as d(day)
     order by d.day`);
   return {
     days: 30,
-    /** Per UTC day, oldest first: accepted scans and new accounts. */
-    daily: series.rows.map((r) => ({ date: r.day, scans: r.scans, signups: r.signups })),
+    /** Per UTC day, oldest first: accepted scans, new accounts, rewards handed over, messages. */
+    daily: series.rows.map((r) => ({
+      date: r.day,
+      scans: r.scans,
+      signups: r.signups,
+      redemptions: r.redemptions,
+      messages: r.messages,
+    })),
     activity: {
       shops: c.shops,
       suspendedShops: c.suspended_shops,

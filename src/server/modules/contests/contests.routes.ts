@@ -11,6 +11,7 @@ import {
 import { AppError } from "../../../domain/errors.ts";
 import { type AppEnv, currentAdmin, currentUser } from "../../lib/context.ts";
 import { enforceThrottle } from "../../lib/throttle.ts";
+import { recordAudit } from "../../lib/audit.ts";
 import { validate } from "../../lib/validate.ts";
 import { ownerOnly, type ShopEnv } from "../../lib/shop-access.ts";
 import {
@@ -164,6 +165,7 @@ export const contestsManageRoutes = new Hono<ShopEnv>()
   .get("/contest-winnings/export", ownerOnly, validate("query", winningsQuery), async (c) => {
     const access = c.get("access");
     const csv = await winningsCsv(c.get("deps").db, access, c.req.valid("query"));
+    await recordAudit(c.get("deps").db, { actorId: access.userId, shopId: access.shopId, action: "export.winnings", ip: c.get("clientIp") ?? null });
     return c.body(csv, 200, {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": 'attachment; filename="lots-gagnes.csv"',

@@ -6,7 +6,8 @@ export type MailKind =
   | "invitation"
   | "existing-account"
   | "contest-win"
-  | "inactive-account";
+  | "inactive-account"
+  | "erase-code";
 
 export type MailContent = { subject: string; text: string; html: string };
 
@@ -105,5 +106,16 @@ export const mailTemplates = {
         "Pour le garder, il suffit de vous connecter avant cette date.",
       ],
       { label: "Me connecter", url: p.url },
+    ),
+  "erase-code": (p: { code: string; minutes: number }) =>
+    build(
+      `Code de suppression de votre compte : ${p.code}`,
+      "Supprimer votre compte Fidèle",
+      [
+        `Saisissez ce code dans l'application pour confirmer la suppression de votre compte. Il est valable ${p.minutes} minutes.`,
+        "La suppression efface vos données personnelles tout de suite et ne peut pas être annulée.",
+      ],
+      undefined,
+      p.code,
     ),
 } satisfies Record<MailKind, (p: never) => MailContent>;

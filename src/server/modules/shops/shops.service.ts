@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, avg, count, eq, sql } from "drizzle-orm";
+import { and, asc, avg, count, eq, isNull, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
 import { isPeriodOver, multiplierAt } from "../../../domain/loyalty/double-points.ts";
 import { closureOn, dayHoursLabelFr, type Closure, WEEKDAYS_FR, type WeeklyHours } from "../../../domain/loyalty/hours.ts";
@@ -199,7 +199,8 @@ export async function searchShops(db: Db, input: SearchInput, options: { default
 
 /** /shop/{slug}: what a shopper sees; their card and review when signed in. */
 export async function getShopPage(db: Db, slug: string, viewerId: string | null, now = new Date()) {
-  const [shop] = await db.select().from(shops).where(eq(shops.slug, slug)).limit(1);
+  // A shop deleted by its owner (shop-closure.service.ts) is gone from the public side.
+  const [shop] = await db.select().from(shops).where(and(eq(shops.slug, slug), isNull(shops.deletedAt))).limit(1);
   if (!shop) throw new AppError("NOT_FOUND", { userMessage: "Cette boutique n'existe pas ou plus." });
   const tz = shop.timezone;
   const [periods, [rating], myCardRows, myReviewRows, shopRewards] = await Promise.all([

@@ -4,7 +4,7 @@ import { useNavigate } from "react-router";
 import { formatDateTime } from "../../../../domain/format.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { DownloadButton } from "../../../components/ui/download-button.tsx";
-import { PasswordField } from "../../../components/ui/field.tsx";
+import { Field, PasswordField } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { api, ApiError, unwrap } from "../../../lib/api-client.ts";
 import { meQueryOptions } from "../../../lib/me.ts";
@@ -59,10 +59,13 @@ export function MyDataSection() {
   );
 }
 
-/** « Supprimer mon compte »: confirmed by the password, at once. */
+/** « Supprimer mon compte »: confirmed by the password, or by a code sent by e-mail (no password, or forgotten). */
 export function DeleteAccountSection() {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState("");
+  const [byCode, setByCode] = useState(false);
+  const [code, setCode] = useState("");
+  const [codeSent, setCodeSent] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const queryClient = useQueryClient();
@@ -73,7 +76,7 @@ export function DeleteAccountSection() {
     setBusy(true);
     setError(null);
     try {
-      await unwrap(api.accounts.me.$delete({ json: { password } }));
+      await unwrap(api.accounts.me.$delete({ json: byCode ? { code } : { password } }));
       // Leave the signed-in page first (emptied earlier, its guard would send us to /login), then forget everything.
       await navigate("/", { replace: true, state: { notice: "Votre compte et vos données ont été supprimés." } });
       queryClient.clear();
@@ -81,6 +84,20 @@ export function DeleteAccountSection() {
     } catch (e) {
       setBusy(false);
       setError(e instanceof ApiError ? e.message : "La suppression a échoué. Réessayez.");
+    }
+  };
+
+  const sendCode = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const sent = await unwrap(api.accounts.me["erase-code"].$post());
+      setByCode(true);
+      setCodeSent(`Un code à 6 chiffres a été envoyé à ${sent.sentTo}. Il est valable ${sent.minutes} minutes.`);
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : "Le code n'a pas pu être envoyé. Réessayez.");
+    } finally {
+      setBusy(false);
     }
   };
 
@@ -96,15 +113,31 @@ export function DeleteAccountSection() {
       {open ? (
         <form onSubmit={onSubmit} className="mt-3 flex flex-col gap-3" noValidate>
           {error ? <Notice tone="error">{error}</Notice> : null}
-          <PasswordField
-            label="Mot de passe, pour confirmer"
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-            required
-          />
+          {codeSent ? <Notice tone="success">{codeSent}</Notice> : null}
+          {byCode ? (
+            <Field
+              label="Code reçu par e-mail"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+              required
+            />
+          ) : (
+            <PasswordField
+              label="Mot de passe, pour confirmer"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              required
+            />
+          )}
           <Button type="submit" variant="danger" full isLoading={busy}>
             Supprimer définitivement mon compte
+          </Button>
+          <Button type="button" variant="secondary" full disabled={busy} onClick={sendCode}>
+            {byCode ? "Renvoyer un code" : "Pas de mot de passe ? Recevoir un code par e-mail"}
           </Button>
           <Button type="button" variant="secondary" full onClick={() => setOpen(false)}>
             Annuler

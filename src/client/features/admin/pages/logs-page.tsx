@@ -23,6 +23,11 @@ function detailText(details: Record<string, unknown> | null): string {
   if (typeof details.rows === "number") parts.push(plural(details.rows, "ligne", "lignes"));
   if (typeof details.role === "string") parts.push(`rôle ${details.role}`);
   if (typeof details.winners === "number") parts.push(plural(details.winners, "gagnant", "gagnants"));
+  if (typeof details.from === "string" && typeof details.to === "string") parts.push(`rôle ${details.from} → ${details.to}`);
+  if (typeof details.section === "string") parts.push(`réglage ${details.section}`);
+  if (typeof details.title === "string") parts.push(`« ${details.title} »`);
+  if (typeof details.name === "string") parts.push(`« ${details.name} »`);
+  if (typeof details.scope === "string" && details.scope === "all-shops") parts.push("toutes les boutiques");
   return parts.join(" · ");
 }
 

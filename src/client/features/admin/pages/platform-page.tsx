@@ -56,6 +56,11 @@ function Overview() {
                 title="Nouveaux comptes"
                 points={data.daily.map((d) => ({ date: d.date, value: d.signups }))}
               />
+              <DailyBars
+                title="Récompenses remises"
+                points={data.daily.map((d) => ({ date: d.date, value: d.redemptions }))}
+              />
+              <DailyBars title="Messages" points={data.daily.map((d) => ({ date: d.date, value: d.messages }))} />
             </div>
           </section>
           <section aria-labelledby="health-title" className="flex flex-col gap-2">

@@ -44,7 +44,7 @@ export default function SessionsPage() {
                   </p>
                   <p className="text-sm text-stone-600 dark:text-stone-400">
                     Active {formatMoment(s.lastActiveAt)} · ouverte {formatMoment(s.createdAt)}
-                    {s.ip ? ` · ${s.ip}` : ""}
+                    {s.place ? ` · ${s.place}` : ""}
                   </p>
                 </div>
                 {s.isCurrent ? null : (

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from "react";
+import { Link } from "react-router";
 import { HANDOVER_LABELS_FR, HANDOVER_MODES, type HandoverMode } from "../../../../domain/contests/contests.ts";
 import { LOT_PHOTO_MAX_BYTES } from "../../../../domain/contests/schemas.ts";
 import { formatNumber, plural } from "../../../../domain/format.ts";
@@ -193,7 +194,11 @@ function Lots({ shopId }: { shopId: string }) {
               <li key={l.id} className="flex flex-wrap items-center gap-3 py-3">
                 {l.photo ? <img src={l.photo} alt="" className="size-12 rounded-lg object-cover" /> : null}
                 <div className="min-w-0 flex-1">
-                  <p className="font-semibold">{l.name}</p>
+                  <p className="font-semibold">
+                    <Link to={`/admin/lot-${l.id}`} className="underline decoration-stone-300 underline-offset-4">
+                      {l.name}
+                    </Link>
+                  </p>
                   <p className="text-sm text-stone-700 dark:text-stone-300">
                     {l.valueLabel} · {formatNumber(l.remaining)} sur {plural(l.quantity, "disponible", "disponibles")} ·{" "}
                     {l.handoverLabel}

@@ -121,7 +121,11 @@ function RewardItem({
           </span>
         )}
         <div className="min-w-0 flex-1">
-          <h3 className="font-semibold leading-snug break-words">{reward.title}</h3>
+          <h3 className="font-semibold leading-snug break-words">
+            <Link to={`/admin/${reward.slug}`} className="underline decoration-stone-300 underline-offset-4">
+              {reward.title}
+            </Link>
+          </h3>
           <p className="mt-0.5 text-sm font-medium text-stone-800 dark:text-stone-200">
             {reward.costLabel} · {reward.kind === "ladder" ? "Palier (une seule fois)" : "Répétable"}
           </p>

@@ -7,6 +7,7 @@ import { SelectField } from "../../../components/ui/select-field.tsx";
 import { useForm } from "../../../lib/use-form.ts";
 import { useLegal } from "../api/get-legal.ts";
 import { useSaveLegal } from "../api/save-legal.ts";
+import { CloseShopSection } from "../components/close-shop-section.tsx";
 import {
   BackofficeError,
   BackofficePage,
@@ -143,7 +144,12 @@ function LegalBody({ shopId }: { shopId: string }) {
 export default function LegalPage() {
   return (
     <BackofficePage title="Société" lead="L'identité légale de votre entreprise, pour vos mentions et vos factures.">
-      {(shop) => <LegalBody shopId={shop.id} />}
+      {(shop) => (
+        <>
+          <LegalBody shopId={shop.id} />
+          {shop.role === "owner" ? <CloseShopSection shopId={shop.id} shopName={shop.name} /> : null}
+        </>
+      )}
     </BackofficePage>
   );
 }
