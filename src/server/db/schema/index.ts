@@ -6,3 +6,4 @@ export * from "./rewards.ts";
 export * from "./contests.ts";
 export * from "./messages.ts";
 export * from "./audit.ts";
+export * from "./stats.ts";
