@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
-import { CSV_BOM, type CsvValue, csvDateTime, csvLine } from "../../../domain/loyalty/csv.ts";
+import { csvDateTime } from "../../../domain/loyalty/csv.ts";
 import { LEDGER_KIND_LABELS_FR } from "../../../domain/loyalty/ledger.ts";
 import { SEARCH_FOLD_FROM, SEARCH_FOLD_TO, foldSearch } from "../../../domain/loyalty/shop-text.ts";
 import { localParts } from "../../../domain/loyalty/time.ts";
@@ -10,6 +10,7 @@ import type { Db } from "../../db/client.ts";
 import { cards, ledgerEntries, shops } from "../../db/schema/index.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 import { recordAudit } from "../../lib/audit.ts";
+import { CSV_BATCH, cappedTotal, csvStream, LIST_COUNT_CAP, type ListKeyset } from "../../lib/list-page.ts";
 
 /** The owner's lists and figures: customers, scans, the dashboard; each scoped by `shopScope`. */
 
@@ -60,10 +61,7 @@ const SORTS = {
 } as const;
 
 type CustomersQuery = z.output<typeof customersQuerySchema>;
-type Keyset = { k: string; id: string; flagged?: boolean } | null;
-
-/** Lists count up to here; beyond, the page says « plus de 10 000 ». */
-export const LIST_COUNT_CAP = 10_000;
+type Keyset = ListKeyset;
 
 function customerFilter(shopId: string, q: CustomersQuery) {
   const term = q.q ? `%${likeEscape(foldSearch(q.q))}%` : null;
@@ -138,9 +136,6 @@ async function countCustomers(db: Db, shopId: string, q: CustomersQuery) {
   return cappedTotal(Number(result.rows[0]?.n ?? 0));
 }
 
-export const cappedTotal = (n: number) =>
-  n > LIST_COUNT_CAP ? { total: LIST_COUNT_CAP, totalIsCapped: true } : { total: n, totalIsCapped: false };
-
 export const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
 /** A customer as the owner's list and customer page show them. */
@@ -177,46 +172,6 @@ export async function listCustomers(db: Db, access: ShopAccess, q: CustomersQuer
     countCustomers(db, access.shopId, q),
   ]);
   return { customers: rows.map(customerDto), ...count };
-}
-
-/** Rows per query of a CSV export. */
-export const CSV_BATCH = 1_000;
-
-/**
- * A CSV file written as it is read: batches of CSV_BATCH rows (keyset on the list's own order), each
- * turned into text and handed to the client before the next is read, so memory stays flat and every row
- * is in the file. `next(after)` returns a batch and the key to continue from.
- */
-export function csvStream<R>(
-  headers: readonly string[],
-  next: (after: Keyset) => Promise<{ rows: R[]; last: Keyset }>,
-  toRow: (r: R) => CsvValue[],
-): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let after: Keyset = null;
-  let started = false;
-  let done = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (!started) {
-          started = true;
-          controller.enqueue(encoder.encode(`${CSV_BOM}${csvLine(headers)}`));
-          return;
-        }
-        if (done) return;
-        const batch = await next(after);
-        if (batch.rows.length) controller.enqueue(encoder.encode(batch.rows.map((r) => csvLine(toRow(r))).join("")));
-        if (batch.rows.length < CSV_BATCH || !batch.last) {
-          done = true;
-          controller.close();
-        } else {
-          after = batch.last;
-        }
-      },
-    },
-    { highWaterMark: 1 },
-  );
 }
 
 export async function customersCsv(db: Db, access: ShopAccess, q: CustomersQuery) {

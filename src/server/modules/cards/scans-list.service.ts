@@ -15,7 +15,8 @@ import type { Db } from "../../db/client.ts";
 import { recordAudit } from "../../lib/audit.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 
-import { cappedTotal, CSV_BATCH, csvStream, iso, LIST_COUNT_CAP, shopTimezone } from "./customers.service.ts";
+import { CSV_BATCH, cappedTotal, csvStream, LIST_COUNT_CAP } from "../../lib/list-page.ts";
+import { iso, shopTimezone } from "./customers.service.ts";
 
 /** The owner's list of scans (every attempt, flagged first), its CSV, and the counter's scans of today. */
 
