@@ -251,7 +251,7 @@ export async function platformOverview(db: Db, databaseKind: string) {
       (select count(*)::int from shops where status = 'suspended') as suspended_shops,
       (select count(*)::int from "user" where role is distinct from 'admin') as shoppers,
       (select count(*)::int from "user" where role is distinct from 'admin' and created_at > now() - interval '30 days') as new_shoppers,
-      (select count(*)::int from scans where outcome = 'accepted' and created_at > now() - interval '30 days') as scans,
+      (select count(*)::int from scans where outcome = 'accepted' and created_at > now() - interval '30 days') as scans, -- scans_accepted_created_idx
       (select count(*)::int from redemptions where status = 'validated' and created_at > now() - interval '30 days') as redemptions,
       (select count(*)::int from messages where created_at > now() - interval '30 days') as messages,
       (select count(*)::int from mail_outbox) as outbox,
@@ -266,11 +266,20 @@ export async function platformOverview(db: Db, databaseKind: string) {
       from pgboss.job`);
     jobs = result.rows[0] ?? jobs;
   }
+  // One pass per table over the 30 days (scans by scans_accepted_created_idx, migration 0017), grouped by UTC day.
   const series = await db.execute<{ day: string; scans: number; signups: number }>(sql`
-    select to_char(d.day, 'YYYY-MM-DD') as day,
-           (select count(*)::int from scans x where x.outcome = 'accepted' and x.created_at >= d.day and x.created_at < d.day + interval '1 day') as scans,
-           (select count(*)::int from "user" u where u.created_at >= d.day and u.created_at < d.day + interval '1 day') as signups
-    from generate_series(date_trunc('day', now() at time zone 'UTC') - interval '29 days', date_trunc('day', now() at time zone 'UTC'), interval '1 day') as d(day)
+    with d as (
+      select day::date as day
+      from generate_series(date_trunc('day', now() at time zone 'UTC') - interval '29 days', date_trunc('day', now() at time zone 'UTC'), interval '1 day') as g(day)
+    ), x as (
+      select (created_at at time zone 'UTC')::date as day, count(*)::int as n from scans
+      where outcome = 'accepted' and created_at >= ((select min(day) from d)::timestamp at time zone 'UTC') group by 1
+    ), u as (
+      select created_at::date as day, count(*)::int as n from "user"
+      where created_at >= (select min(day) from d)::timestamp group by 1
+    )
+    select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(x.n, 0) as scans, coalesce(u.n, 0) as signups
+    from d left join x on x.day = d.day left join u on u.day = d.day
     order by d.day`);
   return {
     days: 30,
