@@ -18,10 +18,15 @@ export type ListKeyset = { k: string; id: string; flagged?: boolean } | null;
 /** Rows per query of a CSV export. */
 export const CSV_BATCH = 1_000;
 
+/** Rows turned into text in one go: between two slices the event loop serves other requests (setImmediate). */
+const CSV_SLICE = 200;
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * A CSV file written as it is read: batches of CSV_BATCH rows (keyset on the list's own order), each
- * turned into text and handed to the client before the next is read, so memory stays flat and every row
- * is in the file. `next(after)` returns a batch and the key to continue from.
+ * turned into text CSV_SLICE rows at a time (yielding to the event loop between slices) and handed to the client
+ * before the next is read, so memory stays flat, other requests keep being served and every row is in the file.
+ * `next(after)` returns a batch and the key to continue from.
  */
 export function csvStream<R>(
   headers: readonly string[],
@@ -42,7 +47,14 @@ export function csvStream<R>(
         }
         if (done) return;
         const batch = await next(after);
-        if (batch.rows.length) controller.enqueue(encoder.encode(batch.rows.map((r) => csvLine(toRow(r))).join("")));
+        for (let i = 0; i < batch.rows.length; i += CSV_SLICE) {
+          if (i > 0) await yieldToLoop();
+          const text = batch.rows
+            .slice(i, i + CSV_SLICE)
+            .map((r) => csvLine(toRow(r)))
+            .join("");
+          controller.enqueue(encoder.encode(text));
+        }
         if (batch.rows.length < CSV_BATCH || !batch.last) {
           done = true;
           controller.close();
