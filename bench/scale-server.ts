@@ -25,11 +25,10 @@ const CUSTOMERS = Number(process.env.BENCH_SCALE_CUSTOMERS ?? 50_000);
 const SCANS = Number(process.env.BENCH_SCALE_SCANS ?? 500_000);
 const SMALL_SHOPS = Number(process.env.BENCH_SCALE_SHOPS ?? 2_000);
 const REDEMPTIONS = 5_010;
-/** md5('c4242') as a uuid: the big shop's card of customer u4242 (card ids are uuids, as the routes check). */
-const CARD_4242 = createHash("md5")
-  .update("c4242")
-  .digest("hex")
-  .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5");
+/** bench_uuid('c4242') (below): the big shop's card of customer u4242. */
+const md5 = createHash("md5").update("c4242").digest("hex");
+const v4 = `${md5.slice(0, 12)}4${md5.slice(13, 16)}8${md5.slice(17)}`;
+const CARD_4242 = v4.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, "$1-$2-$3-$4-$5");
 
 export type ScaleWorld = {
   port: number;
@@ -46,6 +45,9 @@ async function seed(url: string, ids: { big: string; template: string; smallOwne
   await client.connect();
   const q = (text: string, values: unknown[] = []) => client.query(text, values);
   try {
+    // Card and redemption ids are uuids (the routes check them): v4-shaped, from an md5 of a name.
+    await q(`create function bench_uuid(t text) returns text language sql immutable
+             as $$ select overlay(overlay(md5(t) placing '4' from 13) placing '8' from 17)::uuid::text $$`);
     await q("set session_replication_role = replica");
     await q(
       `insert into "user" (id, name, email, email_verified, role, created_at, updated_at)
@@ -83,12 +85,12 @@ async function seed(url: string, ids: { big: string; template: string; smallOwne
     // Cards: every customer at the big shop; 25 at each small shop.
     await q(
       `insert into cards (id, shop_id, user_id, created_at)
-       select md5('c' || g)::uuid::text, $1, 'u' || g, now() - (g % 700) * interval '1 day' from generate_series(1, $2::int) g`,
+       select bench_uuid('c' || g), $1, 'u' || g, now() - (g % 700) * interval '1 day' from generate_series(1, $2::int) g`,
       [ids.big, CUSTOMERS],
     );
     await q(
       `insert into cards (id, shop_id, user_id, created_at)
-       select md5('sc' || s || '-' || i)::uuid::text, 'small-' || s, 'u' || (1 + (s * 25 + i) % $2::int), now() - ((s + i) % 400) * interval '1 day'
+       select bench_uuid('sc' || s || '-' || i), 'small-' || s, 'u' || (1 + (s * 25 + i) % $2::int), now() - ((s + i) % 400) * interval '1 day'
        from generate_series(1, $1::int) s, generate_series(1, 25) i`,
       [SMALL_SHOPS, CUSTOMERS],
     );
@@ -96,7 +98,7 @@ async function seed(url: string, ids: { big: string; template: string; smallOwne
     await q(
       `insert into scans (id, shop_id, user_id, actor_id, card_id, scan_uid, outcome, method, delta, flags, device_id,
                           idempotency_key, response, created_at)
-       select 'bs' || g, $1, 'u' || (1 + g % $2::int), 'u' || (1 + g % $2::int), md5('c' || (1 + g % $2::int))::uuid::text, 'seed',
+       select 'bs' || g, $1, 'u' || (1 + g % $2::int), 'u' || (1 + g % $2::int), bench_uuid('c' || (1 + g % $2::int)), 'seed',
               case when g % 9 = 0 then 'cooldown' else 'accepted' end, 'rotating',
               case when g % 9 = 0 then 0 else 10 end,
               case when g % 500 = 0 then array['shared_device'] else '{}'::text[] end, 'd' || (g % 20000),
@@ -108,7 +110,7 @@ async function seed(url: string, ids: { big: string; template: string; smallOwne
       `insert into scans (id, shop_id, user_id, actor_id, card_id, scan_uid, outcome, method, delta, flags, device_id,
                           idempotency_key, response, created_at)
        select 'ss' || s || '-' || j, 'small-' || s, 'u' || (1 + (s * 25 + 1 + j % 25) % $2::int),
-              'u' || (1 + (s * 25 + 1 + j % 25) % $2::int), md5('sc' || s || '-' || (1 + j % 25))::uuid::text, 'seed',
+              'u' || (1 + (s * 25 + 1 + j % 25) % $2::int), bench_uuid('sc' || s || '-' || (1 + j % 25)), 'seed',
               case when j % 9 = 0 then 'cooldown' else 'accepted' end, 'rotating', case when j % 9 = 0 then 0 else 10 end,
               '{}'::text[], 'sd' || s || '-' || (j % 30), 'ss' || s || '-' || j, '{}'::jsonb, now() - j * interval '5 days'
        from generate_series(1, $1::int) s, generate_series(1, 50) j`,
@@ -127,7 +129,7 @@ async function seed(url: string, ids: { big: string; template: string; smallOwne
     await q(
       `insert into redemptions (id, shop_id, reward_id, card_id, user_id, code, status, source, title, cost, expires_at,
                                 idempotency_key, decided_at, created_at)
-       select md5('r' || g)::uuid::text, $1, $2, md5('c' || (1 + (g * 7) % $3::int))::uuid::text, 'u' || (1 + (g * 7) % $3::int), 'B' || lpad(g::text, 5, '0'),
+       select bench_uuid('r' || g), $1, $2, bench_uuid('c' || (1 + (g * 7) % $3::int)), 'u' || (1 + (g * 7) % $3::int), 'B' || lpad(g::text, 5, '0'),
               case when g <= 10 then 'pending' else 'validated' end, 'reward', 'Café offert', 50,
               now() + interval '10 minutes', 'r' || g,
               case when g <= 10 then null else now() - (g % 365) * interval '1 day' + interval '5 minutes' end,
