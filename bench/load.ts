@@ -19,7 +19,16 @@ export const BUDGET_RATIO = 0.5;
 export const BUDGET_P99_MS = 50;
 
 export type Stats = { requests: number; seconds: number; rps: number; p50: number; p99: number; errors: number };
-export type Row = { database: "postgresql" | "pglite"; clients: number; http: Stats; sql: Stats; ratio: number; loop?: LoopStats };
+/** `pgbench`: the same function sent by pgbench (PostgreSQL only; null without pgbench), the database's own limit. */
+export type Row = {
+  database: "postgresql" | "pglite";
+  clients: number;
+  http: Stats;
+  sql: Stats;
+  ratio: number;
+  pgbench?: Stats | null;
+  loop?: LoopStats;
+};
 
 /** BENCH_DATABASES=pglite (or postgresql) runs one side of the scan and redeem benches only. */
 export const benchesDatabase = (kind: "postgresql" | "pglite") =>
@@ -120,7 +129,22 @@ export function reportRows(rows: Row[], unit: string, verdictHeader: "budget" | 
   });
   console.log(
     table(
-      ["database", "clients", `HTTP ${unit}/s`, "HTTP p50 ms", "HTTP p99 ms", `SQL ${unit}/s`, "SQL p50 ms", "SQL p99 ms", "HTTP/SQL", "errors", verdictHeader],
+      [
+        "database",
+        "clients",
+        `HTTP ${unit}/s`,
+        "HTTP p50 ms",
+        "HTTP p99 ms",
+        `SQL ${unit}/s`,
+        "SQL p50 ms",
+        "SQL p99 ms",
+        "HTTP/SQL",
+        `pgbench ${unit}/s`,
+        "pgbench p99 ms",
+        "HTTP/pgbench",
+        "errors",
+        verdictHeader,
+      ],
       checks.map((r) => [
         r.database,
         r.clients,
@@ -131,13 +155,16 @@ export function reportRows(rows: Row[], unit: string, verdictHeader: "budget" | 
         r.sql.p50,
         r.sql.p99,
         `${Math.round(r.ratio * 100)} %`,
+        r.pgbench ? r.pgbench.rps : "—",
+        r.pgbench ? r.pgbench.p99 : "—",
+        r.pgbench ? `${Math.round((r.http.rps / r.pgbench.rps) * 100)} %` : "—",
         r.http.errors + r.sql.errors,
         r.ok ? "ok" : "FAIL",
       ]),
     ),
   );
   console.log(
-    `${verdictHeader}: HTTP ≥ ${BUDGET_RATIO * 100} % of raw-SQL throughput at 16 and 64 clients, HTTP p99 < ${BUDGET_P99_MS} ms at 16 clients, no error.`,
+    `${verdictHeader}: HTTP ≥ ${BUDGET_RATIO * 100} % of raw-SQL throughput at 16 and 64 clients, HTTP p99 < ${BUDGET_P99_MS} ms at 16 clients, no error. HTTP/pgbench: how close the whole stack is to the database's own limit (reported).`,
   );
   return checks;
 }

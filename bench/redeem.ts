@@ -9,6 +9,7 @@ import { createDeps } from "../src/server/server.ts";
 import { ROOT, writeResult } from "./lib.ts";
 import { reportLoop } from "./loop-probe.ts";
 import { benchesDatabase, CONCURRENCY, drive, type Row, reportRows, startWorldServer, USERS, withFreshDatabase } from "./load.ts";
+import { literal, runPgbench, writeBenchUsers } from "./pgbench.ts";
 import { type RedeemWorld, seedRedeemWorld } from "./redeem-server.ts";
 import { benchEnv } from "./scan-server.ts";
 
@@ -68,6 +69,10 @@ function benchPostgres(adminUrl: string): Promise<Row[]> {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     try {
       const world = server.world;
+      await writeBenchUsers(url, world.users);
+      const script = `\\set n random(0, ${world.users.length - 1})
+select fidele_redeem(u.id, ${literal(world.rewardId)}, gen_random_uuid()::text, 'reward', null) from bench_users u where u.n = :n;
+`;
       for (const clients of CONCURRENCY) {
         const h = httpRedeemer(world.port, world, clients);
         const httpStats = await drive(clients, h.once);
@@ -77,7 +82,14 @@ function benchPostgres(adminUrl: string): Promise<Row[]> {
           const res = await pool.query({ name: "fidele_redeem", text: REDEEM_SQL, values: sqlParams(world, user.id) });
           return accepted(res.rows[0]);
         });
-        rows.push({ database: "postgresql", clients, http: httpStats, sql: sqlStats, ratio: httpStats.rps / sqlStats.rps });
+        rows.push({
+          database: "postgresql",
+          clients,
+          http: httpStats,
+          sql: sqlStats,
+          ratio: httpStats.rps / sqlStats.rps,
+          pgbench: await runPgbench(url, clients, script),
+        });
       }
     } finally {
       await pool.end();

@@ -1,125 +1,255 @@
+import { spawn } from "node:child_process";
+import { loadavg } from "node:os";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { sql } from "drizzle-orm";
-import { openDatabase } from "../src/server/db/client.ts";
-import { createShop, createUser } from "../src/server/db/factories.ts";
-import { createLogger } from "../src/server/lib/logger.ts";
-import type { ShopAccess } from "../src/server/lib/shop-access.ts";
-import { customersCsv, listCustomers } from "../src/server/modules/cards/customers.service.ts";
-import { getDashboard } from "../src/server/modules/cards/dashboard.service.ts";
-import { listScans, scansCsv } from "../src/server/modules/cards/scans-list.service.ts";
-import { createDeps } from "../src/server/server.ts";
-import { writeResult } from "./lib.ts";
+import { createInterface } from "node:readline";
+import { ROOT, table, writeResult } from "./lib.ts";
 import { withFreshDatabase } from "./load.ts";
-import { benchEnv } from "./scan-server.ts";
+import type { ScaleWorld } from "./scale-server.ts";
 
 /**
- * Issue 11: one big shop on PostgreSQL (BENCH_SCALE_CUSTOMERS customers, default 50,000, and
- * BENCH_SCALE_SCANS scans, default 500,000, seeded with generate_series; reproducible: no randomness
- * but the ids), then the owner's back-office reads timed through their services (the HTTP layer adds a
- * constant), BENCH_SCALE_RUNS times each (default 15): p50 / p95 in ms, and the two exports drained whole
- * with the server's heap growth. Not yet: the 2,000 small shops, the shopper reads, four exports at once,
- * event-loop delay. Database: BENCH_SCALE_DATABASE_URL (dropped and made again).
+ * Issue 11: `npm run bench -- scale`. The real server in its own process (bench/scale-server.ts) on a fresh
+ * PostgreSQL database holding one big shop (50,000 customers, ~500,000 scans, ~500,000 ledger rows, 5,010
+ * redemptions) among 2,000 small ones, seeded reproducibly in SQL. Then, signed in through session cookies, over HTTP:
+ * - every back-office read of the big shop (owner, platform admin) and every shopper read, BENCH_SCALE_RUNS times
+ *   each (default 15) after one warm-up: p50 / p95 in ms; a few of the small shop's for comparison;
+ * - the two CSV exports alone, then four at once (two of each) while a cheap GET (/api/health) is sent every
+ *   50 ms: time, size, the server's RSS growth (peak during, minus before, after a GC) and its event-loop delay.
+ * Budgets: every back-office read p95 < 200 ms; the 365-day dashboard < 300 ms; the four exports add < 100 MB with
+ * event-loop delay p99 < 100 ms, and the cheap GET answers in < 200 ms (p95; its max is printed).
+ * Database: BENCH_SCALE_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/fidele_perf_scale; dropped and
+ * made again). The machine's load average is printed with the figures: on a shared machine they are noisy.
  */
 const DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/fidele_perf_scale";
-const CUSTOMERS = Number(process.env.BENCH_SCALE_CUSTOMERS ?? 50_000);
-const SCANS = Number(process.env.BENCH_SCALE_SCANS ?? 500_000);
 const RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 15);
+const READ_BUDGET_MS = 200;
+const DASHBOARD_BUDGET_MS = 300;
+const EXPORTS_RSS_BUDGET_MB = 100;
+const EXPORTS_DELAY_BUDGET_MS = 100;
+const CHEAP_GET_BUDGET_MS = 200;
+
+type Stats = { baseRss: number; rss: number; peakRss: number; delayP50: number; delayP99: number; delayMax: number };
+type Read = { name: string; path: string; cookie: string; budget: number | null };
 
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? Number.NaN;
 };
+const load = () => loadavg()[0]!.toFixed(2);
+const mb = (bytes: number) => bytes / 1e6;
 
-async function drain(file: { body?: ReadableStream<Uint8Array>; csv?: string }): Promise<number> {
-  if (typeof file.csv === "string") return file.csv.length; // the old, whole-in-memory shape
-  let bytes = 0;
-  for await (const chunk of file.body!) bytes += chunk.byteLength;
-  return bytes;
+function startServer(url: string) {
+  const child = spawn(process.execPath, ["--expose-gc", "--import", "tsx", path.join(ROOT, "bench/scale-server.ts")], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_SCALE_DATABASE_URL: url, DATABASE_URL: "" },
+    stdio: ["ignore", "pipe", "inherit", "ipc"],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const world = new Promise<ScaleWorld>((resolve, reject) => {
+    lines.once("line", (line) => resolve(JSON.parse(line)));
+    child.once("exit", (code) => reject(new Error(`bench/scale-server.ts exited with ${code}`)));
+  });
+  const ask = <T>(type: string, answer: string) =>
+    new Promise<T>((resolve) => {
+      const on = (message: { type: string } & T) => {
+        if (message.type !== answer) return;
+        child.off("message", on);
+        resolve(message);
+      };
+      child.on("message", on);
+      child.send({ type });
+    });
+  return {
+    world,
+    mark: () => ask<{ rss: number }>("mark", "marked"),
+    stats: () => ask<Stats>("read", "stats"),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
 }
 
 export async function runScale(): Promise<boolean> {
   const adminUrl = process.env.BENCH_SCALE_DATABASE_URL ?? DEFAULT_URL;
   return withFreshDatabase(adminUrl, "fidele_perf_scale", async (url) => {
-    const database = await openDatabase({ url, poolSize: 10 });
-    const deps = await createDeps(benchEnv(), { database, logger: createLogger("warn") });
+    const server = startServer(url);
     try {
-      const owner = await createUser(deps, { withoutPassword: true });
-      const shop = await createShop(deps, { ownerId: owner.id });
-      const db = deps.db;
-      const seedStart = performance.now();
-      await db.execute(sql`
-        insert into "user" (id, name, email, email_verified, created_at, updated_at)
-        select 'u' || g, 'Client ' || g, 'client' || g || '@exemple.fr', true, now(), now()
-        from generate_series(1, ${CUSTOMERS}) g`);
-      await db.execute(sql`
-        insert into profiles (id, first_name, last_name)
-        select 'u' || g, 'Prénom' || (g % 997), 'Nom' || g from generate_series(1, ${CUSTOMERS}) g`);
-      await db.execute(sql`
-        insert into cards (id, shop_id, user_id, balance, lifetime, visits, last_scan_at, created_at)
-        select 'c' || g, ${shop.id}, 'u' || g, g % 300, g % 900, g % 40,
-               case when g % 10 = 0 then null else now() - (g % 365) * interval '1 day' end,
-               now() - (g % 700) * interval '1 day'
-        from generate_series(1, ${CUSTOMERS}) g`);
-      await db.execute(sql`
-        insert into scans (shop_id, user_id, actor_id, card_id, scan_uid, outcome, method, delta, flags, device_id,
-                           idempotency_key, response, created_at)
-        select ${shop.id}, 'u' || (1 + g % ${CUSTOMERS}), 'u' || (1 + g % ${CUSTOMERS}), 'c' || (1 + g % ${CUSTOMERS}),
-               'seed', case when g % 9 = 0 then 'cooldown' else 'accepted' end, 'rotating', 10,
-               case when g % 500 = 0 then array['shared_device'] else '{}'::text[] end, 'd' || (g % 20000),
-               's' || g, '{}'::jsonb, now() - (g * (365 * 86400 / ${SCANS}::float8)) * interval '1 second'
-        from generate_series(1, ${SCANS}) g`);
-      await db.execute(sql`analyze`);
-      const seedSeconds = (performance.now() - seedStart) / 1000;
-      console.log(`seeded ${CUSTOMERS} customers, ${SCANS} scans in ${seedSeconds.toFixed(1)} s`);
-
-      const access: ShopAccess = { shopId: shop.id, userId: owner.id, role: "owner", level: "owner" };
-      const base = { limit: 50, offset: 0, order: "desc" as const };
-      const reads: [string, () => Promise<unknown>][] = [
-        ["scans, page 1", () => listScans(db, access, { limit: 100, offset: 0, flagged: false } as never)],
-        ["scans, flagged", () => listScans(db, access, { limit: 100, offset: 0, flagged: true } as never)],
-        ["customers, page 1", () => listCustomers(db, access, { ...base, sort: "lastVisit" } as never)],
-        ["customers, by points", () => listCustomers(db, access, { ...base, sort: "points" } as never)],
-        ["customers, by name", () => listCustomers(db, access, { ...base, sort: "name", order: "asc" } as never)],
-        ["customers, search", () => listCustomers(db, access, { ...base, sort: "lastVisit", q: "nom4242" } as never)],
-        ["dashboard, 365 days", () => getDashboard(db, access, 365)],
-      ];
-      const rows: { read: string; p50: number; p95: number }[] = [];
-      for (const [name, read] of reads) {
-        await read();
-        const times: number[] = [];
-        for (let i = 0; i < RUNS; i++) {
-          const t0 = performance.now();
-          await read();
-          times.push(performance.now() - t0);
-        }
-        rows.push({ read: name, p50: quantile(times, 0.5), p95: quantile(times, 0.95) });
-      }
-      for (const [name, make] of [
-        ["customers.csv", () => customersCsv(db, access, { ...base, sort: "lastVisit" } as never)],
-        ["scans.csv", () => scansCsv(db, access, { limit: 100, offset: 0, flagged: false } as never)],
-      ] as const) {
-        global.gc?.();
-        const heap0 = process.memoryUsage().heapUsed;
-        let peak = heap0;
-        const timer = setInterval(() => {
-          peak = Math.max(peak, process.memoryUsage().heapUsed);
-        }, 20);
+      const w = await server.world;
+      console.log(`seeded in ${w.seedSeconds.toFixed(1)} s: ${JSON.stringify(w.counts)} (load ${load()})`);
+      const base = `http://127.0.0.1:${w.port}`;
+      const get = async (p: string, cookie: string) => {
         const t0 = performance.now();
-        const bytes = await drain((await make()) as never);
-        const ms = performance.now() - t0;
-        clearInterval(timer);
-        console.log(
-          `${name}: ${(bytes / 1e6).toFixed(1)} MB in ${ms.toFixed(0)} ms, heap +${((peak - heap0) / 1e6).toFixed(0)} MB`,
-        );
-        rows.push({ read: `${name} (whole file)`, p50: ms, p95: ms });
+        const res = await fetch(`${base}${p}`, { headers: { cookie } });
+        let bytes = 0;
+        for await (const chunk of res.body ?? []) bytes += (chunk as Uint8Array).byteLength;
+        return { status: res.status, ms: performance.now() - t0, bytes };
+      };
+
+      const b = `/api/backoffice/shops/${w.big.id}`;
+      const s = `/api/backoffice/shops/${w.small.id}`;
+      const o = w.big.ownerCookie;
+      const bo = (name: string, p: string, budget = READ_BUDGET_MS): Read => ({ name, path: `${b}${p}`, cookie: o, budget });
+      const reads: Read[] = [
+        bo("shop", ""),
+        bo("dashboard, 30 days", "/dashboard"),
+        bo("dashboard, 365 days", "/dashboard?days=365", DASHBOARD_BUDGET_MS),
+        bo("customers, page 1", "/customers"),
+        bo("customers, page 100", "/customers?offset=4950"),
+        bo("customers, by points", "/customers?sort=points"),
+        bo("customers, by name", "/customers?sort=name&order=asc"),
+        bo("customers, by name desc", "/customers?sort=name&order=desc"),
+        bo("customers, search", "/customers?q=nom4242"),
+        bo("customers, search (common)", "/customers?q=pr%C3%A9nom1"),
+        bo("customer", `/customers/${w.big.cardId}`),
+        bo("scans, page 1", "/scans"),
+        bo("scans, flagged", "/scans?flagged=true"),
+        bo("scans, refused", "/scans?outcome=cooldown"),
+        bo("today", "/today"),
+        bo("card", "/card"),
+        bo("double points", "/double-points"),
+        bo("hours", "/hours"),
+        bo("team", "/team"),
+        bo("rewards", "/rewards"),
+        bo("reward", `/rewards/${w.big.rewardId}`),
+        bo("reward settings", "/reward-settings"),
+        bo("vip tiers", "/vip-tiers"),
+        bo("owed", "/owed"),
+        bo("redemptions", "/redemptions"),
+        bo("redemptions, all", "/redemptions?status=all"),
+        bo("prize lots", "/prize-lots"),
+        bo("contests", "/contests"),
+        bo("contest winnings", "/contest-winnings"),
+        { name: "message composer", path: `/api/messages/shops/${w.big.id}/composer`, cookie: o, budget: READ_BUDGET_MS },
+        { name: "messages sent", path: `/api/messages/shops/${w.big.id}/sent`, cookie: o, budget: READ_BUDGET_MS },
+        { name: "all customers (owner)", path: "/api/backoffice/customers", cookie: o, budget: READ_BUDGET_MS },
+        { name: "customer profile", path: `/api/profiles/${w.shopper.id}`, cookie: o, budget: READ_BUDGET_MS },
+        { name: "platform: shops", path: "/api/backoffice/platform/shops", cookie: w.adminCookie, budget: READ_BUDGET_MS },
+        { name: "platform: overview", path: "/api/admin/overview", cookie: w.adminCookie, budget: READ_BUDGET_MS },
+        { name: "platform: logs", path: "/api/admin/logs", cookie: w.adminCookie, budget: READ_BUDGET_MS },
+        { name: "platform: users", path: "/api/admin/users", cookie: w.adminCookie, budget: READ_BUDGET_MS },
+        // The shopper (a customer of the big shop and of small ones).
+        ...(
+          [
+            ["shopper: cards", "/api/cards"],
+            ["shopper: card", `/api/cards/${w.shopper.cardId}`],
+            ["shopper: activity", "/api/cards/activity"],
+            ["shopper: personal code", "/api/cards/personal-code"],
+            ["shopper: redemptions", "/api/redemptions"],
+            ["shopper: vip", "/api/rewards/vip"],
+            ["shopper: shop page", `/api/shops/${w.big.slug}`],
+            ["shopper: reward page", `/api/rewards/${w.big.rewardSlug}`],
+            ["shopper: inbox", "/api/messages/inbox"],
+            ["shopper: unread", "/api/messages/unread"],
+            ["shopper: me", "/api/accounts/me"],
+            ["shopper: contests", "/api/contests/mine"],
+          ] as const
+        ).map(([name, p]) => ({ name, path: p, cookie: w.shopper.cookie, budget: null })),
+        // The small shop, for comparison.
+        { name: "small: dashboard, 365 days", path: `${s}/dashboard?days=365`, cookie: w.small.ownerCookie, budget: null },
+        { name: "small: customers", path: `${s}/customers`, cookie: w.small.ownerCookie, budget: null },
+        { name: "small: scans", path: `${s}/scans`, cookie: w.small.ownerCookie, budget: null },
+      ];
+
+      const rows: { read: string; status: number; p50: number; p95: number; budget: number | null; ok: boolean }[] = [];
+      for (const r of reads) {
+        const first = await get(r.path, r.cookie);
+        const times: number[] = [];
+        for (let i = 0; i < RUNS; i++) times.push((await get(r.path, r.cookie)).ms);
+        const p95 = quantile(times, 0.95);
+        const ok = first.status === 200 && (r.budget === null || p95 < r.budget);
+        rows.push({ read: r.name, status: first.status, p50: quantile(times, 0.5), p95, budget: r.budget, ok });
       }
-      console.log("read                          p50 ms    p95 ms");
-      for (const r of rows)
-        console.log(`${r.read.padEnd(28)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(9)}`);
-      writeResult("scale", { customers: CUSTOMERS, scans: SCANS, runs: RUNS, seedSeconds, rows });
-      return true;
+      console.log(`\nreads (${RUNS} runs each, load ${load()})`);
+      console.log(
+        table(
+          ["read", "status", "p50 ms", "p95 ms", "budget", ""],
+          rows.map((r) => [r.read, r.status, r.p50.toFixed(1), r.p95.toFixed(1), r.budget ?? "—", r.ok ? "ok" : "OVER"]),
+        ),
+      );
+
+      // The exports: alone, then four at once with a cheap GET every 50 ms.
+      const exportPaths = { "customers.csv": `${b}/customers.csv`, "scans.csv": `${b}/scans.csv` };
+      const exportsAlone: { file: string; ms: number; mb: number; rssMb: number; delayP99: number; delayMax: number }[] = [];
+      for (const [file, p] of Object.entries(exportPaths)) {
+        await server.mark();
+        const r = await get(p, o);
+        const st = await server.stats();
+        exportsAlone.push({
+          file,
+          ms: r.ms,
+          mb: mb(r.bytes),
+          rssMb: mb(st.peakRss - st.baseRss),
+          delayP99: st.delayP99,
+          delayMax: st.delayMax,
+        });
+      }
+      await server.mark();
+      let running = true;
+      const cheap: number[] = [];
+      const pinger = (async () => {
+        while (running) {
+          cheap.push((await get("/api/health", "")).ms);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      })();
+      const t0 = performance.now();
+      const four = await Promise.all(
+        [exportPaths["customers.csv"], exportPaths["scans.csv"], exportPaths["customers.csv"], exportPaths["scans.csv"]].map((p) =>
+          get(p, o),
+        ),
+      );
+      const fourMs = performance.now() - t0;
+      running = false;
+      await pinger;
+      const st4 = await server.stats();
+      const fourRss = mb(st4.peakRss - st4.baseRss);
+      const cheapP95 = quantile(cheap, 0.95);
+      const cheapMax = Math.max(...cheap);
+      console.log(`\nexports (load ${load()})`);
+      console.log(
+        table(
+          ["export", "ms", "MB", "RSS +MB", "loop delay p99 ms", "max ms"],
+          [
+            ...exportsAlone.map((e) => [e.file, e.ms.toFixed(0), e.mb.toFixed(1), e.rssMb.toFixed(0), e.delayP99.toFixed(1), e.delayMax.toFixed(1)]),
+            [
+              "four at once",
+              fourMs.toFixed(0),
+              mb(four.reduce((n, r) => n + r.bytes, 0)).toFixed(1),
+              fourRss.toFixed(0),
+              st4.delayP99.toFixed(1),
+              st4.delayMax.toFixed(1),
+            ],
+          ],
+        ),
+      );
+      console.log(
+        `cheap GET during the four: p50 ${quantile(cheap, 0.5).toFixed(1)} ms, p95 ${cheapP95.toFixed(1)} ms, max ${cheapMax.toFixed(1)} ms (${cheap.length} requests)`,
+      );
+      const exportsOk =
+        four.every((r) => r.status === 200) &&
+        fourRss < EXPORTS_RSS_BUDGET_MB &&
+        st4.delayP99 < EXPORTS_DELAY_BUDGET_MS &&
+        cheapP95 < CHEAP_GET_BUDGET_MS;
+      console.log(
+        `budget: four exports add < ${EXPORTS_RSS_BUDGET_MB} MB (${fourRss.toFixed(0)}), loop delay p99 < ${EXPORTS_DELAY_BUDGET_MS} ms (${st4.delayP99.toFixed(1)}), cheap GET p95 < ${CHEAP_GET_BUDGET_MS} ms (${cheapP95.toFixed(1)}): ${exportsOk ? "ok" : "OVER"}`,
+      );
+      const readsOk = rows.every((r) => r.ok);
+      const file = writeResult("scale", {
+        load: loadavg(),
+        runs: RUNS,
+        seedSeconds: w.seedSeconds,
+        counts: w.counts,
+        reads: rows,
+        exportsAlone,
+        fourExports: { ms: fourMs, rssMb: fourRss, delayP99: st4.delayP99, delayMax: st4.delayMax, cheapP95, cheapMax, cheapCount: cheap.length },
+        ok: readsOk && exportsOk,
+      });
+      console.log(`→ ${path.relative(ROOT, file)}`);
+      return readsOk && exportsOk;
     } finally {
-      await database.close();
+      await server.stop();
     }
   });
 }

@@ -21,6 +21,7 @@ import {
   USERS,
   withFreshDatabase,
 } from "./load.ts";
+import { literal, runPgbench, writeBenchUsers } from "./pgbench.ts";
 import { benchEnv, type ScanWorld, seedScanWorld } from "./scan-server.ts";
 
 /**
@@ -141,6 +142,10 @@ function benchPostgres(adminUrl: string): Promise<Row[]> {
     try {
       const world = server.world;
       const version = await configVersionOf((t, v) => pool.query(t, v), world.shopId);
+      await writeBenchUsers(url, world.users);
+      const script = `\\set n random(0, ${world.users.length - 1})
+select fidele_scan(u.id, u.id, ${literal(world.scanUid)}, gen_random_uuid()::text, 'rotating', 'valid', ${version}, '[]'::jsonb, false, u.device, ${SHARED_DEVICE_ACCOUNTS}, ${SHARED_DEVICE_WINDOW_DAYS}, null) from bench_users u where u.n = :n;
+`;
       for (const clients of CONCURRENCY) {
         const h = httpScanner(world.port, world, clients);
         const httpStats = await drive(clients, h.once);
@@ -160,6 +165,7 @@ function benchPostgres(adminUrl: string): Promise<Row[]> {
           http: httpStats,
           sql: sqlStats,
           ratio: httpStats.rps / sqlStats.rps,
+          pgbench: await runPgbench(url, clients, script),
         });
       }
     } finally {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CSV_BATCH } from "../../src/server/modules/cards/customers.service.ts";
+import { CSV_BATCH } from "../../src/server/lib/list-page.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { scan, shopWithOwner, signedIn } from "./shops-helpers.ts";
 

@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { LIFETIME_KINDS } from "../../domain/loyalty/ledger.ts";
 import { REDEMPTION_CODE_ALPHABET, REDEMPTION_CODE_LENGTH } from "../../domain/loyalty/rewards.ts";
+import { SEARCH_FOLD_FROM, SEARCH_FOLD_TO } from "../../domain/loyalty/shop-text.ts";
 
 /**
  * The database functions (fidele_scan, fidele_redeem, …) are source files in functions/, applied with
@@ -18,6 +19,8 @@ const CONSTANTS: Record<string, string> = {
   LIFETIME_KINDS: LIFETIME_KINDS.map(quote).join(", "),
   REDEMPTION_CODE_ALPHABET: quote(REDEMPTION_CODE_ALPHABET),
   REDEMPTION_CODE_LENGTH: String(REDEMPTION_CODE_LENGTH),
+  SEARCH_FOLD_FROM: quote(SEARCH_FOLD_FROM),
+  SEARCH_FOLD_TO: quote(SEARCH_FOLD_TO),
 };
 
 /** Each file's SQL, constants filled in, in file-name order. */

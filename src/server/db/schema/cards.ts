@@ -30,6 +30,13 @@ export const cards = pgTable(
     dayCount: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Issue 11. Copies of the owner's name and e-mail for the customers list, kept by triggers
+     * (src/server/db/functions/customer-text.sql): the name sort's key and the folded search text, so the list sorts
+     * and searches one table by index (cards_shop_sort_name_idx, migration 0017) instead of joining every customer.
+     */
+    sortName: text().notNull().default(" "),
+    searchText: text().notNull().default("  "),
   },
   (t) => [
     uniqueIndex().on(t.shopId, t.userId),

@@ -8,3 +8,4 @@ export * from "./messages.ts";
 export * from "./audit.ts";
 export * from "./newsletter.ts";
 export * from "./sms.ts";
+export * from "./stats.ts";

@@ -1,10 +1,10 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
-import { toCsv } from "../../../domain/loyalty/csv.ts";
 import type { Auth, SessionUser } from "../../auth.ts";
 import type { Db } from "../../db/client.ts";
 import { AUDIT_ACTIONS, type AuditAction, recordAudit } from "../../lib/audit.ts";
+import { CSV_BATCH, cappedTotal, csvStream, LIST_COUNT_CAP, type ListKeyset } from "../../lib/list-page.ts";
 import { forgetSession, forgetUser } from "../../lib/sessions.ts";
 import { networkOf, placeLabel } from "../../../domain/place.ts";
 import { confirmCallback } from "../accounts/accounts.service.ts";
@@ -27,39 +27,58 @@ export const auditQuerySchema = z.object({
 });
 export type AuditQuery = z.output<typeof auditQuerySchema>;
 
-async function queryAudit(db: Db, q: AuditQuery, page: { limit: number; offset: number }) {
+function auditFilter(q: AuditQuery) {
   const who = q.who ? `%${q.who.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const result = await db.execute<{
-    id: string;
-    action: AuditAction;
-    actor_id: string | null;
-    actor_email: string | null;
-    actor_name: string | null;
-    shop_id: string | null;
-    shop_name: string | null;
-    target: string | null;
-    details: Record<string, unknown> | null;
-    ip: string | null;
-    created_at: Date | string;
-    total: number;
-  }>(sql`
-    select a.id, a.action, a.actor_id, u.email as actor_email, u.name as actor_name, a.shop_id, s.name as shop_name,
-           a.target, a.details, a.ip, a.created_at, (count(*) over ())::int as total
-    from audit_log a
-    left join "user" u on u.id = a.actor_id
-    left join shops s on s.id = a.shop_id
-    where (${q.action ?? null}::text is null or a.action = ${q.action ?? null}::text)
+  return sql`(${q.action ?? null}::text is null or a.action = ${q.action ?? null}::text)
       and (${q.shopId ?? null}::text is null or a.shop_id = ${q.shopId ?? null}::text)
-      and (${who}::text is null or lower(coalesce(u.email, '') || ' ' || coalesce(u.name, '')) like ${who}::text)
+      and (${who}::text is null or exists (select 1 from "user" w where w.id = a.actor_id
+             and lower(coalesce(w.email, '') || ' ' || coalesce(w.name, '')) like ${who}::text))
       and (${q.from ?? null}::date is null or a.created_at >= ${q.from ?? null}::date)
-      and (${q.to ?? null}::date is null or a.created_at < ${q.to ?? null}::date + 1)
-    order by a.created_at desc, a.id
-    limit ${page.limit} offset ${page.offset}`);
+      and (${q.to ?? null}::date is null or a.created_at < ${q.to ?? null}::date + 1)`;
+}
+
+type AuditRow = {
+  id: string;
+  action: AuditAction;
+  actor_id: string | null;
+  actor_email: string | null;
+  actor_name: string | null;
+  shop_id: string | null;
+  shop_name: string | null;
+  target: string | null;
+  details: Record<string, unknown> | null;
+  ip: string | null;
+  created_at: Date | string;
+  /** The keyset: time as text (microseconds kept). */
+  k: string;
+};
+
+/** Newest first: the page's entries first (index on created_at), then the names; `after` continues (exports). */
+async function queryAudit(db: Db, q: AuditQuery, page: { limit: number; offset: number; after?: ListKeyset }) {
+  const after = page.after ? sql`and (a.created_at, a.id) < (${page.after.k}::timestamptz, ${page.after.id}::text)` : sql``;
+  const result = await db.execute<AuditRow>(sql`
+    with page as (
+      select a.id, a.action, a.actor_id, a.shop_id, a.target, a.details, a.ip, a.created_at
+      from audit_log a
+      where ${auditFilter(q)} ${after}
+      order by a.created_at desc, a.id desc
+      limit ${page.limit} offset ${page.after ? 0 : page.offset}
+    )
+    select page.*, page.created_at::text as k, u.email as actor_email, u.name as actor_name, s.name as shop_name
+    from page
+    left join "user" u on u.id = page.actor_id
+    left join shops s on s.id = page.shop_id
+    order by page.created_at desc, page.id desc`);
   return result.rows;
 }
 
+/** /admin/logs: a page of the audit log; `total` counted apart, capped as the back-office lists' (LIST_COUNT_CAP). */
 export async function listAudit(db: Db, q: AuditQuery) {
-  const rows = await queryAudit(db, q, q);
+  const [rows, count] = await Promise.all([
+    queryAudit(db, q, q),
+    db.execute<{ n: number }>(sql`
+      select count(*)::int as n from (select 1 from audit_log a where ${auditFilter(q)} limit ${LIST_COUNT_CAP + 1}) x`),
+  ]);
   return {
     entries: rows.map((r) => ({
       id: r.id,
@@ -72,16 +91,21 @@ export async function listAudit(db: Db, q: AuditQuery) {
       ip: r.ip,
       createdAt: iso(r.created_at)!,
     })),
-    total: rows[0]?.total ?? 0,
+    ...cappedTotal(Number(count.rows[0]?.n ?? 0)),
     actions: Object.entries(AUDIT_ACTIONS).map(([value, label]) => ({ value, label })),
   };
 }
 
-export async function auditCsv(db: Db, q: AuditQuery) {
-  const rows = await queryAudit(db, q, { limit: 50_000, offset: 0 });
-  return toCsv(
+/** /admin/logs.csv: every entry that matches (no cap), streamed batch after batch as the shops' exports. */
+export function auditCsv(db: Db, q: AuditQuery): ReadableStream<Uint8Array> {
+  return csvStream(
     ["Date (UTC)", "Action", "Qui", "Boutique", "Cible", "Détails", "Adresse IP"],
-    rows.map((r) => [
+    async (after) => {
+      const rows = await queryAudit(db, q, { limit: CSV_BATCH, offset: 0, after });
+      const last = rows.at(-1);
+      return { rows, last: last ? { k: last.k, id: last.id } : null };
+    },
+    (r) => [
       new Date(r.created_at).toISOString(),
       AUDIT_ACTIONS[r.action] ?? r.action,
       r.actor_email ?? (r.actor_id ? "Compte supprimé" : "Système"),
@@ -89,7 +113,7 @@ export async function auditCsv(db: Db, q: AuditQuery) {
       r.target ?? "",
       r.details ? JSON.stringify(r.details) : "",
       r.ip ?? "",
-    ]),
+    ],
   );
 }
 
@@ -233,7 +257,7 @@ export async function platformOverview(db: Db, databaseKind: string) {
       (select count(*)::int from shops where status = 'suspended' and deleted_at is null) as suspended_shops,
       (select count(*)::int from "user" where role is distinct from 'admin') as shoppers,
       (select count(*)::int from "user" where role is distinct from 'admin' and created_at > now() - interval '30 days') as new_shoppers,
-      (select count(*)::int from scans where outcome = 'accepted' and created_at > now() - interval '30 days') as scans,
+      (select count(*)::int from scans where outcome = 'accepted' and created_at > now() - interval '30 days') as scans, -- scans_accepted_created_idx
       (select count(*)::int from redemptions where status = 'validated' and created_at > now() - interval '30 days') as redemptions,
       (select count(*)::int from messages where created_at > now() - interval '30 days') as messages,
       (select count(*)::int from mail_outbox) as outbox,
@@ -248,13 +272,29 @@ export async function platformOverview(db: Db, databaseKind: string) {
       from pgboss.job`);
     jobs = result.rows[0] ?? jobs;
   }
+  // One pass per table over the 30 days (scans by scans_accepted_created_idx), grouped by UTC day.
   const series = await db.execute<{ day: string; scans: number; signups: number; redemptions: number; messages: number }>(sql`
-    select to_char(d.day, 'YYYY-MM-DD') as day,
-           (select count(*)::int from scans x where x.outcome = 'accepted' and x.created_at >= d.day and x.created_at < d.day + interval '1 day') as scans,
-           (select count(*)::int from "user" u where u.created_at >= d.day and u.created_at < d.day + interval '1 day') as signups,
-           (select count(*)::int from redemptions r where r.status = 'validated' and r.created_at >= d.day and r.created_at < d.day + interval '1 day') as redemptions,
-           (select count(*)::int from messages m where m.created_at >= d.day and m.created_at < d.day + interval '1 day') as messages
-    from generate_series(date_trunc('day', now() at time zone 'UTC') - interval '29 days', date_trunc('day', now() at time zone 'UTC'), interval '1 day') as d(day)
+    with d as (
+      select day::date as day
+      from generate_series(date_trunc('day', now() at time zone 'UTC') - interval '29 days', date_trunc('day', now() at time zone 'UTC'), interval '1 day') as g(day)
+    ), since as (
+      select (select min(day) from d)::timestamp at time zone 'UTC' as t
+    ), x as (
+      select (created_at at time zone 'UTC')::date as day, count(*)::int as n from scans
+      where outcome = 'accepted' and created_at >= (select t from since) group by 1
+    ), u as (
+      select created_at::date as day, count(*)::int as n from "user"
+      where created_at >= (select min(day) from d)::timestamp group by 1
+    ), r as (
+      select (created_at at time zone 'UTC')::date as day, count(*)::int as n from redemptions
+      where status = 'validated' and created_at >= (select t from since) group by 1
+    ), m as (
+      select (created_at at time zone 'UTC')::date as day, count(*)::int as n from messages
+      where created_at >= (select t from since) group by 1
+    )
+    select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(x.n, 0) as scans, coalesce(u.n, 0) as signups,
+      coalesce(r.n, 0) as redemptions, coalesce(m.n, 0) as messages
+    from d left join x on x.day = d.day left join u on u.day = d.day left join r on r.day = d.day left join m on m.day = d.day
     order by d.day`);
   return {
     days: 30,

@@ -4,35 +4,50 @@ import { SEARCH_FOLD_FROM, SEARCH_FOLD_TO, foldSearch } from "../../../domain/lo
 import type { Db } from "../../db/client.ts";
 import { shops } from "../../db/schema/index.ts";
 import { recordAudit } from "../../lib/audit.ts";
+import { cappedTotal, LIST_COUNT_CAP } from "../../lib/list-page.ts";
 
 /** The platform admin's view of every shop: list, suspend, reactivate. */
 
+/**
+ * The shops, newest first: the page's shops first, then each one's
+ * owner, customers (cards_shop_last_scan_idx, index only) and accepted scans of the last 30 local days (shop_daily_stats);
+ * the total counted apart and capped as the back-office lists' (LIST_COUNT_CAP).
+ */
 export async function listAllShops(db: Db, q: { q?: string; status?: "active" | "suspended"; limit: number; offset: number }) {
   const term = q.q ? `%${foldSearch(q.q).replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const result = await db.execute<{
-    id: string;
-    slug: string;
-    name: string;
-    city: string;
-    status: "active" | "suspended";
-    suspended_reason: string | null;
-    suspended_at: Date | string | null;
-    created_at: Date | string;
-    owner_email: string | null;
-    customers: number;
-    scans_30d: number;
-    total: number;
-  }>(sql`
-    select s.id, s.slug, s.name, s.city, s.status, s.suspended_reason, s.suspended_at, s.created_at,
-           (select u.email from member m join "user" u on u.id = m.user_id where m.organization_id = s.id and m.role = 'owner' order by m.created_at limit 1) as owner_email,
-           (select count(*)::int from cards c where c.shop_id = s.id) as customers,
-           (select count(*)::int from scans x where x.shop_id = s.id and x.outcome = 'accepted' and x.created_at > now() - interval '30 days') as scans_30d,
-           (count(*) over ())::int as total
-    from shops s
-    where (${q.status ?? null}::text is null or s.status = ${q.status ?? null}::text)
-      and (${term}::text is null or translate(lower(s.name || ' ' || s.city || ' ' || s.slug), ${SEARCH_FOLD_FROM}, ${SEARCH_FOLD_TO}) like ${term}::text)
-    order by s.created_at desc, s.id
-    limit ${q.limit} offset ${q.offset}`);
+  const where = sql`(${q.status ?? null}::text is null or s.status = ${q.status ?? null}::text)
+      and (${term}::text is null or translate(lower(s.name || ' ' || s.city || ' ' || s.slug), ${SEARCH_FOLD_FROM}, ${SEARCH_FOLD_TO}) like ${term}::text)`;
+  const [result, count] = await Promise.all([
+    db.execute<{
+      id: string;
+      slug: string;
+      name: string;
+      city: string;
+      status: "active" | "suspended";
+      suspended_reason: string | null;
+      suspended_at: Date | string | null;
+      created_at: Date | string;
+      owner_email: string | null;
+      customers: number;
+      scans_30d: number;
+    }>(sql`
+      with page as (
+        select s.id, s.slug, s.name, s.city, s.status, s.suspended_reason, s.suspended_at, s.created_at, s.timezone
+        from shops s
+        where ${where}
+        order by s.created_at desc, s.id
+        limit ${q.limit} offset ${q.offset}
+      )
+      select page.id, page.slug, page.name, page.city, page.status, page.suspended_reason, page.suspended_at, page.created_at,
+             (select u.email from member m join "user" u on u.id = m.user_id where m.organization_id = page.id and m.role = 'owner' order by m.created_at limit 1) as owner_email,
+             (select count(*)::int from cards c where c.shop_id = page.id) as customers,
+             (select coalesce(sum(d.scans), 0)::int from shop_daily_stats d
+               where d.shop_id = page.id and d.day > (now() at time zone page.timezone)::date - 30) as scans_30d
+      from page
+      order by page.created_at desc, page.id`),
+    db.execute<{ n: number }>(sql`
+      select count(*)::int as n from (select 1 from shops s where ${where} limit ${LIST_COUNT_CAP + 1}) x`),
+  ]);
   const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
   return {
     shops: result.rows.map((r) => ({
@@ -48,7 +63,7 @@ export async function listAllShops(db: Db, q: { q?: string; status?: "active" | 
       customers: r.customers,
       scans30d: r.scans_30d,
     })),
-    total: result.rows[0]?.total ?? 0,
+    ...cappedTotal(Number(count.rows[0]?.n ?? 0)),
   };
 }
 

@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
-import { toCsv } from "../../../domain/loyalty/csv.ts";
+import { SEARCH_FOLD_FROM, SEARCH_FOLD_TO, foldSearch } from "../../../domain/loyalty/shop-text.ts";
 import type { Db } from "../../db/client.ts";
+import { CSV_BATCH, cappedTotal, csvStream, LIST_COUNT_CAP, type ListKeyset } from "../../lib/list-page.ts";
 
 /**
  * /admin/liste-totale-clients (issue 16, item 5): the customers of every shop a person owns (one owner may have
@@ -20,13 +21,18 @@ export type AllCustomersQuery = z.output<typeof allCustomersQuerySchema>;
 
 type Viewer = { id: string; isAdmin: boolean };
 
-const ORDER: Record<(typeof ALL_CUSTOMER_SORTS)[number], ReturnType<typeof sql.raw>> = {
-  name: sql.raw("lower(coalesce(p.last_name, '') || ' ' || coalesce(p.first_name, '') || u.email), c.id"),
-  shop: sql.raw("lower(s.name), lower(coalesce(p.last_name, '')), c.id"),
-  balance: sql.raw("c.balance desc, c.id"),
-  visits: sql.raw("c.visits desc, c.id"),
-  lastVisit: sql.raw("c.last_scan_at desc nulls last, c.id"),
-};
+/**
+ * Each sort as one key of the card (and its shop) and a direction, so that a page is read in the order of an index
+ * (cards_shop_*_idx: one shop's cards, read forwards or backwards) and an export can continue from a row (keyset).
+ * A customer never seen sorts last (-infinity); ties go by card id.
+ */
+const SORTS = {
+  name: { key: sql`c.sort_name`, type: sql`text`, desc: false },
+  shop: { key: sql`(select lower(s.name) from shops s where s.id = c.shop_id)`, type: sql`text`, desc: false },
+  balance: { key: sql`c.balance`, type: sql`integer`, desc: true },
+  visits: { key: sql`c.visits`, type: sql`integer`, desc: true },
+  lastVisit: { key: sql`coalesce(c.last_scan_at, '-infinity'::timestamptz)`, type: sql`timestamptz`, desc: true },
+} as const;
 
 type Row = {
   card_id: string;
@@ -39,37 +45,73 @@ type Row = {
   balance: number;
   visits: number;
   last_scan_at: Date | string | null;
-  total: number;
+  k: string;
 };
 
-async function query(db: Db, viewer: Viewer, q: AllCustomersQuery, page: { limit: number; offset: number }) {
-  if (!viewer.isAdmin) {
-    const owned = await db.execute(sql`select 1 from member where user_id = ${viewer.id} and role = 'owner' limit 1`);
-    if (owned.rows.length === 0) {
-      throw new AppError("FORBIDDEN", { userMessage: "Cette page est réservée aux propriétaires de boutique." });
-    }
+/** The shops whose customers the viewer sees: null for the platform admin (all), else the shops they own. */
+async function scopeOf(db: Db, viewer: Viewer): Promise<string[] | null> {
+  if (viewer.isAdmin) return null;
+  const owned = await db.execute<{ id: string }>(
+    sql`select organization_id as id from member where user_id = ${viewer.id} and role = 'owner'`,
+  );
+  if (owned.rows.length === 0) {
+    throw new AppError("FORBIDDEN", { userMessage: "Cette page est réservée aux propriétaires de boutique." });
   }
-  const search = q.q ? `%${q.q.replace(/[\\%_]/g, (m) => `\\${m}`)}%` : null;
+  return owned.rows.map((r) => r.id);
+}
+
+function filter(shopIds: string[] | null, q: AllCustomersQuery) {
+  const term = q.q ? `%${foldSearch(q.q).replace(/[\\%_]/g, (m) => `\\${m}`)}%` : null;
+  const shops = shopIds
+    ? sql`and c.shop_id in (${sql.join(
+        shopIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql``;
+  // cards.search_text: the folded "first last e-mail" (functions/customer-text.sql); or the shop's name.
+  const search = term
+    ? sql`and (c.search_text like ${term}::text or exists (select 1 from shops s where s.id = c.shop_id
+          and translate(lower(s.name), ${SEARCH_FOLD_FROM}, ${SEARCH_FOLD_TO}) like ${term}::text))`
+    : sql``;
+  return sql`c.user_id is not null ${shops} ${search}`;
+}
+
+/** One page: the page's cards first (in the sort's index order), then their people and shops. */
+async function query(db: Db, shopIds: string[] | null, q: AllCustomersQuery, page: { limit: number; offset: number; after?: ListKeyset }) {
+  const sort = SORTS[q.sort];
+  const dir = sort.desc ? sql`desc` : sql`asc`;
+  const after = page.after
+    ? sort.desc
+      ? sql`and (${sort.key}, c.id) < (${page.after.k}::${sort.type}, ${page.after.id}::text)`
+      : sql`and (${sort.key}, c.id) > (${page.after.k}::${sort.type}, ${page.after.id}::text)`
+    : sql``;
   const result = await db.execute<Row>(sql`
-    select c.id as card_id, c.user_id, p.first_name, p.last_name, u.email, s.id as shop_id, s.name as shop_name,
-           c.balance, c.visits, c.last_scan_at, count(*) over ()::int as total
-    from cards c
-    join shops s on s.id = c.shop_id
-    join "user" u on u.id = c.user_id
-    left join profiles p on p.id = c.user_id
-    where (${viewer.isAdmin} or s.id in (select organization_id from member where user_id = ${viewer.id} and role = 'owner'))
-      and (${search}::text is null
-           or u.email ilike ${search} or p.first_name ilike ${search} or p.last_name ilike ${search}
-           or s.name ilike ${search})
-    order by ${ORDER[q.sort]}
-    limit ${page.limit} offset ${page.offset}`);
+    with page as (
+      select c.id, c.user_id, c.shop_id, c.balance, c.visits, c.last_scan_at, ${sort.key} as k
+      from cards c
+      where ${filter(shopIds, q)} ${after}
+      order by ${sort.key} ${dir}, c.id ${dir}
+      limit ${page.limit} offset ${page.after ? 0 : page.offset}
+    )
+    select page.id as card_id, page.user_id, p.first_name, p.last_name, u.email, s.id as shop_id, s.name as shop_name,
+           page.balance, page.visits, page.last_scan_at, page.k::text as k
+    from page
+    join shops s on s.id = page.shop_id
+    join "user" u on u.id = page.user_id
+    left join profiles p on p.id = page.user_id
+    order by page.k ${dir}, page.id ${dir}`);
   return result.rows;
 }
 
 export async function listAllCustomers(db: Db, viewer: Viewer, q: AllCustomersQuery) {
-  const rows = await query(db, viewer, q, q);
+  const shopIds = await scopeOf(db, viewer);
+  const [rows, count] = await Promise.all([
+    query(db, shopIds, q, q),
+    db.execute<{ n: number }>(sql`
+      select count(*)::int as n from (select 1 from cards c where ${filter(shopIds, q)} limit ${LIST_COUNT_CAP + 1}) x`),
+  ]);
   return {
-    total: rows[0]?.total ?? 0,
+    ...cappedTotal(Number(count.rows[0]?.n ?? 0)),
     customers: rows.map((r) => ({
       cardId: r.card_id,
       userId: r.user_id,
@@ -85,11 +127,17 @@ export async function listAllCustomers(db: Db, viewer: Viewer, q: AllCustomersQu
   };
 }
 
+/** Every matching customer (no cap), streamed batch after batch in the list's order. */
 export async function allCustomersCsv(db: Db, viewer: Viewer, q: AllCustomersQuery) {
-  const rows = await query(db, viewer, q, { limit: 50_000, offset: 0 });
-  return toCsv(
+  const shopIds = await scopeOf(db, viewer);
+  return csvStream(
     ["Prénom", "Nom", "E-mail", "Boutique", "Solde", "Passages", "Dernière visite"],
-    rows.map((r) => [
+    async (after) => {
+      const rows = await query(db, shopIds, q, { limit: CSV_BATCH, offset: 0, after });
+      const last = rows.at(-1);
+      return { rows, last: last ? { k: last.k, id: last.card_id } : null };
+    },
+    (r) => [
       r.first_name,
       r.last_name,
       r.email,
@@ -97,6 +145,6 @@ export async function allCustomersCsv(db: Db, viewer: Viewer, q: AllCustomersQue
       r.balance,
       r.visits,
       r.last_scan_at === null ? null : new Date(r.last_scan_at),
-    ]),
+    ],
   );
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
-import { CSV_BOM, type CsvValue, csvDateTime, csvLine } from "../../../domain/loyalty/csv.ts";
+import { csvDateTime } from "../../../domain/loyalty/csv.ts";
 import { LEDGER_KIND_LABELS_FR } from "../../../domain/loyalty/ledger.ts";
 import { SEARCH_FOLD_FROM, SEARCH_FOLD_TO, foldSearch } from "../../../domain/loyalty/shop-text.ts";
 import { localParts } from "../../../domain/loyalty/time.ts";
@@ -10,6 +10,7 @@ import type { Db } from "../../db/client.ts";
 import { cards, ledgerEntries, shops } from "../../db/schema/index.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 import { recordAudit } from "../../lib/audit.ts";
+import { CSV_BATCH, cappedTotal, csvStream, LIST_COUNT_CAP, type ListKeyset } from "../../lib/list-page.ts";
 
 /** The owner's lists and figures: customers, scans, the dashboard; each scoped by `shopScope`. */
 
@@ -45,40 +46,28 @@ type CustomerRow = {
 };
 
 /**
- * Each sort as a non-null key (a customer never seen sorts as -infinity: last when newest first, first when
- * oldest first, as `nulls last` / `nulls first` did), its SQL type for the keyset, and whether it needs the
- * profile. Indexes in migration 0008 follow these keys: (shop_id, key, id), read forwards or backwards.
+ * Each sort as a non-null key of cards (a customer never seen sorts as -infinity: last when newest first, first
+ * when oldest first, as `nulls last` / `nulls first` did) and its SQL type for the keyset. Indexes in migrations
+ * 0012 and 0017 follow these keys: (shop_id, key, id), read forwards or backwards.
  */
 const SORTS = {
-  lastVisit: { key: sql`coalesce(c.last_scan_at, '-infinity'::timestamptz)`, type: sql`timestamptz`, profile: false },
-  points: { key: sql`c.balance`, type: sql`integer`, profile: false },
-  lifetime: { key: sql`c.lifetime`, type: sql`integer`, profile: false },
-  visits: { key: sql`c.visits`, type: sql`integer`, profile: false },
-  name: {
-    key: sql`lower(coalesce(p.last_name, '') || ' ' || coalesce(p.first_name, ''))`,
-    type: sql`text`,
-    profile: true,
-  },
-  since: { key: sql`c.created_at`, type: sql`timestamptz`, profile: false },
+  lastVisit: { key: sql`coalesce(c.last_scan_at, '-infinity'::timestamptz)`, type: sql`timestamptz` },
+  points: { key: sql`c.balance`, type: sql`integer` },
+  lifetime: { key: sql`c.lifetime`, type: sql`integer` },
+  visits: { key: sql`c.visits`, type: sql`integer` },
+  // cards.sort_name is lower(last name || ' ' || first name), kept by triggers (functions/customer-text.sql).
+  name: { key: sql`c.sort_name`, type: sql`text` },
+  since: { key: sql`c.created_at`, type: sql`timestamptz` },
 } as const;
 
 type CustomersQuery = z.output<typeof customersQuerySchema>;
-type Keyset = { k: string; id: string; flagged?: boolean } | null;
-
-/** Lists count up to here; beyond, the page says « plus de 10 000 ». */
-export const LIST_COUNT_CAP = 10_000;
+type Keyset = ListKeyset;
 
 function customerFilter(shopId: string, q: CustomersQuery) {
   const term = q.q ? `%${likeEscape(foldSearch(q.q))}%` : null;
-  const search = term
-    ? sql`and ${fold(sql`coalesce(p.first_name, '') || ' ' || coalesce(p.last_name, '') || ' ' || coalesce(u.email, '')`)} like ${term}::text`
-    : sql``;
-  const joins = term
-    ? sql`left join "user" u on u.id = c.user_id left join profiles p on p.id = c.user_id`
-    : SORTS[q.sort].profile
-      ? sql`left join profiles p on p.id = c.user_id`
-      : sql``;
-  return { where: sql`c.shop_id = ${shopId} ${search}`, joins };
+  // cards.search_text is the folded "first last e-mail", kept by triggers (functions/customer-text.sql).
+  const search = term ? sql`and c.search_text like ${term}::text` : sql``;
+  return sql`c.shop_id = ${shopId} ${search}`;
 }
 
 /**
@@ -94,7 +83,7 @@ async function queryCustomers(
   const sort = SORTS[q.sort];
   const desc = q.order !== "asc";
   const dir = desc ? sql`desc` : sql`asc`;
-  const { where, joins } = customerFilter(shopId, q);
+  const where = customerFilter(shopId, q);
   const after = page.after
     ? desc
       ? sql`and (${sort.key}, c.id) < (${page.after.k}::${sort.type}, ${page.after.id}::text)`
@@ -103,7 +92,7 @@ async function queryCustomers(
   const result = await db.execute<CustomerRow>(sql`
     with page as (
       select c.id, c.user_id, c.balance, c.lifetime, c.visits, c.last_scan_at, c.created_at, ${sort.key} as k
-      from cards c ${joins}
+      from cards c
       where ${where} ${after}
       order by ${sort.key} ${dir}, c.id ${dir}
       limit ${page.limit} offset ${page.after ? 0 : page.offset}
@@ -116,39 +105,36 @@ async function queryCustomers(
 }
 
 /**
- * A search reads every customer of the shop once (the folded name and e-mail cannot be indexed by a btree):
- * the matches are made once, then the page and the capped count both read them.
+ * A search reads the shop's cards once (a substring of the folded name and e-mail cannot be indexed by a btree), one
+ * table without joins (cards.search_text): the matches are made once, then the page and the capped count both read them.
  */
 async function searchCustomers(db: Db, shopId: string, q: CustomersQuery) {
   const sort = SORTS[q.sort];
   const dir = q.order !== "asc" ? sql`desc` : sql`asc`;
-  const { where, joins } = customerFilter(shopId, q);
+  const where = customerFilter(shopId, q);
   const result = await db.execute<CustomerRow & { n: number }>(sql`
     with m as materialized (
-      select c.id, c.user_id, c.balance, c.lifetime, c.visits, c.last_scan_at, c.created_at, ${sort.key} as k,
-             p.first_name, p.last_name, u.email
-      from cards c ${joins}
+      select c.id, c.user_id, c.balance, c.lifetime, c.visits, c.last_scan_at, c.created_at, ${sort.key} as k
+      from cards c
       where ${where}
     ), page as (
       select * from m order by k ${dir}, id ${dir} limit ${q.limit} offset ${q.offset}
     )
-    select page.id as card_id, page.user_id, page.first_name, page.last_name, page.email, page.balance,
+    select page.id as card_id, page.user_id, p.first_name, p.last_name, u.email, page.balance,
            page.lifetime, page.visits, page.last_scan_at, page.created_at, page.k::text as k,
            (select count(*)::int from (select 1 from m limit ${LIST_COUNT_CAP + 1}) x) as n
-    from page order by page.k ${dir}, page.id ${dir}`);
+    from page left join "user" u on u.id = page.user_id left join profiles p on p.id = page.user_id
+    order by page.k ${dir}, page.id ${dir}`);
   return result.rows;
 }
 
 /** How many customers match, counted up to LIST_COUNT_CAP + 1. */
 async function countCustomers(db: Db, shopId: string, q: CustomersQuery) {
-  const { where, joins } = customerFilter(shopId, { ...q, sort: "points" });
+  const where = customerFilter(shopId, q);
   const result = await db.execute<{ n: number }>(sql`
-    select count(*)::int as n from (select 1 from cards c ${joins} where ${where} limit ${LIST_COUNT_CAP + 1}) x`);
+    select count(*)::int as n from (select 1 from cards c where ${where} limit ${LIST_COUNT_CAP + 1}) x`);
   return cappedTotal(Number(result.rows[0]?.n ?? 0));
 }
-
-export const cappedTotal = (n: number) =>
-  n > LIST_COUNT_CAP ? { total: LIST_COUNT_CAP, totalIsCapped: true } : { total: n, totalIsCapped: false };
 
 export const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
@@ -186,46 +172,6 @@ export async function listCustomers(db: Db, access: ShopAccess, q: CustomersQuer
     countCustomers(db, access.shopId, q),
   ]);
   return { customers: rows.map(customerDto), ...count };
-}
-
-/** Rows per query of a CSV export. */
-export const CSV_BATCH = 1_000;
-
-/**
- * A CSV file written as it is read: batches of CSV_BATCH rows (keyset on the list's own order), each
- * turned into text and handed to the client before the next is read, so memory stays flat and every row
- * is in the file. `next(after)` returns a batch and the key to continue from.
- */
-export function csvStream<R>(
-  headers: readonly string[],
-  next: (after: Keyset) => Promise<{ rows: R[]; last: Keyset }>,
-  toRow: (r: R) => CsvValue[],
-): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let after: Keyset = null;
-  let started = false;
-  let done = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (!started) {
-          started = true;
-          controller.enqueue(encoder.encode(`${CSV_BOM}${csvLine(headers)}`));
-          return;
-        }
-        if (done) return;
-        const batch = await next(after);
-        if (batch.rows.length) controller.enqueue(encoder.encode(batch.rows.map((r) => csvLine(toRow(r))).join("")));
-        if (batch.rows.length < CSV_BATCH || !batch.last) {
-          done = true;
-          controller.close();
-        } else {
-          after = batch.last;
-        }
-      },
-    },
-    { highWaterMark: 1 },
-  );
 }
 
 export async function customersCsv(db: Db, access: ShopAccess, q: CustomersQuery) {

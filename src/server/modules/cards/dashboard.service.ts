@@ -23,39 +23,34 @@ export async function getDashboard(db: Db, access: ShopAccess, days: number) {
   const from = zonedToUtc(first, 0, tz);
   // shopTimezone has checked the access: the shop id is a value here (real planner estimates, no JIT).
   const scope = access.shopId;
-  const series = await db.execute<DayRow>(sql`
-    with days as (
-      select d::date as day from generate_series(${first}::date, ${today}::date, interval '1 day') d
-    ), s as (
-      select (created_at at time zone ${tz})::date as day,
-             count(*) filter (where outcome = 'accepted')::int as scans,
-             count(*) filter (where outcome <> 'accepted')::int as refused
-      from scans where shop_id = ${scope} and created_at >= ${from}::timestamptz group by 1
-    ), l as (
-      select (created_at at time zone ${tz})::date as day,
-             coalesce(sum(delta) filter (where kind in ('scan', 'double_points', 'bonus')), 0)::int as points,
-             count(*) filter (where kind = 'redemption')::int as redemptions
-      from ledger_entries where shop_id = ${scope} and created_at >= ${from}::timestamptz group by 1
-    ), c as (
-      select (created_at at time zone ${tz})::date as day, count(*)::int as new_customers
-      from cards where shop_id = ${scope} and created_at >= ${from}::timestamptz group by 1
+  // A year is 365 days of shop_daily_stats (up to 8 bucket rows each), kept exact by triggers in the writes'
+  // transactions (src/server/db/functions/daily-stats.sql); never the shop's scans or ledger.
+  const series = await db.execute<DayRow & { flagged: number }>(sql`
+    with d as (
+      select day, sum(new_customers)::int as new_customers, sum(scans)::int as scans, sum(refused)::int as refused,
+             sum(flagged)::int as flagged, sum(points)::int as points, sum(redemptions)::int as redemptions
+      from shop_daily_stats where shop_id = ${scope} and day >= ${first}::date group by day
     )
-    select to_char(days.day, 'YYYY-MM-DD') as day, coalesce(c.new_customers, 0) as new_customers, coalesce(s.scans, 0) as scans,
-           coalesce(s.refused, 0) as refused, coalesce(l.points, 0) as points, coalesce(l.redemptions, 0) as redemptions
-    from days left join s on s.day = days.day left join l on l.day = days.day left join c on c.day = days.day
+    select to_char(days.day, 'YYYY-MM-DD') as day, coalesce(d.new_customers, 0) as new_customers,
+           coalesce(d.scans, 0) as scans, coalesce(d.refused, 0) as refused, coalesce(d.points, 0) as points,
+           coalesce(d.redemptions, 0) as redemptions, coalesce(d.flagged, 0) as flagged
+    from generate_series(${first}::date, greatest(${today}::date, (select max(day) from d)), interval '1 day') days(day)
+    left join d on d.day = days.day
     order by days.day`);
+  // Active: a card whose last accepted visit is in the period (cards.last_scan_at only moves forward, to each
+  // accepted scan's time): read by cards_shop_last_scan_idx, not by counting the period's scans.
   const totals = await db.execute<{
     customers: number;
     active_customers: number;
-    flagged: number;
     outstanding: number;
   }>(sql`
     select
       (select count(*)::int from cards where shop_id = ${scope}) as customers,
-      (select count(distinct card_id)::int from scans where shop_id = ${scope} and outcome = 'accepted' and created_at >= ${from}::timestamptz) as active_customers,
-      (select count(*)::int from scans where shop_id = ${scope} and cardinality(flags) > 0 and created_at >= ${from}::timestamptz) as flagged,
+      (select count(*)::int from cards where shop_id = ${scope}
+         and coalesce(last_scan_at, '-infinity'::timestamptz) >= ${from}::timestamptz) as active_customers,
       (select coalesce(sum(balance), 0)::int from cards where shop_id = ${scope}) as outstanding`);
-  const perDay = series.rows.map((r) => ({
+  const inPeriod = series.rows.filter((r) => String(r.day) <= today);
+  const perDay = inPeriod.map((r) => ({
     date: typeof r.day === "string" ? r.day : new Date(r.day).toISOString().slice(0, 10),
     newCustomers: Number(r.new_customers),
     scans: Number(r.scans),
@@ -74,7 +69,7 @@ export async function getDashboard(db: Db, access: ShopAccess, days: number) {
       activeCustomers: Number(t.active_customers),
       scans: perDay.reduce((s, d) => s + d.scans, 0),
       refused: perDay.reduce((s, d) => s + d.refused, 0),
-      flagged: Number(t.flagged),
+      flagged: series.rows.reduce((n, r) => n + Number(r.flagged), 0),
       points: perDay.reduce((s, d) => s + d.points, 0),
       redemptions: perDay.reduce((s, d) => s + d.redemptions, 0),
       outstandingBalance: Number(t.outstanding),

@@ -15,7 +15,8 @@ import type { Db } from "../../db/client.ts";
 import { recordAudit } from "../../lib/audit.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 
-import { cappedTotal, CSV_BATCH, csvStream, iso, LIST_COUNT_CAP, shopTimezone } from "./customers.service.ts";
+import { CSV_BATCH, cappedTotal, csvStream, LIST_COUNT_CAP } from "../../lib/list-page.ts";
+import { iso, shopTimezone } from "./customers.service.ts";
 
 /** The owner's list of scans (every attempt, flagged first), its CSV, and the counter's scans of today. */
 
@@ -64,14 +65,12 @@ async function queryScans(
   tz: string,
   q: ScansQuery,
   page: { limit: number; offset: number; after?: { flagged: boolean; k: string; id: string } | null },
-  withDevices = true,
 ) {
   const after = page.after
     ? sql`and (cardinality(s.flags) > 0, s.created_at, s.id) < (${page.after.flagged}::boolean, ${page.after.k}::timestamptz, ${page.after.id}::text)`
     : sql``;
   const result = await db.execute<ScanRow>(sql`
-    with devices as materialized (${deviceNumbers(shopId)}),
-    page as (
+    with page as (
       select s.id, s.created_at, s.outcome, s.method, s.delta, s.multiplier, s.flags, s.device_id, s.card_id,
              s.user_id, s.actor_id, cardinality(s.flags) > 0 as flagged
       from scans s
@@ -80,8 +79,9 @@ async function queryScans(
       limit ${page.limit} offset ${page.after ? 0 : page.offset}
     )
     select page.*, page.created_at::text as k, p.first_name, p.last_name, u.email,
-           ${withDevices ? sql`(select dv.device_no from devices dv where dv.device_id = page.device_id)` : sql`null::int`} as device_no
+           dv.device_no
     from page left join "user" u on u.id = page.user_id left join profiles p on p.id = page.user_id
+    left join shop_devices dv on dv.shop_id = ${shopId} and dv.device_id = page.device_id
     order by page.flagged desc, page.created_at desc, page.id desc`);
   return result.rows;
 }
@@ -94,11 +94,9 @@ async function countScans(db: Db, shopId: string, tz: string, q: ScansQuery) {
 
 /**
  * Devices are numbered per shop in the order they were first seen (« appareil 3 »): a raw id means nothing to an
- * owner, a number is stable and tells two phones apart. It costs one pass over the shop's scans with a device.
+ * owner, a number is stable and tells two phones apart. The number is stored when a device first scans at the shop
+ * (shop_devices, src/server/db/functions/daily-stats.sql): the page reads its own rows' numbers.
  */
-const deviceNumbers = (shopId: string) => sql`
-  select device_id, (row_number() over (order by min(created_at), device_id))::int as device_no
-  from scans where shop_id = ${shopId} and device_id is not null group by device_id`;
 const deviceLabelFr = (n: number | null) => (n ? `appareil ${n}` : null);
 
 function scanDto(r: ScanRow) {
@@ -133,24 +131,15 @@ export async function listScans(db: Db, access: ShopAccess, q: ScansQuery) {
 export async function scansCsv(db: Db, access: ShopAccess, q: ScansQuery) {
   const shop = await shopTimezone(db, access);
   await recordAudit(db, { actorId: access.userId, shopId: access.shopId, action: "export.scans", details: { flagged: q.flagged } });
-  // The device numbers once for the whole file, not once per batch.
-  let devices: Map<string, number> | null = null;
   const body = csvStream(
     ["Date", "Résultat", "Mode", "Points", "Multiplicateur", "Alerte", "Prénom", "Nom", "E-mail", "Appareil"],
     async (after) => {
-      devices ??= new Map(
-        (await db.execute<{ device_id: string; device_no: number }>(deviceNumbers(access.shopId))).rows.map((d) => [
-          d.device_id,
-          Number(d.device_no),
-        ]),
-      );
       const rows = await queryScans(
         db,
         access.shopId,
         shop.timezone,
         q,
         { limit: CSV_BATCH, offset: 0, after: after as ScanKeyset },
-        false,
       );
       const last = rows.at(-1);
       return { rows, last: last ? { flagged: Boolean(last.flagged), k: last.k!, id: last.id } : null };
@@ -165,7 +154,7 @@ export async function scansCsv(db: Db, access: ShopAccess, q: ScansQuery) {
       r.first_name ?? "",
       r.last_name ?? "",
       r.email ?? "",
-      deviceLabelFr(r.device_id ? (devices?.get(r.device_id) ?? null) : null) ?? "",
+      deviceLabelFr(r.device_no) ?? "",
     ],
   );
   return { body, filename: `passages-${shop.slug}-${localParts(new Date(), shop.timezone).date}.csv` };

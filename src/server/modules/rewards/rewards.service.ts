@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
-import { formatNumber } from "../../../domain/format.ts";
+import { formatLocalDate, formatNumber } from "../../../domain/format.ts";
 import {
   effectiveLimit,
   type RewardKind,
@@ -68,10 +68,7 @@ export function rewardConditionsFr(r: RewardRow, mode: CardMode): string[] {
   if (r.kind === "ladder") out.push("Une seule fois par client.");
   else if (limit !== null) out.push(`Au plus ${limit} fois par client.`);
   if (r.stock !== null) out.push(r.stock > 0 ? `Encore ${r.stock} disponible${r.stock > 1 ? "s" : ""}.` : "Épuisée.");
-  const fmt = (d: string) =>
-    new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
-      new Date(`${d}T00:00:00Z`),
-    );
+  const fmt = formatLocalDate;
   if (r.validFrom && r.validUntil) out.push(`Valable du ${fmt(r.validFrom)} au ${fmt(r.validUntil)}.`);
   else if (r.validFrom) out.push(`Valable à partir du ${fmt(r.validFrom)}.`);
   else if (r.validUntil) out.push(`Valable jusqu'au ${fmt(r.validUntil)}.`);

@@ -94,6 +94,7 @@ export default function LogsPage() {
         {(data) => (
           <section aria-labelledby="log-title" className="flex flex-col gap-3">
             <h2 id="log-title" className="text-lg font-semibold">
+              {data.totalIsCapped ? "Plus de " : ""}
               {plural(data.total, "action", "actions")}
             </h2>
             {data.entries.length === 0 ? (

@@ -81,7 +81,10 @@ export default function AllCustomersPage() {
         ) : (
           <>
             <div className="flex flex-wrap items-center justify-between gap-3">
-              <p className="font-semibold">{plural(list.data.total, "client", "clients")}</p>
+              <p className="font-semibold">
+                {list.data.totalIsCapped ? "Plus de " : ""}
+                {plural(list.data.total, "client", "clients")}
+              </p>
               <DownloadButton url={exportUrl} fallbackName="tous-les-clients.csv">
                 Exporter en CSV
               </DownloadButton>

@@ -1,0 +1,99 @@
+-- Issue 11. What the scans, cards and ledger_entries write, kept for the back-office in the same transaction:
+-- shop_daily_stats (the dashboard's figures per shop, local day and bucket) and shop_devices (« appareil N »).
+-- Statement triggers with transition tables (migration 0017): one upsert per statement, whatever its number of rows.
+-- A day's row is chosen by the card's id (bucket = hashtext & 7), so that two concurrent scans of one shop rarely
+-- wait for the same row's lock; rows are upserted in key order (no deadlock between multi-row statements).
+
+CREATE OR REPLACE FUNCTION fidele_daily_stats_cards() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO shop_daily_stats AS d (shop_id, day, bucket, new_customers)
+    SELECT n.shop_id, (n.created_at AT TIME ZONE s.timezone)::date, hashtext(n.id) & 7, count(*)
+    FROM new_rows n JOIN shops s ON s.id = n.shop_id
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+  ON CONFLICT (shop_id, day, bucket) DO UPDATE SET new_customers = d.new_customers + EXCLUDED.new_customers;
+  RETURN NULL;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION fidele_daily_stats_ledger() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO shop_daily_stats AS d (shop_id, day, bucket, points, redemptions)
+    SELECT n.shop_id, (n.created_at AT TIME ZONE s.timezone)::date, hashtext(n.card_id) & 7,
+           coalesce(sum(n.delta) FILTER (WHERE n.kind IN ('scan', 'double_points', 'bonus')), 0),
+           count(*) FILTER (WHERE n.kind = 'redemption')
+    FROM new_rows n JOIN shops s ON s.id = n.shop_id
+    WHERE n.kind IN ('scan', 'double_points', 'bonus', 'redemption')
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+  ON CONFLICT (shop_id, day, bucket) DO UPDATE SET points = d.points + EXCLUDED.points,
+    redemptions = d.redemptions + EXCLUDED.redemptions;
+  RETURN NULL;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION fidele_daily_stats_scans() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  v_shop text;
+BEGIN
+  INSERT INTO shop_daily_stats AS d (shop_id, day, bucket, scans, refused, flagged)
+    SELECT n.shop_id, (n.created_at AT TIME ZONE s.timezone)::date, hashtext(coalesce(n.card_id, n.id)) & 7,
+           count(*) FILTER (WHERE n.outcome = 'accepted'), count(*) FILTER (WHERE n.outcome <> 'accepted'),
+           count(*) FILTER (WHERE cardinality(n.flags) > 0)
+    FROM new_rows n JOIN shops s ON s.id = n.shop_id
+    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+  ON CONFLICT (shop_id, day, bucket) DO UPDATE SET scans = d.scans + EXCLUDED.scans,
+    refused = d.refused + EXCLUDED.refused, flagged = d.flagged + EXCLUDED.flagged;
+  -- A device's first scan at a shop gives it the shop's next number, under a per-shop lock taken only then.
+  FOR v_shop IN
+    SELECT DISTINCT n.shop_id FROM new_rows n
+    WHERE n.shop_id IS NOT NULL AND n.device_id IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM shop_devices sd WHERE sd.shop_id = n.shop_id AND sd.device_id = n.device_id)
+    ORDER BY 1
+  LOOP
+    PERFORM pg_advisory_xact_lock(hashtext('shop_devices:' || v_shop));
+    INSERT INTO shop_devices (shop_id, device_id, device_no, first_seen_at)
+      SELECT v_shop, x.device_id,
+             coalesce((SELECT max(sd.device_no) FROM shop_devices sd WHERE sd.shop_id = v_shop), 0)
+               + row_number() OVER (ORDER BY x.first_seen, x.device_id),
+             x.first_seen
+      FROM (
+        SELECT n.device_id, min(n.created_at) AS first_seen FROM new_rows n
+        WHERE n.shop_id = v_shop AND n.device_id IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM shop_devices sd WHERE sd.shop_id = v_shop AND sd.device_id = n.device_id)
+        GROUP BY n.device_id
+      ) x;
+  END LOOP;
+  RETURN NULL;
+END
+$$;
+
+-- One shop's daily figures made again from its cards, scans and ledger (a new time zone moves every day's bounds).
+CREATE OR REPLACE FUNCTION fidele_daily_stats_rebuild(p_shop_id text) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  v_tz text;
+BEGIN
+  SELECT timezone INTO v_tz FROM shops WHERE id = p_shop_id;
+  DELETE FROM shop_daily_stats WHERE shop_id = p_shop_id;
+  INSERT INTO shop_daily_stats (shop_id, day, bucket, new_customers, scans, refused, flagged, points, redemptions)
+    SELECT p_shop_id, x.day, 0, sum(x.nc), sum(x.sc), sum(x.rf), sum(x.fl), sum(x.pt), sum(x.rd)
+    FROM (
+      SELECT (created_at AT TIME ZONE v_tz)::date AS day, 1 AS nc, 0 AS sc, 0 AS rf, 0 AS fl, 0 AS pt, 0 AS rd
+        FROM cards WHERE shop_id = p_shop_id
+      UNION ALL
+      SELECT (created_at AT TIME ZONE v_tz)::date, 0, (outcome = 'accepted')::int, (outcome <> 'accepted')::int,
+             (cardinality(flags) > 0)::int, 0, 0
+        FROM scans WHERE shop_id = p_shop_id
+      UNION ALL
+      SELECT (created_at AT TIME ZONE v_tz)::date, 0, 0, 0, 0,
+             CASE WHEN kind IN ('scan', 'double_points', 'bonus') THEN delta ELSE 0 END, (kind = 'redemption')::int
+        FROM ledger_entries WHERE shop_id = p_shop_id AND kind IN ('scan', 'double_points', 'bonus', 'redemption')
+    ) x
+    GROUP BY x.day;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION fidele_daily_stats_timezone() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM fidele_daily_stats_rebuild(NEW.id);
+  RETURN NULL;
+END
+$$;
