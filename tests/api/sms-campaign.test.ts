@@ -6,7 +6,7 @@ import { openDatabase } from "../../src/server/db/client.ts";
 import { parseEnv } from "../../src/server/env.ts";
 import type { Deps } from "../../src/server/lib/context.ts";
 import { createLogger } from "../../src/server/lib/logger.ts";
-import { createMessage } from "../../src/server/modules/messages/compose.service.ts";
+import { createMessage, getSentMessage } from "../../src/server/modules/messages/compose.service.ts";
 import { finishIfDone, INTERRUPTED, processMessageBatch } from "../../src/server/modules/messages/sending.service.ts";
 import { createDeps } from "../../src/server/server.ts";
 import { type SmsGateways, startSmsGateways } from "../fixtures/sms-gateways.ts";
@@ -75,6 +75,11 @@ describe("a campaign started at 21:00 on a Saturday", () => {
       if (r.remaining === 0) break;
     }
     expect(await finishIfDone(t.deps.db, message.id)).toBe(true);
+    expect((await getSentMessage(t.deps.db, shopSender(world), message.id)).sms).toEqual({
+      delivered: 6,
+      waiting: 0,
+      nextAt: null,
+    });
     const sent = ours();
     expect(sent.map((r) => r.to).sort()).toEqual([...world.accepting].sort());
     for (const sms of sent) expect(sms.text).toBe("Le Fournil : Fournée du lundi\nCroissants à -20 %.\nSTOP au 36180");

@@ -79,6 +79,18 @@ describe("SMS", () => {
     await eventually(() => page.getByTestId("audience-count").textContent()).toMatch(/0 par SMS/);
     await expectAccessible(page);
     await context.close();
+
+    // The platform admin reads the SMS beside the mail outbox, with the gateway's answer.
+    const admin = await stack.createUser({ role: "admin" });
+    const adminContext = await stack.newContext();
+    await stack.signIn(adminContext, admin.email, admin.password);
+    const adminPage = await adminContext.newPage();
+    await adminPage.goto("/admin");
+    const smsOutbox = adminPage.getByRole("region", { name: "Boîte d'envoi des SMS" });
+    await eventually(() => smsOutbox.getByText("Fête des pains samedi").count()).toBe(1);
+    expect(await smsOutbox.textContent()).toMatch(/À \+33612345678 · .* · test · 1 SMS · .* · envoyé/);
+    await expectAccessible(adminPage);
+    await adminContext.close();
   });
 
   it("/notif: a shopper with a number turns SMS on, for every shop and shop by shop", async () => {
