@@ -359,7 +359,7 @@ describe("a mobile number in the profile, with its own consent", () => {
     expect(kept?.phone).toBe("+33612345678");
 
     const prefs = await (await client.request("/api/messages/preferences")).json();
-    expect(prefs).toMatchObject({ channels: { sms: true }, phone: "+33612345678" });
+    expect(prefs).toMatchObject({ channels: { sms: true }, phone: "06 12 34 56 78" });
     const off = await client.request("/api/messages/preferences", { method: "PUT", json: { shopId: null, channel: "sms", granted: false } });
     expect((await off.json()).channels.sms).toBe(false);
   });
