@@ -175,5 +175,8 @@ describe.skipIf(!url)("a process killed mid-campaign (PostgreSQL pass)", () => {
     expect(received.size).toBeGreaterThanOrEqual(delivered);
     expect(received.size - delivered).toBeLessThanOrEqual(interrupted);
     expect(received.size).toBeGreaterThanOrEqual(atKill);
+    process.stdout.write(
+      `${JSON.stringify({ sms: 60, atKill, claimedAtKill: claimed.rows[0]!.n, delivered, interrupted, received: received.size })}\n`,
+    );
   });
 });

@@ -278,6 +278,20 @@ describe("the SMS channel driver", () => {
     });
   });
 
+  it("with OVHcloud, its own STOP clause replaces ours (noStopClause false), the segments still count it", async () => {
+    const driver = createSmsDriver({ provider: providerFor("ovh"), window });
+    const shop = await shopWithBudget(10);
+    const shopper = await smsShopper(uniquePhone());
+    const message = messageOf(shop.id);
+    const prepared = await driver.prepare!(ctx(), message);
+    expect(await driver.deliver(ctx(), message, { id: "d", user_id: shopper.id }, prepared)).toEqual({ status: "delivered" });
+    expect(lastReceived()).toMatchObject({
+      provider: "ovh",
+      text: "Le Fournil : Fournée du samedi\nCroissants à -20 % ce samedi.",
+      body: { noStopClause: false },
+    });
+  });
+
   it("holds marketing SMS outside the window: Saturday 21:00 → Monday 08:00 (Paris); nothing leaves", async () => {
     const driver = createSmsDriver({ provider: providerFor("smsgate"), window });
     const shop = await shopWithBudget(10);
