@@ -133,7 +133,13 @@ describe.skipIf(!url)("a process killed mid-campaign (PostgreSQL pass)", () => {
     gw.setDelay(150); // each SMS takes a while at the gateway: the kill lands mid-send
     worker = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "tests/fixtures/sms-worker.ts")], {
       cwd: ROOT,
-      env: { ...process.env, ...smsEnv, SMS_WORKER_DB: scratch.url, SMS_WORKER_MESSAGE: message.id, LOG_LEVEL: "silent" },
+      env: {
+        ...process.env,
+        ...smsEnv,
+        SMS_WORKER_DB: scratch.url,
+        SMS_WORKER_MESSAGE: message.id,
+        LOG_LEVEL: "silent",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";

@@ -61,7 +61,11 @@ describe("SMS", () => {
     await eventually(() => page.getByTestId("sms-test-result").textContent()).toMatch(
       /Accepté par la passerelle : 1 SMS, UCS-2\..*HTTP 202/,
     );
-    expect(gw.received.at(-1)).toMatchObject({ provider: "smsgate", to: "+33612345678", text: "Fête des pains samedi" });
+    expect(gw.received.at(-1)).toMatchObject({
+      provider: "smsgate",
+      to: "+33612345678",
+      text: "Fête des pains samedi",
+    });
     await eventually(() => page.getByTestId("sms-budget").textContent()).toMatch(/1 SMS utilisés sur 20 SMS/);
     await expectAccessible(page);
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
