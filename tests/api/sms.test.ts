@@ -186,6 +186,10 @@ describe("/admin/test-sms", () => {
         .map((m: { status: string }) => m.status),
     ).toEqual(["failed", "sent"]);
     expect((await owner.client.request("/api/sms/outbox")).status).toBe(403);
+    // The operator (platform admin) sets a shop's budget too.
+    const byAdmin = await admin.client.request(`${base}/budget`, { method: "PUT", json: { monthlySegments: 50 } });
+    expect(byAdmin.status).toBe(200);
+    expect((await byAdmin.json()).budget).toMatchObject({ monthlySegments: 50, usedSegments: 1 });
     // Another shop's owner cannot use this shop's SMS.
     const other = await shopWithOwner(t);
     expect((await other.owner.client.request(`${base}/test`, { json: { to: "0612345678", text: "x" } })).status).toBe(
