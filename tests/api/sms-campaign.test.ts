@@ -6,7 +6,7 @@ import { openDatabase } from "../../src/server/db/client.ts";
 import { parseEnv } from "../../src/server/env.ts";
 import type { Deps } from "../../src/server/lib/context.ts";
 import { createLogger } from "../../src/server/lib/logger.ts";
-import { createMessage } from "../../src/server/modules/messages/compose.service.ts";
+import { createMessage, getSentMessage } from "../../src/server/modules/messages/compose.service.ts";
 import { finishIfDone, INTERRUPTED, processMessageBatch } from "../../src/server/modules/messages/sending.service.ts";
 import { createDeps } from "../../src/server/server.ts";
 import { type SmsGateways, startSmsGateways } from "../fixtures/sms-gateways.ts";
@@ -75,6 +75,11 @@ describe("a campaign started at 21:00 on a Saturday", () => {
       if (r.remaining === 0) break;
     }
     expect(await finishIfDone(t.deps.db, message.id)).toBe(true);
+    expect((await getSentMessage(t.deps.db, shopSender(world), message.id)).sms).toEqual({
+      delivered: 6,
+      waiting: 0,
+      nextAt: null,
+    });
     const sent = ours();
     expect(sent.map((r) => r.to).sort()).toEqual([...world.accepting].sort());
     for (const sms of sent) expect(sms.text).toBe("Le Fournil : Fournée du lundi\nCroissants à -20 %.\nSTOP au 36180");
@@ -128,7 +133,13 @@ describe.skipIf(!url)("a process killed mid-campaign (PostgreSQL pass)", () => {
     gw.setDelay(150); // each SMS takes a while at the gateway: the kill lands mid-send
     worker = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "tests/fixtures/sms-worker.ts")], {
       cwd: ROOT,
-      env: { ...process.env, ...smsEnv, SMS_WORKER_DB: scratch.url, SMS_WORKER_MESSAGE: message.id, LOG_LEVEL: "silent" },
+      env: {
+        ...process.env,
+        ...smsEnv,
+        SMS_WORKER_DB: scratch.url,
+        SMS_WORKER_MESSAGE: message.id,
+        LOG_LEVEL: "silent",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";
@@ -170,5 +181,8 @@ describe.skipIf(!url)("a process killed mid-campaign (PostgreSQL pass)", () => {
     expect(received.size).toBeGreaterThanOrEqual(delivered);
     expect(received.size - delivered).toBeLessThanOrEqual(interrupted);
     expect(received.size).toBeGreaterThanOrEqual(atKill);
+    process.stdout.write(
+      `${JSON.stringify({ sms: 60, atKill, claimedAtKill: claimed.rows[0]!.n, delivered, interrupted, received: received.size })}\n`,
+    );
   });
 });

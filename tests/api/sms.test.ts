@@ -33,7 +33,9 @@ const lastReceived = () => gw.received.at(-1)!;
 /** A shopper with a mobile number and the SMS consent of the profile. */
 async function smsShopper(phone: string, granted = true) {
   const user = await t.createUser();
-  await t.deps.db.insert(profiles).values({ id: user.id, firstName: "Inès", lastName: "Moreau", phone })
+  await t.deps.db
+    .insert(profiles)
+    .values({ id: user.id, firstName: "Inès", lastName: "Moreau", phone })
     .onConflictDoUpdate({ target: profiles.id, set: { phone } });
   await t.deps.db.insert(consents).values({ userId: user.id, channel: "sms", granted, wording: "test" });
   return user;
@@ -74,7 +76,13 @@ describe("SMS gateways: each provider speaks its gateway's HTTP API", () => {
     expect(String(got.headers["x-ovh-signature"])).toMatch(/^\$1\$[0-9a-f]{40}$/);
     // The fake's clock is 1000 s ahead: a timestamp from our clock would have been refused.
     expect(Number(got.headers["x-ovh-timestamp"]) - Date.now() / 1000).toBeGreaterThan(990);
-    expect(got.body).toMatchObject({ receivers: [to], message: "Le Fournil : promo", sender: "Fidele", noStopClause: false, coding: "7bit" });
+    expect(got.body).toMatchObject({
+      receivers: [to],
+      message: "Le Fournil : promo",
+      sender: "Fidele",
+      noStopClause: false,
+      coding: "7bit",
+    });
     await provider.send({ to, text: "Test", marketing: false });
     expect(lastReceived().body).toMatchObject({ noStopClause: true });
   });
@@ -121,14 +129,21 @@ describe("/admin/test-sms", () => {
     const base = `/api/backoffice/shops/${shop.id}/sms`;
     const overview = await owner.client.request(base);
     expect(overview.status).toBe(200);
-    expect(await overview.json()).toMatchObject({ provider: "smsgate", stopNumber: "36180", budget: { monthlySegments: 0, usedSegments: 0 } });
+    expect(await overview.json()).toMatchObject({
+      provider: "smsgate",
+      stopNumber: "36180",
+      budget: { monthlySegments: 0, usedSegments: 0 },
+    });
 
     // No budget yet: refused, in French.
     const none = await owner.client.request(`${base}/test`, { json: { to: "06 12 34 56 78", text: "Bonjour" } });
     expect(none.status).toBe(409);
     expect((await none.json()).message).toMatch(/budget SMS/);
 
-    const tooMuch = await owner.client.request(`${base}/budget`, { method: "PUT", json: { monthlySegments: 10_000_000 } });
+    const tooMuch = await owner.client.request(`${base}/budget`, {
+      method: "PUT",
+      json: { monthlySegments: 10_000_000 },
+    });
     expect(tooMuch.status).toBe(400);
     const set = await owner.client.request(`${base}/budget`, { method: "PUT", json: { monthlySegments: 5 } });
     expect(set.status).toBe(200);
@@ -137,7 +152,9 @@ describe("/admin/test-sms", () => {
     expect(badNumber.status).toBe(400);
     expect((await badNumber.json()).message).toMatch(/mobile valide/);
 
-    const res = await owner.client.request(`${base}/test`, { json: { to: "06 12 34 56 78", text: "Fête des pains à 8 h" } });
+    const res = await owner.client.request(`${base}/test`, {
+      json: { to: "06 12 34 56 78", text: "Fête des pains à 8 h" },
+    });
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({
@@ -154,21 +171,30 @@ describe("/admin/test-sms", () => {
 
     // A refused SMS gives its segments back.
     gw.failNext({ status: 500, body: { message: "device offline" } });
-    const failed = await (await owner.client.request(`${base}/test`, { json: { to: "0612345678", text: "Bonjour" } })).json();
+    const failed = await (
+      await owner.client.request(`${base}/test`, { json: { to: "0612345678", text: "Bonjour" } })
+    ).json();
     expect(failed).toMatchObject({ ok: false, status: 500, budget: { usedSegments: 1 } });
     expect(failed.answer).toContain("device offline");
 
     // The platform admin reads every SMS in the outbox; nobody else does.
     const admin = await signedIn(t, { role: "admin" });
     const outbox = await (await admin.client.request("/api/sms/outbox")).json();
-    expect(outbox.messages.filter((m: { shopName: string }) => m.shopName === shop.name).map((m: { status: string }) => m.status)).toEqual([
-      "failed",
-      "sent",
-    ]);
+    expect(
+      outbox.messages
+        .filter((m: { shopName: string }) => m.shopName === shop.name)
+        .map((m: { status: string }) => m.status),
+    ).toEqual(["failed", "sent"]);
     expect((await owner.client.request("/api/sms/outbox")).status).toBe(403);
+    // The operator (platform admin) sets a shop's budget too.
+    const byAdmin = await admin.client.request(`${base}/budget`, { method: "PUT", json: { monthlySegments: 50 } });
+    expect(byAdmin.status).toBe(200);
+    expect((await byAdmin.json()).budget).toMatchObject({ monthlySegments: 50, usedSegments: 1 });
     // Another shop's owner cannot use this shop's SMS.
     const other = await shopWithOwner(t);
-    expect((await other.owner.client.request(`${base}/test`, { json: { to: "0612345678", text: "x" } })).status).toBe(404);
+    expect((await other.owner.client.request(`${base}/test`, { json: { to: "0612345678", text: "x" } })).status).toBe(
+      404,
+    );
   });
 });
 
@@ -183,7 +209,9 @@ describe("STOP replies (the gateway's webhook)", () => {
   const signed = (body: unknown, secret = WEBHOOK_SECRET) => {
     const raw = JSON.stringify(body);
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = createHmac("sha256", secret).update(raw + timestamp).digest("hex");
+    const signature = createHmac("sha256", secret)
+      .update(raw + timestamp)
+      .digest("hex");
     return post(raw, { "x-signature": signature, "x-timestamp": timestamp });
   };
   const smsConsent = async (userId: string) =>
@@ -195,7 +223,10 @@ describe("STOP replies (the gateway's webhook)", () => {
   it("STOP from a number unsubscribes it (a consent row « STOP reçu par SMS »), and only with the secret", async () => {
     const phone = uniquePhone();
     const shopper = await smsShopper(phone);
-    const received = { event: "sms:received", payload: { phoneNumber: phone, message: "STOP", receivedAt: new Date().toISOString() } };
+    const received = {
+      event: "sms:received",
+      payload: { phoneNumber: phone, message: "STOP", receivedAt: new Date().toISOString() },
+    };
     expect((await post(received)).status).toBe(401);
     expect((await signed(received, "not-the-secret-at-all")).status).toBe(401);
     expect((await post(received, { "x-webhook-secret": "wrong" })).status).toBe(401);
@@ -207,7 +238,9 @@ describe("STOP replies (the gateway's webhook)", () => {
     expect(await smsConsent(shopper.id)).toEqual({ granted: false, wording: STOP_REPLY_WORDING });
     // Out of every SMS audience.
     const { shop } = await shopWithOwner(t);
-    const audience = await t.deps.db.execute<{ user_id: string }>(sql`${recipientsSql({ kind: "all_shoppers" }, "sms")}`);
+    const audience = await t.deps.db.execute<{ user_id: string }>(
+      sql`${recipientsSql({ kind: "all_shoppers" }, "sms")}`,
+    );
     expect(audience.rows.map((r) => r.user_id)).not.toContain(shopper.id);
     expect(shop.id).toBeTruthy();
   });
@@ -228,7 +261,10 @@ describe("STOP replies (the gateway's webhook)", () => {
       stop: true,
       unsubscribed: 0,
     });
-    const rows = await t.deps.db.select().from(consents).where(and(eq(consents.userId, shopper.id), eq(consents.channel, "sms")));
+    const rows = await t.deps.db
+      .select()
+      .from(consents)
+      .where(and(eq(consents.userId, shopper.id), eq(consents.channel, "sms")));
     expect(rows.map((r) => r.granted).sort()).toEqual([false, true]);
     expect((await post("not json", { "x-webhook-secret": WEBHOOK_SECRET })).status).toBe(400);
   });
@@ -264,7 +300,9 @@ describe("the SMS channel driver", () => {
     const shopper = await smsShopper(uniquePhone());
     const message = messageOf(shop.id);
     const prepared = await driver.prepare!(ctx(), message);
-    expect(await driver.deliver(ctx(), message, { id: "d1", user_id: shopper.id }, prepared)).toEqual({ status: "delivered" });
+    expect(await driver.deliver(ctx(), message, { id: "d1", user_id: shopper.id }, prepared)).toEqual({
+      status: "delivered",
+    });
     expect(lastReceived().text).toBe("Le Fournil : Fournée du samedi\nCroissants à -20 % ce samedi.\nSTOP au 36180");
     gw.failNext({ status: 500, body: { message: "boom" } });
     const failed = await driver.deliver(ctx(), message, { id: "d2", user_id: shopper.id }, prepared);
@@ -275,6 +313,22 @@ describe("the SMS channel driver", () => {
     expect(await driver.deliver(ctx(), message, { id: "d3", user_id: shopper.id }, prepared)).toEqual({
       status: "deferred",
       notBefore: new Date(clock.getTime() + 30_000),
+    });
+  });
+
+  it("with OVHcloud, its own STOP clause replaces ours (noStopClause false), the segments still count it", async () => {
+    const driver = createSmsDriver({ provider: providerFor("ovh"), window });
+    const shop = await shopWithBudget(10);
+    const shopper = await smsShopper(uniquePhone());
+    const message = messageOf(shop.id);
+    const prepared = await driver.prepare!(ctx(), message);
+    expect(await driver.deliver(ctx(), message, { id: "d", user_id: shopper.id }, prepared)).toEqual({
+      status: "delivered",
+    });
+    expect(lastReceived()).toMatchObject({
+      provider: "ovh",
+      text: "Le Fournil : Fournée du samedi\nCroissants à -20 % ce samedi.",
+      body: { noStopClause: false },
     });
   });
 
@@ -299,9 +353,13 @@ describe("the SMS channel driver", () => {
     const message = messageOf(shop.id);
     const prepared = await driver.prepare!(ctx(), message);
     const refused = await smsShopper(uniquePhone(), false);
-    expect(await driver.deliver(ctx(), message, { id: "d", user_id: refused.id }, prepared)).toMatchObject({ status: "skipped" });
+    expect(await driver.deliver(ctx(), message, { id: "d", user_id: refused.id }, prepared)).toMatchObject({
+      status: "skipped",
+    });
     const noProfile = await t.createUser();
-    expect(await driver.deliver(ctx(), message, { id: "d", user_id: noProfile.id }, prepared)).toMatchObject({ status: "skipped" });
+    expect(await driver.deliver(ctx(), message, { id: "d", user_id: noProfile.id }, prepared)).toMatchObject({
+      status: "skipped",
+    });
   });
 
   it("the monthly budget holds under 50 concurrent sends (30 segments: 30 SMS leave, 20 are skipped)", async () => {
@@ -317,7 +375,9 @@ describe("the SMS channel driver", () => {
     );
     gw.setDelay(0);
     expect(outcomes.filter((o) => o.status === "delivered")).toHaveLength(30);
-    expect(outcomes.filter((o) => o.status === "skipped" && o.detail === "monthly SMS budget reached")).toHaveLength(20);
+    expect(outcomes.filter((o) => o.status === "skipped" && o.detail === "monthly SMS budget reached")).toHaveLength(
+      20,
+    );
     expect(gw.received.length - before).toBe(30);
     const [usage] = await t.deps.db.select().from(smsUsage).where(eq(smsUsage.shopId, shop.id));
     expect(usage?.segments).toBe(30);
@@ -331,7 +391,10 @@ describe("a mobile number in the profile, with its own consent", () => {
 
   it("stores the number in E.164, refuses a landline in French, and SMS consent needs a number", async () => {
     const { client, user } = await signedIn(t);
-    const bad = await client.request("/api/accounts/profile", { method: "PUT", json: { ...profile, phone: "01 42 68 53 00" } });
+    const bad = await client.request("/api/accounts/profile", {
+      method: "PUT",
+      json: { ...profile, phone: "01 42 68 53 00" },
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).fields.phone).toMatch(/mobile valide/);
     const noNumber = await client.request("/api/accounts/profile", {
@@ -341,7 +404,10 @@ describe("a mobile number in the profile, with its own consent", () => {
     expect(noNumber.status).toBe(400);
     expect((await noNumber.json()).fields.phone).toBe("Indiquez votre numéro de mobile pour recevoir des SMS.");
     // /notif cannot turn SMS on without a number either.
-    const early = await client.request("/api/messages/preferences", { method: "PUT", json: { shopId: null, channel: "sms", granted: true } });
+    const early = await client.request("/api/messages/preferences", {
+      method: "PUT",
+      json: { shopId: null, channel: "sms", granted: true },
+    });
     expect(early.status).toBe(400);
 
     const ok = await client.request("/api/accounts/profile", {
@@ -354,13 +420,19 @@ describe("a mobile number in the profile, with its own consent", () => {
     const me = await (await client.request("/api/accounts/me")).json();
     expect(me.me.profile).toMatchObject({ phone: "+33612345678", consents: { sms: true } });
     // A client that sends no phone keeps the stored one.
-    await client.request("/api/accounts/profile", { method: "PUT", json: { ...profile, consents: { ...profile.consents, sms: true } } });
+    await client.request("/api/accounts/profile", {
+      method: "PUT",
+      json: { ...profile, consents: { ...profile.consents, sms: true } },
+    });
     const [kept] = await t.deps.db.select().from(profiles).where(eq(profiles.id, user.id));
     expect(kept?.phone).toBe("+33612345678");
 
     const prefs = await (await client.request("/api/messages/preferences")).json();
-    expect(prefs).toMatchObject({ channels: { sms: true }, phone: "+33612345678" });
-    const off = await client.request("/api/messages/preferences", { method: "PUT", json: { shopId: null, channel: "sms", granted: false } });
+    expect(prefs).toMatchObject({ channels: { sms: true }, phone: "06 12 34 56 78" });
+    const off = await client.request("/api/messages/preferences", {
+      method: "PUT",
+      json: { shopId: null, channel: "sms", granted: false },
+    });
     expect((await off.json()).channels.sms).toBe(false);
   });
 
@@ -369,16 +441,30 @@ describe("a mobile number in the profile, with its own consent", () => {
     const a = await smsShopper(uniquePhone());
     const b = await smsShopper(uniquePhone());
     for (const u of [a, b]) {
-      await t.deps.db.execute(sql`insert into cards (shop_id, user_id, visits, last_scan_at) values (${shop.id}, ${u.id}, 1, now())`);
+      await t.deps.db.execute(
+        sql`insert into cards (shop_id, user_id, visits, last_scan_at) values (${shop.id}, ${u.id}, 1, now())`,
+      );
     }
     const count = async () =>
-      (await (await owner.client.request(`/api/messages/shops/${shop.id}/audience`, { json: { push: false, sms: true } })).json()).sms;
+      (
+        await (
+          await owner.client.request(`/api/messages/shops/${shop.id}/audience`, { json: { push: false, sms: true } })
+        ).json()
+      ).sms;
     expect(await count()).toBe(2);
     const ctx = await t.deps.auth.$context;
     const session = await ctx.internalAdapter.createSession(b.id);
     const client = t.client();
-    client.jar.set("fidele.session_token", encodeURIComponent(`${session.token}.${createHmac("sha256", t.env.SECRET).update(session.token).digest("base64")}`));
-    const res = await client.request("/api/messages/preferences", { method: "PUT", json: { shopId: shop.id, channel: "sms", granted: false } });
+    client.jar.set(
+      "fidele.session_token",
+      encodeURIComponent(
+        `${session.token}.${createHmac("sha256", t.env.SECRET).update(session.token).digest("base64")}`,
+      ),
+    );
+    const res = await client.request("/api/messages/preferences", {
+      method: "PUT",
+      json: { shopId: shop.id, channel: "sms", granted: false },
+    });
     expect(res.status).toBe(200);
     expect(await count()).toBe(1);
   });

@@ -61,7 +61,11 @@ describe("SMS", () => {
     await eventually(() => page.getByTestId("sms-test-result").textContent()).toMatch(
       /Accepté par la passerelle : 1 SMS, UCS-2\..*HTTP 202/,
     );
-    expect(gw.received.at(-1)).toMatchObject({ provider: "smsgate", to: "+33612345678", text: "Fête des pains samedi" });
+    expect(gw.received.at(-1)).toMatchObject({
+      provider: "smsgate",
+      to: "+33612345678",
+      text: "Fête des pains samedi",
+    });
     await eventually(() => page.getByTestId("sms-budget").textContent()).toMatch(/1 SMS utilisés sur 20 SMS/);
     await expectAccessible(page);
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -79,6 +83,18 @@ describe("SMS", () => {
     await eventually(() => page.getByTestId("audience-count").textContent()).toMatch(/0 par SMS/);
     await expectAccessible(page);
     await context.close();
+
+    // The platform admin reads the SMS beside the mail outbox, with the gateway's answer.
+    const admin = await stack.createUser({ role: "admin" });
+    const adminContext = await stack.newContext();
+    await stack.signIn(adminContext, admin.email, admin.password);
+    const adminPage = await adminContext.newPage();
+    await adminPage.goto("/admin");
+    const smsOutbox = adminPage.getByRole("region", { name: "Boîte d'envoi des SMS" });
+    await eventually(() => smsOutbox.getByText("Fête des pains samedi").count()).toBe(1);
+    expect(await smsOutbox.textContent()).toMatch(/À \+33612345678 · .* · test · 1 SMS · .* · envoyé/);
+    await expectAccessible(adminPage);
+    await adminContext.close();
   });
 
   it("/notif: a shopper with a number turns SMS on, for every shop and shop by shop", async () => {

@@ -5,10 +5,10 @@ import {
   PASSWORD_MAX,
   PASSWORD_MIN,
   passwordSchema,
-  profileSchema,
   safeRedirect,
   signUpSchema,
 } from "./accounts.ts";
+import { profileSchema } from "./profile.ts";
 
 describe("safeRedirect", () => {
   it.each([

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { checkMobileNumber } from "../sms/phone.ts";
 
 /** Shared by the API and the forms. Every message is what a person reads. */
 export const PASSWORD_MIN = 8;
@@ -21,7 +20,7 @@ export const passwordSchema = z
 export const signUpSchema = z.object({ email: emailSchema, password: passwordSchema });
 export type SignUpInput = z.infer<typeof signUpSchema>;
 
-const nameSchema = (label: string) =>
+export const nameSchema = (label: string) =>
   z
     .string({ error: `Saisissez votre ${label}.` })
     .trim()
@@ -50,43 +49,7 @@ export const CONSENT_WORDING: Record<ConsentChannel, string> = {
   push: "J'accepte de recevoir des notifications sur les offres et nouveautés des commerces dont j'ai la carte.",
 };
 
-export const profileSchema = z.object({
-  firstName: nameSchema("prénom"),
-  lastName: nameSchema("nom"),
-  birthday: z.union([birthdaySchema, z.literal("")]).optional().transform((v) => v || null),
-  postalCode: z
-    .union([z.string().trim().regex(/^\d{5}$/, "Le code postal doit contenir 5 chiffres."), z.literal("")])
-    .optional()
-    .transform((v) => v || null),
-  /**
-   * Mobile number for SMS, stored in E.164 (src/domain/sms/phone.ts). "" removes it;
-   * absent leaves it as it is (older clients). SMS consent needs a number.
-   */
-  phone: z
-    .string()
-    .max(40, "Ce numéro est trop long.")
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined) return undefined;
-      if (value.trim() === "") return null;
-      const check = checkMobileNumber(value);
-      if (!check.ok) {
-        ctx.addIssue({ code: "custom", message: check.message });
-        return z.NEVER;
-      }
-      return check.e164;
-    }),
-  consents: z.object({ email: z.boolean(), sms: z.boolean(), push: z.boolean() }),
-}).superRefine((value, ctx) => {
-  if (value.consents.sms && value.phone === null) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["phone"],
-      message: "Indiquez votre numéro de mobile pour recevoir des SMS.",
-    });
-  }
-});
-export type ProfileInput = z.input<typeof profileSchema>;
+// profileSchema (with the mobile number, libphonenumber-js) lives in ./profile.ts: the sign-in pages do not load it.
 
 // Re-exported for its importers; it lives in a zod-free module so a page can use it without loading zod.
 export { safeRedirect } from "../redirect.ts";

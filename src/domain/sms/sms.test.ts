@@ -72,7 +72,10 @@ describe("phone numbers", () => {
   });
   it("refuses invalid numbers and landlines with a French message", () => {
     expect(checkMobileNumber("12345")).toMatchObject({ ok: false, message: expect.stringContaining("mobile valide") });
-    expect(checkMobileNumber("01 42 68 53 00")).toMatchObject({ ok: false, message: expect.stringContaining("mobile") });
+    expect(checkMobileNumber("01 42 68 53 00")).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("mobile"),
+    });
     expect(checkMobileNumber("")).toMatchObject({ ok: false });
   });
   it("shows French numbers nationally", () => {

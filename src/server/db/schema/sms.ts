@@ -10,9 +10,7 @@ import { shops } from "./shops.ts";
 export const smsOutbox = pgTable(
   "sms_outbox",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
+    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
     shopId: text().references(() => shops.id, { onDelete: "set null" }),
     /** E.164. */
     to: text().notNull(),

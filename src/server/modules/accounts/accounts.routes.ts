@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
-import { profileSchema, signUpSchema } from "../../../domain/schemas/accounts.ts";
+import { signUpSchema } from "../../../domain/schemas/accounts.ts";
+import { profileSchema } from "../../../domain/schemas/profile.ts";
 import { type AppEnv, currentUser } from "../../lib/context.ts";
 import { enforceThrottle } from "../../lib/throttle.ts";
 import { validate } from "../../lib/validate.ts";

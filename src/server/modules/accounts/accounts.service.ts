@@ -3,10 +3,10 @@ import type { z } from "zod";
 import {
   CONSENT_CHANNELS,
   CONSENT_WORDING,
-  type profileSchema,
   type SignUpInput,
   safeRedirect,
 } from "../../../domain/schemas/accounts.ts";
+import type { profileSchema } from "../../../domain/schemas/profile.ts";
 import { AppError } from "../../../domain/errors.ts";
 import type { Deps } from "../../lib/context.ts";
 import type { Db } from "../../db/client.ts";

@@ -129,6 +129,10 @@ type SentRow = {
   pending: number;
   delivered: number;
   push_delivered: number;
+  with_sms: boolean;
+  sms_delivered: number;
+  sms_waiting: number;
+  sms_next: Date | string | null;
   read: number;
   clicked: number;
   failed: number;
@@ -142,7 +146,8 @@ const SENT_SELECT = sql`
     (select t.name from vip_tiers t where t.id = m.segment->>'tierId') as tier_name,
     coalesce(k.recipients, 0) as recipients, coalesce(k.pending, 0) as pending, coalesce(k.delivered, 0) as delivered,
     coalesce(k.push_delivered, 0) as push_delivered, coalesce(k.email_delivered, 0) as email_delivered, coalesce(k.read, 0) as read, coalesce(k.clicked, 0) as clicked,
-    coalesce(k.failed, 0) as failed, coalesce(k.skipped, 0) as skipped
+    coalesce(k.failed, 0) as failed, coalesce(k.skipped, 0) as skipped,
+    m.with_sms, coalesce(k.sms_delivered, 0) as sms_delivered, coalesce(k.sms_waiting, 0) as sms_waiting, k.sms_next
   from messages m
   left join lateral (
     select count(distinct d.user_id)::int as recipients,
@@ -153,7 +158,10 @@ const SENT_SELECT = sql`
       count(*) filter (where d.read_at is not null and d.channel = 'inapp')::int as read,
       count(distinct d.user_id) filter (where d.clicked_at is not null)::int as clicked,
       count(*) filter (where d.status = 'failed')::int as failed,
-      count(*) filter (where d.status = 'skipped')::int as skipped
+      count(*) filter (where d.status = 'skipped')::int as skipped,
+      count(*) filter (where d.status = 'delivered' and d.channel = 'sms')::int as sms_delivered,
+      count(*) filter (where d.status = 'pending' and d.channel = 'sms' and d.not_before > now())::int as sms_waiting,
+      min(d.not_before) filter (where d.status = 'pending' and d.channel = 'sms' and d.not_before > now()) as sms_next
     from message_deliveries d where d.message_id = m.id) k on true`;
 
 function sentDto(r: SentRow) {
@@ -170,6 +178,14 @@ function sentDto(r: SentRow) {
         : PLATFORM_AUDIENCE_LABELS_FR[r.audience],
     withPush: r.with_push,
     withEmail: r.with_email,
+    /** SMS (issue 15): sent, and held until the operator's window opens (SMS quiet hours). */
+    sms: r.with_sms
+      ? {
+          delivered: r.sms_delivered,
+          waiting: r.sms_waiting,
+          nextAt: r.sms_next ? new Date(r.sms_next).toISOString() : null,
+        }
+      : null,
     status: r.status,
     statusLabel: MESSAGE_STATUS_LABELS_FR[r.status],
     scheduledAt: r.scheduled_at,

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import { CONSENT_WORDING } from "../../../domain/schemas/accounts.ts";
+import { formatPhone } from "../../../domain/sms/phone.ts";
 import { buildPushPayload, PREFERENCE_WORDING, WELCOME_PUSH } from "../../../domain/messages/payload.ts";
 import type { Db } from "../../db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
@@ -81,8 +82,8 @@ export async function getPreferences(db: Db, userId: string, publicKey: string) 
   const row = channels.rows[0];
   return {
     channels: { inapp: row?.inapp ?? true, push: row?.push ?? false, email: row?.email ?? false, sms: row?.sms ?? false },
-    /** The mobile number SMS go to (E.164), set in the profile; null: none. */
-    phone: row?.phone ?? null,
+    /** The mobile number SMS go to, set in the profile, as people read it ("06 12 34 56 78"); null: none. */
+    phone: row?.phone ? formatPhone(row.phone) : null,
     shops: shops.rows,
     devices: devices.rows.map((d) => d.device_id),
     wording: {

@@ -31,7 +31,9 @@ export type SmsPrepared = {
 };
 
 /** The gateway and the window come from the app's environment (ctx.deps.env) unless given (tests). */
-export function createSmsDriver(options: { provider?: SmsProvider; window?: SendWindow; concurrency?: number } = {}): ChannelDriver {
+export function createSmsDriver(
+  options: { provider?: SmsProvider; window?: SendWindow; concurrency?: number } = {},
+): ChannelDriver {
   return {
     channel: "sms",
     concurrency: options.concurrency ?? 8,

@@ -52,7 +52,13 @@ async function call(url: string, init: RequestInit): Promise<SmsResult & { json:
     response = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, status: null, answer: cut(`Passerelle injoignable : ${reason}`), retryAfterMs: null, json: null };
+    return {
+      ok: false,
+      status: null,
+      answer: cut(`Passerelle injoignable : ${reason}`),
+      retryAfterMs: null,
+      json: null,
+    };
   }
   const body = await response.text().catch(() => "");
   let json: unknown = null;
@@ -127,7 +133,9 @@ function brevo(config: Config): SmsProvider {
           unicodeEnabled: countSegments(text).encoding === "UCS-2",
         }),
       });
-      return result.ok ? { ...result, id: idOf(field(result.json, "messageId") ?? field(result.json, "reference")) } : result;
+      return result.ok
+        ? { ...result, id: idOf(field(result.json, "messageId") ?? field(result.json, "reference")) }
+        : result;
     },
   };
 }
@@ -246,7 +254,12 @@ function outbox(config: Config): SmsProvider {
     stopNumber: stopNumberOf(config) ?? "00000",
     addsOwnStopClause: false,
     async send() {
-      return { ok: true, status: 0, id: null, answer: "Aucune passerelle SMS configurée : gardé dans la boîte d'envoi." };
+      return {
+        ok: true,
+        status: 0,
+        id: null,
+        answer: "Aucune passerelle SMS configurée : gardé dans la boîte d'envoi.",
+      };
     },
   };
 }

@@ -5,7 +5,13 @@ import { AppError } from "../../../domain/errors.ts";
 import { localParts } from "../../../domain/loyalty/time.ts";
 import { checkMobileNumber, toE164 } from "../../../domain/sms/phone.ts";
 import { countSegments } from "../../../domain/sms/segments.ts";
-import { DEFAULT_SEND_WINDOW, nextWindowOpening, parseDays, parseHours, type SendWindow } from "../../../domain/sms/send-window.ts";
+import {
+  DEFAULT_SEND_WINDOW,
+  nextWindowOpening,
+  parseDays,
+  parseHours,
+  type SendWindow,
+} from "../../../domain/sms/send-window.ts";
 import { isStopReply, STOP_REPLY_WORDING } from "../../../domain/sms/text.ts";
 import type { Db } from "../../db/client.ts";
 import type { Env } from "../../env.ts";
@@ -68,7 +74,14 @@ export async function budgetOf(db: Db, shopId: string, month: string) {
 export async function sendAndRecord(
   db: Db,
   provider: SmsProvider,
-  sms: { shopId: string | null; kind: "test" | "campaign"; to: string; text: string; marketing: boolean; segments: number },
+  sms: {
+    shopId: string | null;
+    kind: "test" | "campaign";
+    to: string;
+    text: string;
+    marketing: boolean;
+    segments: number;
+  },
 ): Promise<SmsResult> {
   const result = await provider.send({ to: sms.to, text: sms.text, marketing: sms.marketing });
   const status = provider.name === "outbox" ? "kept" : result.ok ? "sent" : "failed";
@@ -181,7 +194,8 @@ export async function sendTestSms(
   const month = budgetMonth(now, sendWindowOf(env).timeZone);
   if (!(await reserveSegments(db, access.shopId, month, count.segments))) {
     throw new AppError("CONFLICT", {
-      userMessage: "Le budget SMS de ce mois est atteint (ou n'est pas encore fixé) : augmentez-le pour envoyer ce test.",
+      userMessage:
+        "Le budget SMS de ce mois est atteint (ou n'est pas encore fixé) : augmentez-le pour envoyer ce test.",
     });
   }
   const result = await sendAndRecord(db, provider, {
@@ -235,7 +249,8 @@ export const inboundSchema = z.union([
 ]);
 
 export function inboundOf(body: z.output<typeof inboundSchema>): { from: string; text: string } | null {
-  if ("payload" in body) return body.event === "sms:received" ? { from: body.payload.phoneNumber, text: body.payload.message } : null;
+  if ("payload" in body)
+    return body.event === "sms:received" ? { from: body.payload.phoneNumber, text: body.payload.message } : null;
   return body;
 }
 
@@ -253,7 +268,11 @@ const same = (a: string, b: string) => {
  */
 export function webhookAuthorised(
   secret: string | undefined,
-  request: { header: (name: string) => string | undefined; query: (name: string) => string | undefined; rawBody: string },
+  request: {
+    header: (name: string) => string | undefined;
+    query: (name: string) => string | undefined;
+    rawBody: string;
+  },
   now = Date.now(),
 ): boolean {
   if (!secret) return false;
@@ -263,7 +282,9 @@ export function webhookAuthorised(
   const timestamp = request.header("x-timestamp");
   if (!signature || !timestamp || !/^\d+$/.test(timestamp)) return false;
   if (Math.abs(now / 1000 - Number(timestamp)) > 300) return false;
-  const expected = createHmac("sha256", secret).update(request.rawBody + timestamp).digest("hex");
+  const expected = createHmac("sha256", secret)
+    .update(request.rawBody + timestamp)
+    .digest("hex");
   return same(signature.toLowerCase(), expected);
 }
 

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ProfileInput } from "../../../../domain/schemas/accounts.ts";
+import type { ProfileInput } from "../../../../domain/schemas/profile.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { meQueryOptions } from "../../../lib/me.ts";
 

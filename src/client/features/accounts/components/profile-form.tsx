@@ -1,9 +1,5 @@
-import {
-  CONSENT_CHANNELS,
-  CONSENT_WORDING,
-  type ProfileInput,
-  profileSchema,
-} from "../../../../domain/schemas/accounts.ts";
+import { CONSENT_CHANNELS, CONSENT_WORDING } from "../../../../domain/schemas/accounts.ts";
+import { type ProfileInput, profileSchema } from "../../../../domain/schemas/profile.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Checkbox, Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";

@@ -5,7 +5,8 @@ import { api, unwrap } from "../../../lib/api-client.ts";
 export const smsKey = (shopId: string) => ["backoffice", shopId, "sms"] as const;
 export const getSms = (shopId: string) => unwrap(api.backoffice.shops[":shopId"].sms.$get({ param: { shopId } }));
 export type SmsOverview = Awaited<ReturnType<typeof getSms>>;
-export const smsQueryOptions = (shopId: string) => queryOptions({ queryKey: smsKey(shopId), queryFn: () => getSms(shopId) });
+export const smsQueryOptions = (shopId: string) =>
+  queryOptions({ queryKey: smsKey(shopId), queryFn: () => getSms(shopId) });
 
 export function useSetSmsBudget(shopId: string) {
   const queryClient = useQueryClient();

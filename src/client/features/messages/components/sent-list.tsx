@@ -63,6 +63,14 @@ function SentItem({ message, scope }: { message: SentMessage; scope: SenderScope
           {`${plural(counts.pushDelivered, "notification push remise", "notifications push remises")}, ${plural(counts.skipped, "non envoyée", "non envoyées")} (limite de fréquence, appareil absent ou envoi annulé).`}
         </p>
       ) : null}
+      {message.sms && message.status !== "scheduled" && message.status !== "cancelled" ? (
+        <p className="mt-2 text-sm text-stone-600 dark:text-stone-400" data-testid="sent-sms">
+          {plural(message.sms.delivered, "SMS envoyé", "SMS envoyés")}
+          {message.sms.waiting > 0 && message.sms.nextAt
+            ? `, ${plural(message.sms.waiting, "en attente", "en attente")} de l'horaire autorisé : départ le ${formatDateTime(message.sms.nextAt)}.`
+            : "."}
+        </p>
+      ) : null}
       <div className="mt-3 flex flex-wrap gap-2">
         {message.status === "sending" ? (
           <Button

@@ -1,7 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
-import { formatPhone } from "../../../../domain/sms/phone.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Card, Page } from "../../../components/ui/page.tsx";
@@ -175,7 +174,7 @@ export default function NotifPage() {
           label="SMS"
           hint={
             prefs.phone
-              ? `${prefs.wording.sms} Au ${formatPhone(prefs.phone)}.`
+              ? `${prefs.wording.sms} Au ${prefs.phone}.`
               : "Ajoutez votre numéro de mobile dans votre profil pour recevoir des SMS."
           }
           checked={prefs.channels.sms}

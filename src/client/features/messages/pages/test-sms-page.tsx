@@ -58,8 +58,8 @@ function Budget({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
         <div className="h-full bg-brand-700" style={{ width: `${share}%` }} />
       </div>
       <p className="text-sm text-stone-600 dark:text-stone-400">
-        Un SMS long compte pour plusieurs (un par tranche de 153 caractères, ou 67 avec des accents comme ê). Une fois le
-        budget atteint, plus aucun SMS ne part avant le mois suivant.
+        Un SMS long compte pour plusieurs (un par tranche de 153 caractères, ou 67 avec des accents comme ê). Une fois
+        le budget atteint, plus aucun SMS ne part avant le mois suivant.
       </p>
       <form onSubmit={submit} className="flex flex-col gap-3" noValidate>
         <Field
