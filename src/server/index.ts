@@ -38,7 +38,9 @@ try {
     async (database) => {
       const migrating = performance.now();
       await migrateDatabase(database);
-      logger.debug(`start: database opened in ${seconds(migrating - opened)}, migrated in ${seconds(performance.now() - migrating)}`);
+      logger.debug(
+        `start: database opened in ${seconds(migrating - opened)}, migrated in ${seconds(performance.now() - migrating)}`,
+      );
       return database;
     },
   );
