@@ -27,8 +27,8 @@ export type PreparedEmail = { compiled: CompiledNewsletter; ctx: NewsletterConte
 
 /** A transient SMTP failure (4xx, connection refused) is tried again after this. */
 export const EMAIL_RETRY_MS = 60_000;
-/** How many e-mails one process has in flight at once. */
-export const EMAIL_CONCURRENCY = 4;
+/** How many e-mails one process has in flight at once (one SMTP connection each; the rate caps the pace). */
+export const EMAIL_CONCURRENCY = 8;
 
 /** SQL: the address is suppressed (a hard bounce or a complaint). `email` is a lower-cased address expression. */
 export const suppressedSql = (email: ReturnType<typeof sql>) =>
