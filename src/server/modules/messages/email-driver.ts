@@ -21,7 +21,7 @@ import { signUnsubscribeToken, unsubscribeUrl } from "./unsubscribe-token.ts";
  * is a hard bounce: the address is suppressed (email_events) and never mailed again.
  * A suppressed or unsubscribed address met mid-campaign is skipped.
  */
-export type EmailDriverDeps = { mailer: Mailer; env: Pick<Env, "APP_URL" | "SECRET"> };
+export type EmailDriverDeps = { mailer: Mailer; env: Pick<Env, "APP_URL" | "SECRET" | "EMAIL_OPEN_TRACKING"> };
 
 export type PreparedEmail = { compiled: CompiledNewsletter; ctx: NewsletterContext; kind: "newsletter" | "message" };
 
@@ -134,6 +134,18 @@ export async function deliverEmail(
     },
     prepared.ctx,
   );
+  // Opens are counted only when the operator turned it on (EMAIL_OPEN_TRACKING): an invisible image, nothing else.
+  if (deps.env.EMAIL_OPEN_TRACKING) {
+    const pixel = `${deps.env.APP_URL.replace(/\/$/, "")}/api/email/open/${signUnsubscribeToken(
+      deps.env.SECRET,
+      { userId: delivery.user_id, shopId: message.shop_id, deliveryId: delivery.id },
+      "open",
+    )}`;
+    copy.html = copy.html.replace(
+      /<\/body>/i,
+      `<img src="${pixel}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px"></body>`,
+    );
+  }
   const host = new URL(deps.env.APP_URL).hostname;
   const result = await deps.mailer.send({
     to: who.email,
