@@ -54,7 +54,7 @@ describe("newsletter", () => {
     const yes = await customers(shop.id, CUSTOMERS, true);
     const no = await customers(shop.id, 25, false);
 
-    step('const context = await stack.newContext()');
+    step("customers made");
     const context = await stack.newContext();
     await stack.signIn(context, owner.email, owner.password);
     const page = await context.newPage();
@@ -74,7 +74,7 @@ describe("newsletter", () => {
     await page.getByRole("button", { name: "Ajouter le bloc" }).click();
     expect(await page.getByTestId("newsletter-block").count()).toBe(3);
 
-    step('// The preview is the server');
+    step("editor filled");
     // The preview is the server's rendering, in a frame at a phone's width, then a computer's.
     await eventually(() => page.getByTestId("preview-subject").textContent()).toBe(subject);
     await eventually(() => page.frameLocator("iframe[title^='Aperçu de l']").getByText("Bonjour Odile").count()).toBe(1);
@@ -87,12 +87,12 @@ describe("newsletter", () => {
     await expect.poll(() => page.getByText("Aucun suivi d'ouverture ni de clic").count()).toBe(1);
     await expectAccessible(page);
 
-    step('// A test to oneself first.');
+    step("preview checked");
     // A test to oneself first.
     await page.getByRole("button", { name: "M'envoyer un test" }).click();
     await stack.smtp.waitForMail(owner.email, (m) => m.subject === `[Test] ${subject}`);
 
-    step('await page.getByRole("button", { name: "');
+    step("sending");
     await page.getByRole("button", { name: "Envoyer la newsletter" }).click();
     await eventually(() => page.getByText(`« ${subject} » est en cours d'envoi.`).count()).toBe(1);
 
@@ -112,7 +112,7 @@ describe("newsletter", () => {
       }
       await page.waitForTimeout(300);
     }
-    step('await eventually(() => item.getByText("E');
+    step("bar seen");
     await eventually(() => item.getByText("Envoyé", { exact: true }).count(), 10_000).toBe(1);
     expect(seen.length).toBeGreaterThanOrEqual(3);
     expect([...seen].sort((a, b) => a - b)).toEqual(seen); // only forward
@@ -142,7 +142,7 @@ describe("newsletter", () => {
     expect(span).toBeGreaterThanOrEqual(CUSTOMERS / RATE - 2);
     expect(worstSecond).toBeLessThanOrEqual(RATE * 1.5);
 
-    step('// A mail client');
+    step("mail checked");
     // A mail client's one-click unsubscribe: POST, form-encoded, no Origin, no cookie.
     const mail = got.find((m) => m.to[0] === yes[0])!;
     const listUnsubscribe = /^List-Unsubscribe: <([^>]+)>/im.exec(mail.raw.replace(/\r\n[ \t]+/g, " "))?.[1];
