@@ -40,6 +40,8 @@ const EnvSchema = z.object({
   /** Marketing e-mail (newsletters, composer messages by e-mail): at most this many per second, all processes together. */
   EMAIL_RATE_PER_SECOND: z.coerce.number().min(0.1).max(1000).default(10),
   /** Shared secret of the bounce webhook (POST /api/email/bounces, Authorization: Bearer …); unset: webhook off. */
+  /** Opens of marketing e-mail counted with an invisible image (CNIL: off unless the operator turns it on). */
+  EMAIL_OPEN_TRACKING: boolish,
   EMAIL_WEBHOOK_SECRET: z.string().min(16, "EMAIL_WEBHOOK_SECRET must be at least 16 characters").optional(),
   TRUST_PROXY: boolish,
   SEED_DEMO: z

@@ -142,6 +142,7 @@ describe("the e-mail channel driver", () => {
     const delivery = deliveries.find((d) => d.user_id === ok.id)!;
     expect(mine.messageId).toBe(`${delivery.id}@fidele.test`);
     expect(mine.headers?.["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+    expect(mine.html).not.toContain("/api/email/open/"); // no tracking unless the operator turns it on
     const url = /^<(http:\/\/fidele\.test\/api\/email\/unsubscribe\/([^>]+))>$/.exec(mine.headers?.["List-Unsubscribe"] ?? "");
     expect(url).not.toBeNull();
     expect(verifyUnsubscribeToken(t.env.SECRET, url![2]!)).toEqual({ userId: ok.id, shopId: shop.id, deliveryId: delivery.id });
@@ -156,6 +157,40 @@ describe("the e-mail channel driver", () => {
     const again = deliveries.find((d) => d.user_id === gone.id)!;
     expect(await driver.deliver(ctx, head, again, prepared)).toEqual({ status: "skipped", detail: "suppressed" });
     expect(sent.filter((m) => m.to === gone.email)).toHaveLength(1);
+  });
+
+  it("with EMAIL_OPEN_TRACKING on, an invisible image marks the e-mail opened (its token is not an unsubscribe one)", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const u = await t.createUser({ withoutPassword: true });
+    await recordVisit(t.deps, { shopId: shop.id, userId: u.id, at: new Date(), delta: 1 });
+    await t.deps.db.execute(sql`insert into consents (user_id, channel, granted, wording) values (${u.id}, 'email', true, 'oui')`);
+    const m = (
+      await t.deps.db.execute<{ id: string }>(sql`
+        insert into messages (shop_id, author_id, audience, title, body, with_push, with_email, status)
+        values (${shop.id}, ${owner.user.id}, 'customers', 'Titre', 'Texte', false, true, 'sending') returning id`)
+    ).rows[0]!;
+    const d = (
+      await t.deps.db.execute<{ id: string; user_id: string }>(sql`
+        insert into message_deliveries (message_id, user_id, channel, status) values (${m.id}, ${u.id}, 'email', 'claimed')
+        returning id, user_id`)
+    ).rows[0]!;
+    const sent: OutgoingMail[] = [];
+    const base = fakeContext(async (mail) => {
+      sent.push(mail);
+      return { status: "sent" };
+    });
+    const ctx = { ...base, deps: { ...base.deps, env: { ...t.env, EMAIL_OPEN_TRACKING: true } } };
+    const head = { id: m.id, shop_id: shop.id, title: "Titre", body: "Texte", image_url: null, link_url: null, is_promotional: true };
+    expect(await emailDriver.deliver(ctx, head, d, await emailDriver.prepare!(ctx, head))).toEqual({ status: "delivered" });
+    const pixel = /<img src="http:\/\/fidele\.test(\/api\/email\/open\/[^"]+)" width="1" height="1" alt=""/.exec(sent[0]!.html)?.[1];
+    expect(pixel).toBeDefined();
+    const token = pixel!.split("/").at(-1)!;
+    expect(verifyUnsubscribeToken(t.env.SECRET, token)).toBeNull();
+    const res = await t.app.request(pixel!);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/gif");
+    const read = await t.deps.db.execute<{ read_at: Date | null }>(sql`select read_at from message_deliveries where id = ${d.id}`);
+    expect(read.rows[0]?.read_at).not.toBeNull();
   });
 
   it("a transient failure (4xx, server down) is tried again later, not counted as a bounce", async () => {

@@ -5,7 +5,7 @@ import { createReward } from "../../src/server/db/factories.ts";
 import { finishIfDone, processMessageBatch } from "../../src/server/modules/messages/sending.service.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { type CapturedMail, startSmtp } from "../setup/smtp.ts";
-import { type Client, shopWithOwner } from "./shops-helpers.ts";
+import { type Client, shopWithOwner, signedIn } from "./shops-helpers.ts";
 
 /**
  * Newsletters over a real local SMTP server: only customers who accepted e-mail from the
@@ -178,6 +178,64 @@ describe("newsletters", () => {
     const next = mailsFor("Les nouveautés d'avril").flatMap((m) => m.to);
     expect(next).toHaveLength(5);
     expect(next).not.toContain(reader);
+  });
+
+  it("/notif's e-mail choices (for every shop, and per shop) decide the audience; the composer's e-mail tick sends the message by e-mail", async () => {
+    const {
+      shop,
+      owner: { client: owner },
+    } = await shopWithOwner(t);
+    const { user, client } = await signedIn(t);
+    await t.deps.db.execute(sql`insert into cards (shop_id, user_id) values (${shop.id}, ${user.id})`);
+    const audience = async () =>
+      ((await (await owner.request(`/api/newsletter/shops/${shop.id}/audience`, { json: {} })).json()) as { email: number })
+        .email;
+    const choose = async (shopId: string | null, granted: boolean) => {
+      const res = await client.request("/api/messages/preferences", {
+        method: "PUT",
+        json: { shopId, channel: "email", granted },
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { channels: { email: boolean }; shops: { id: string; email: boolean }[] };
+    };
+    expect(await audience()).toBe(0); // never asked: no e-mail
+    const on = await choose(null, true);
+    expect(on.channels.email).toBe(true);
+    expect(await audience()).toBe(1);
+    const off = await choose(shop.id, false);
+    expect(off.shops.find((s) => s.id === shop.id)?.email).toBe(false);
+    expect(await audience()).toBe(0);
+    await choose(shop.id, true);
+    const consent = await t.deps.db.execute<{ wording: string }>(
+      sql`select wording from consents where user_id = ${user.id} and channel = 'email'`,
+    );
+    expect(consent.rows.map((r) => r.wording)).toEqual([
+      "Recevoir par e-mail les nouveautés et promotions des boutiques dont je suis client et de Fidèle.",
+    ]);
+
+    // The composer: in-app as always, and by e-mail to those who accept it, rendered from the title and text.
+    const count = await owner.request(`/api/messages/shops/${shop.id}/audience`, {
+      json: { segment: { kind: "all" }, push: false, email: true },
+    });
+    expect(await count.json()).toEqual({ total: 1, push: 0, email: 1 });
+    const title = `Soldes ${randomUUID().slice(0, 6)}`;
+    const res = await owner.request(`/api/messages/shops/${shop.id}/sent`, {
+      json: { title, body: "Tout à -20 % samedi.", push: false, email: true, segment: { kind: "all" } },
+    });
+    expect(res.status).toBe(201);
+    const { message } = (await res.json()) as { message: { id: string; withEmail: boolean } };
+    expect(message.withEmail).toBe(true);
+    await drain(message.id);
+    const mail = await smtp.waitForMail(user.email, (m) => m.subject === title);
+    expect(mail.text).toContain("Tout à -20 % samedi.");
+    expect(header(mail, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+    const channels = await t.deps.db.execute<{ channel: string; status: string }>(
+      sql`select channel, status from message_deliveries where message_id = ${message.id} order by channel`,
+    );
+    expect(channels.rows).toEqual([
+      { channel: "email", status: "delivered" },
+      { channel: "inapp", status: "delivered" },
+    ]);
   });
 
   it("a forged or altered unsubscribe address changes nothing; the POST without the one-click body is refused", async () => {

@@ -1,7 +1,7 @@
 import { type AddressInfo, createServer } from "node:net";
 import { SMTPServer } from "smtp-server";
 
-export type CapturedMail = { to: string[]; subject: string; text: string; raw: string };
+export type CapturedMail = { to: string[]; subject: string; text: string; raw: string; /** Received (ms epoch). */ at: number };
 
 /** A real local SMTP server that keeps what it receives (STACK.md settings). */
 export async function startSmtp(options: { rejectRecipient?: (address: string) => boolean } = {}) {
@@ -30,6 +30,7 @@ export async function startSmtp(options: { rejectRecipient?: (address: string) =
           subject: decodeHeader(/^Subject: (.*(?:\r\n[ \t].*)*)/m.exec(raw)?.[1] ?? ""),
           text: decodeBody(raw),
           raw,
+          at: Date.now(),
         });
         for (const w of waiters.splice(0)) w();
         callback();

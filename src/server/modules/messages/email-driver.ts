@@ -21,14 +21,14 @@ import { signUnsubscribeToken, unsubscribeUrl } from "./unsubscribe-token.ts";
  * is a hard bounce: the address is suppressed (email_events) and never mailed again.
  * A suppressed or unsubscribed address met mid-campaign is skipped.
  */
-export type EmailDriverDeps = { mailer: Mailer; env: Pick<Env, "APP_URL" | "SECRET"> };
+export type EmailDriverDeps = { mailer: Mailer; env: Pick<Env, "APP_URL" | "SECRET" | "EMAIL_OPEN_TRACKING"> };
 
 export type PreparedEmail = { compiled: CompiledNewsletter; ctx: NewsletterContext; kind: "newsletter" | "message" };
 
 /** A transient SMTP failure (4xx, connection refused) is tried again after this. */
 export const EMAIL_RETRY_MS = 60_000;
-/** How many e-mails one process has in flight at once. */
-export const EMAIL_CONCURRENCY = 4;
+/** How many e-mails one process has in flight at once (one SMTP connection each; the rate caps the pace). */
+export const EMAIL_CONCURRENCY = 8;
 
 /** SQL: the address is suppressed (a hard bounce or a complaint). `email` is a lower-cased address expression. */
 export const suppressedSql = (email: ReturnType<typeof sql>) =>
@@ -134,6 +134,18 @@ export async function deliverEmail(
     },
     prepared.ctx,
   );
+  // Opens are counted only when the operator turned it on (EMAIL_OPEN_TRACKING): an invisible image, nothing else.
+  if (deps.env.EMAIL_OPEN_TRACKING) {
+    const pixel = `${deps.env.APP_URL.replace(/\/$/, "")}/api/email/open/${signUnsubscribeToken(
+      deps.env.SECRET,
+      { userId: delivery.user_id, shopId: message.shop_id, deliveryId: delivery.id },
+      "open",
+    )}`;
+    copy.html = copy.html.replace(
+      /<\/body>/i,
+      `<img src="${pixel}" width="1" height="1" alt="" style="display:block;border:0;width:1px;height:1px"></body>`,
+    );
+  }
   const host = new URL(deps.env.APP_URL).hostname;
   const result = await deps.mailer.send({
     to: who.email,

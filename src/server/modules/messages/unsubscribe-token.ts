@@ -12,22 +12,29 @@ export type UnsubscribeClaim = { userId: string; shopId: string | null; delivery
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
 const TAG_BYTES = 16;
 
-const tag = (secret: string, payload: string) =>
-  createHmac("sha256", secret).update(`unsubscribe:${payload}`).digest().subarray(0, TAG_BYTES);
+/** What a token is for: an unsubscribe token cannot be used as an open-tracking one, nor the reverse. */
+export type TokenPurpose = "unsubscribe" | "open";
 
-export function signUnsubscribeToken(secret: string, claim: UnsubscribeClaim): string {
+const tag = (secret: string, payload: string, purpose: TokenPurpose) =>
+  createHmac("sha256", secret).update(`${purpose}:${payload}`).digest().subarray(0, TAG_BYTES);
+
+export function signUnsubscribeToken(secret: string, claim: UnsubscribeClaim, purpose: TokenPurpose = "unsubscribe"): string {
   const payload = [claim.userId, claim.shopId ?? "", claim.deliveryId ?? ""].join(".");
-  return `${Buffer.from(payload).toString("base64url")}.${tag(secret, payload).toString("base64url")}`;
+  return `${Buffer.from(payload).toString("base64url")}.${tag(secret, payload, purpose).toString("base64url")}`;
 }
 
 /** The claim of a genuine token; null for anything else (tampered, truncated, malformed). */
-export function verifyUnsubscribeToken(secret: string, token: string): UnsubscribeClaim | null {
+export function verifyUnsubscribeToken(
+  secret: string,
+  token: string,
+  purpose: TokenPurpose = "unsubscribe",
+): UnsubscribeClaim | null {
   if (token.length > 600) return null;
   const [encoded, mac, extra] = token.split(".");
   if (!encoded || !mac || extra !== undefined) return null;
   const payload = Buffer.from(encoded, "base64url").toString("utf8");
   const given = Buffer.from(mac, "base64url");
-  const expected = tag(secret, payload);
+  const expected = tag(secret, payload, purpose);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   const [userId, shopId, deliveryId, more] = payload.split(".");
   if (!userId || !ID.test(userId) || more !== undefined) return null;

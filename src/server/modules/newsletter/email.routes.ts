@@ -1,4 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { AppError } from "../../../domain/errors.ts";
 import type { AppEnv } from "../../lib/context.ts";
@@ -50,6 +51,9 @@ const webhookSecret: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+/** A transparent 1×1 GIF. */
+const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
+
 const asArray = (v: unknown) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 export const emailRoutes = new Hono<AppEnv>()
@@ -91,6 +95,16 @@ export const emailRoutes = new Hono<AppEnv>()
     await saveEmailChoices(c.get("deps").db, claim, parsed.data);
     const page = new URL(c.req.url).pathname.replace(/\/preferences$/, "");
     return c.redirect(`${page}?enregistre=1`, 303);
+  })
+  /** The open-tracking image (only in e-mails sent while EMAIL_OPEN_TRACKING is on): marks the e-mail opened. */
+  .get("/open/:token", async (c) => {
+    const claim = verifyUnsubscribeToken(c.get("deps").env.SECRET, c.req.param("token"), "open");
+    if (claim?.deliveryId) {
+      await c.get("deps").db.execute(sql`
+        update message_deliveries set read_at = coalesce(read_at, now())
+        where id = ${claim.deliveryId} and user_id = ${claim.userId} and channel = 'email'`);
+    }
+    return c.body(new Uint8Array(PIXEL), 200, { "Content-Type": "image/gif", "Cache-Control": "no-store" });
   })
   /**
    * The bounce webhook of the e-mail provider (or a relay's bounce processor): hard

@@ -75,6 +75,8 @@ export async function newsletterEditorContext(deps: Pick<Deps, "db" | "env">, ac
     rewards: ctx.rewards.map((r) => ({ id: r.id, title: r.title, cost: r.cost })),
     mode: ctx.mode,
     ratePerSecond: deps.env.EMAIL_RATE_PER_SECOND,
+    /** Whether opens are counted (the operator's EMAIL_OPEN_TRACKING; off by default). */
+    openTracking: deps.env.EMAIL_OPEN_TRACKING,
   };
 }
 
@@ -190,13 +192,14 @@ type Row = {
   skipped: number;
   bounced: number;
   unsubscribed: number;
+  opened: number;
 };
 
 const SELECT = sql`
   select m.id, m.subject, m.preheader, m.blocks, m.segment, m.status, m.scheduled_at, m.started_at, m.finished_at,
     m.created_at, (select t.name from vip_tiers t where t.id = m.segment->>'tierId') as tier_name,
     coalesce(k.total, 0) as total, coalesce(k.pending, 0) as pending, coalesce(k.sent, 0) as sent,
-    coalesce(k.failed, 0) as failed, coalesce(k.skipped, 0) as skipped,
+    coalesce(k.failed, 0) as failed, coalesce(k.skipped, 0) as skipped, coalesce(k.opened, 0) as opened,
     (select count(distinct x.delivery_id)::int from email_events x join message_deliveries d on d.id = x.delivery_id
       where d.message_id = m.id and x.kind in ('hard_bounce', 'complaint')) as bounced,
     (select count(distinct x.delivery_id)::int from email_events x join message_deliveries d on d.id = x.delivery_id
@@ -207,7 +210,8 @@ const SELECT = sql`
       count(*) filter (where d.status in ('pending', 'claimed'))::int as pending,
       count(*) filter (where d.status = 'delivered')::int as sent,
       count(*) filter (where d.status = 'failed')::int as failed,
-      count(*) filter (where d.status = 'skipped')::int as skipped
+      count(*) filter (where d.status = 'skipped')::int as skipped,
+      count(*) filter (where d.read_at is not null)::int as opened
     from message_deliveries d where d.message_id = m.id and d.channel = 'email') k on true`;
 
 function dto(r: Row) {
@@ -233,6 +237,7 @@ function dto(r: Row) {
       skipped: r.skipped,
       bounced: r.bounced,
       unsubscribed: r.unsubscribed,
+      opened: r.opened,
     },
     /** 0–100: share of the frozen audience handled. */
     progress: r.total === 0 ? (r.status === "sent" ? 100 : 0) : Math.round((done / r.total) * 100),

@@ -14,7 +14,7 @@ function Figure({ label, value }: { label: string; value: number }) {
   );
 }
 
-function CampaignItem({ shopId, campaign }: { shopId: string; campaign: Campaign }) {
+function CampaignItem({ shopId, campaign, openTracking }: { shopId: string; campaign: Campaign; openTracking: boolean }) {
   const action = useCampaignAction(shopId);
   const { counts } = campaign;
   const when = campaign.status === "scheduled" ? campaign.scheduledAt : (campaign.startedAt ?? campaign.createdAt);
@@ -56,6 +56,7 @@ function CampaignItem({ shopId, campaign }: { shopId: string; campaign: Campaign
           <Figure label="Échecs" value={counts.failed} />
           <Figure label="Rebonds" value={counts.bounced} />
           <Figure label="Désabonnements" value={counts.unsubscribed} />
+          {openTracking ? <Figure label="Ouverts" value={counts.opened} /> : null}
         </dl>
       ) : null}
       {started && counts.skipped > 0 ? (
@@ -98,7 +99,7 @@ function CampaignItem({ shopId, campaign }: { shopId: string; campaign: Campaign
 }
 
 /** The shop's campaigns, newest first; the bar of one being sent moves (re-read every 2 s). */
-export function NewsletterCampaigns({ shopId }: { shopId: string }) {
+export function NewsletterCampaigns({ shopId, openTracking }: { shopId: string; openTracking: boolean }) {
   const query = useQuery(campaignsQueryOptions(shopId));
   if (query.isPending) return <Loading />;
   if (query.error) return <LoadError error={query.error} />;
@@ -107,7 +108,7 @@ export function NewsletterCampaigns({ shopId }: { shopId: string }) {
   return (
     <ul className="flex flex-col gap-3">
       {query.data.map((c) => (
-        <CampaignItem key={c.id} shopId={shopId} campaign={c} />
+        <CampaignItem key={c.id} shopId={shopId} campaign={c} openTracking={openTracking} />
       ))}
     </ul>
   );

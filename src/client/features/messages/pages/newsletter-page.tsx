@@ -205,7 +205,9 @@ function Editor({ shopId, context }: { shopId: string; context: EditorContext })
         ) : null}
         <p className="text-sm text-stone-600 dark:text-stone-400">
           {`Les e-mails partent au rythme de ${formatNumber(context.ratePerSecond)} par seconde au plus ; vous pouvez suivre, mettre en pause et reprendre l'envoi. `}
-          Aucun suivi d'ouverture ni de clic : vos e-mails ne contiennent ni pixel ni lien de suivi.
+          {context.openTracking
+            ? "Les ouvertures sont comptées (réglage de l'exploitant de la plateforme) : chaque e-mail contient une image invisible. Aucun suivi des clics."
+            : "Aucun suivi d'ouverture ni de clic : vos e-mails ne contiennent ni pixel ni lien de suivi."}
         </p>
         {sent ? (
           <Notice tone="success">
@@ -234,7 +236,7 @@ function Workspace({ shopId }: { shopId: string }) {
         <h2 id="campagnes" className="text-xl font-bold">
           Vos newsletters
         </h2>
-        <NewsletterCampaigns shopId={shopId} />
+        <NewsletterCampaigns shopId={shopId} openTracking={query.data.openTracking} />
       </section>
     </>
   );
