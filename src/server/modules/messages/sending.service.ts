@@ -103,6 +103,8 @@ export type BatchOptions = {
   drivers?: readonly ChannelDriver[];
   /** Epoch ms after which no more rows are claimed (those in flight finish): a job's time budget. */
   deadline?: number;
+  /** Aborted: no more rows are claimed (the engine is stopping); those in flight finish and are marked. */
+  signal?: AbortSignal;
 };
 
 /**
@@ -169,8 +171,15 @@ export async function processMessageBatch(
   const ctx: ChannelContext = { db, logger, now: () => new Date(), deps };
   for (const driver of drivers) {
     if (room <= 0) break;
-    if (options.deadline !== undefined && Date.now() > options.deadline) break;
-    room -= await workChannel(ctx, driver, message, { room, leaseSeconds, sending, result, deadline: options.deadline });
+    if ((options.deadline !== undefined && Date.now() > options.deadline) || options.signal?.aborted) break;
+    room -= await workChannel(ctx, driver, message, {
+      room,
+      leaseSeconds,
+      sending,
+      result,
+      deadline: options.deadline,
+      signal: options.signal,
+    });
   }
 
   const [left] = (
@@ -240,7 +249,15 @@ async function workChannel(
     sending,
     result,
     deadline = Number.POSITIVE_INFINITY,
-  }: { room: number; leaseSeconds: number; sending: SQL; result: BatchResult; deadline?: number },
+    signal,
+  }: {
+    room: number;
+    leaseSeconds: number;
+    sending: SQL;
+    result: BatchResult;
+    deadline?: number;
+    signal?: AbortSignal;
+  },
 ): Promise<number> {
   const { db } = ctx;
   const claimable = sql`message_id = ${message.id} and channel = ${driver.channel} and status = 'pending'
@@ -291,7 +308,8 @@ async function workChannel(
       if (failure) throw failure;
       const free = driver.concurrency - inflight.size;
       const refill = inflight.size === 0 || free >= Math.ceil(driver.concurrency / 2);
-      if (!exhausted && Date.now() > deadline) exhausted = true; // out of time: finish what is in flight
+      // Out of time, or the engine is stopping: finish (and mark) what is in flight, claim nothing more.
+      if (!exhausted && (Date.now() > deadline || signal?.aborted)) exhausted = true;
       if (!exhausted && room > 0 && free > 0 && refill) {
         const wanted = Math.min(free, room);
         const n = driver.ratePerSecond ? await pace(db, driver.channel, wanted, driver.ratePerSecond) : wanted;
