@@ -47,7 +47,7 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
   }
 }
 
-/** Which servers logged sending this message (runSendSlice logs its first batch that did something). */
+/** Which servers took a slice of this message (runSendSlice logs "messages: sending" as it starts one). */
 function sendersOf(messageId: string) {
   return servers.flatMap((s, i) => (s.stdout().includes(`"messageId":"${messageId}"`) ? [i] : []));
 }

@@ -27,12 +27,14 @@ export async function runSendSlice(
   { budgetMs = SLICE_MS, signal }: { budgetMs?: number; signal?: AbortSignal } = {},
 ) {
   await startSending(deps.db, messageId);
+  const [head] = (await deps.db.execute<{ status: string }>(sql`select status from messages where id = ${messageId}`)).rows;
+  if (head?.status !== "sending") return { status: head?.status ?? null, handled: 0 };
+  deps.logger.info("messages: sending", { messageId, lane, pid: process.pid });
   const deadline = Date.now() + budgetMs;
   let handled = 0;
   for (;;) {
     const r = await processMessageBatch(deps, messageId, { deadline, signal });
     const worked = r.delivered + r.failed + r.skipped + r.deferred;
-    if (handled === 0 && worked > 0) deps.logger.info("messages: sending", { messageId, lane, pid: process.pid });
     handled += worked;
     if (r.status !== "sending") return { status: r.status, handled };
     if (r.remaining === 0) {
