@@ -23,7 +23,8 @@ import { withFreshDatabase } from "./load.ts";
  * request); timed until the message is "sent". On PostgreSQL: one process, two processes
  * (each recipient exactly once), and two processes with one killed (SIGKILL) a third of the
  * way (nobody twice; what it had in flight is "interrupted", counted failed). On PGlite: one
- * process (one process owns a data directory). BENCH_MESSAGES_RECIPIENTS changes the size.
+ * process (one process owns a data directory). BENCH_MESSAGES_RECIPIENTS changes the size,
+ * BENCH_MESSAGES_ONLY=postgresql|pglite and BENCH_MESSAGES_SCENARIOS="1 process,2 processes" pick what runs.
  */
 const DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/fidele_bench_messages";
 const N = Number(process.env.BENCH_MESSAGES_RECIPIENTS ?? 10_000);
@@ -251,7 +252,11 @@ async function benchPostgres(adminUrl: string, ps: PushService, vapid: webpush.V
     const secret = randomBytes(32).toString("hex");
     const rows: Row[] = [];
     try {
-      for (const scenario of ["1 process", "2 processes", "2 processes, 1 killed"] as const) {
+      const wanted = process.env.BENCH_MESSAGES_SCENARIOS?.split(",");
+      const scenarios = (["1 process", "2 processes", "2 processes, 1 killed"] as const).filter(
+        (s) => !wanted || wanted.includes(s),
+      );
+      for (const scenario of scenarios) {
         console.log(`postgresql, ${scenario}: seeding ${N} customers…`);
         const world = await prepareWorld(database, secret, ps);
         const env = { ...serverEnv(vapid, caFile, secret), DATABASE_URL: url };

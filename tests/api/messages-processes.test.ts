@@ -30,6 +30,7 @@ let deps: Deps | undefined;
 let ps: PushService | undefined;
 let caFile: string | undefined;
 let cookie = "";
+let env: Record<string, string> = {};
 let ownerId = "";
 
 async function until<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 60_000) {
@@ -46,7 +47,7 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
   }
 }
 
-/** Which servers logged sending this message (runSendSlice logs its first batch that did something). */
+/** Which servers took a slice of this message (runSendSlice logs "messages: sending" as it starts one). */
 function sendersOf(messageId: string) {
   return servers.flatMap((s, i) => (s.stdout().includes(`"messageId":"${messageId}"`) ? [i] : []));
 }
@@ -84,7 +85,7 @@ describe.skipIf(!url)("sending across two server processes on one PostgreSQL (ru
     writeFileSync(caFile, ps.cert);
     const vapid = webpush.generateVAPIDKeys();
     const secret = randomBytes(32).toString("hex");
-    const env = {
+    env = {
       DATABASE_URL: scratch.url,
       APP_URL,
       SECRET: secret,
@@ -130,6 +131,30 @@ describe.skipIf(!url)("sending across two server processes on one PostgreSQL (ru
       ps!.setDelay(0);
     }
   }, 120_000);
+
+  it("a process stopped mid-send (SIGTERM, a deploy) finishes what it had in flight: nothing interrupted, everyone once", async () => {
+    const world = await seedMessagesWorld(deps!.db, 300, ps!, { ownerId });
+    ps!.setDelay(250);
+    try {
+      const id = await compose(servers[0]!, world.shopId);
+      const received = () => world.pushIds.reduce((n, p) => n + receivedBy(p, id), 0);
+      await until("both processes sending and a quarter out", () => sendersOf(id).length === 2 && received() >= 75);
+      const stopping = servers[1]!;
+      const started = Date.now();
+      expect(await stopping.stop()).toBe(0);
+      const stopMs = Date.now() - started;
+      // The deploy's new process takes its place.
+      servers[1] = await spawnServer(env);
+      await waitHealthy(servers[1]);
+      await until("the message to be sent", async () => (await statusOf(id)) === "sent", 90_000);
+      expect(world.pushIds.map((p) => receivedBy(p, id)).filter((n) => n !== 1)).toEqual([]);
+      const rows = await pushRows(id);
+      expect(rows.filter((r) => r.status !== "delivered")).toEqual([]);
+      console.info(`stopped in ${stopMs} ms mid-send; 300 delivered, none interrupted`);
+    } finally {
+      ps!.setDelay(0);
+    }
+  }, 150_000);
 
   it("a process killed mid-send: what it had in flight is failed 'interrupted', the other delivers the rest, nobody twice", async () => {
     const world = await seedMessagesWorld(deps!.db, 400, ps!, { ownerId });

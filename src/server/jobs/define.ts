@@ -7,6 +7,8 @@ export type JobContext = {
   deps: Deps;
   logger: Logger;
   job: { id: string; name: string; retryCount: number };
+  /** Aborted when the engine starts stopping (SIGTERM): a long handler stops taking new work and returns. */
+  signal: AbortSignal;
 };
 
 /**

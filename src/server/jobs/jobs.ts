@@ -57,6 +57,8 @@ export function createJobs({ database, env, logger }: JobsOptions): Jobs {
   let boss: PgBoss | null = null;
   let starting: Promise<void> | null = null;
   let stopping: Promise<void> | null = null;
+  /** Handlers see it (JobContext.signal): aborted as soon as stop() is called, before the graceful wait. */
+  const stopSignal = new AbortController();
 
   // pg-boss is loaded when the engine starts, not when the server does (its import alone took 0.4-1 s here).
   async function newBoss(): Promise<PgBoss> {
@@ -104,7 +106,12 @@ export function createJobs({ database, env, logger }: JobsOptions): Jobs {
         },
         async ([job]) => {
           if (!job) return;
-          const context = { deps, logger, job: { id: job.id, name: job.name, retryCount: job.retryCount } };
+          const context = {
+            deps,
+            logger,
+            job: { id: job.id, name: job.name, retryCount: job.retryCount },
+            signal: stopSignal.signal,
+          };
           try {
             return await definition.run(job.data as never, context);
           } catch (error) {
@@ -146,8 +153,9 @@ export function createJobs({ database, env, logger }: JobsOptions): Jobs {
     },
     async send(name, data, options) {
       if (!boss) {
-        if (!starting) throw new Error(`job engine not started: cannot send ${name}`);
+        if (!starting || stopping) throw new Error(`job engine not ${stopping ? "running" : "started"}: cannot send ${name}`);
         await starting;
+        if (!boss) throw new Error(`job engine not running: cannot send ${name}`);
       }
       const definition = definitions.find((d) => d.name === name);
       if (!definition) throw new Error(`unknown job ${name}`);
@@ -158,6 +166,7 @@ export function createJobs({ database, env, logger }: JobsOptions): Jobs {
       return starting;
     },
     stop(timeoutMs = 10_000) {
+      stopSignal.abort();
       stopping ??= (async () => {
         // A start still under way finishes first, so nothing is left holding the database.
         await starting?.catch(() => {});

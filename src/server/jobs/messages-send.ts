@@ -24,30 +24,41 @@ export const SLICE_MS = 20_000;
 export async function runSendSlice(
   deps: Deps,
   { messageId, lane = 0 }: { messageId: string; lane?: number },
-  budgetMs = SLICE_MS,
+  { budgetMs = SLICE_MS, signal }: { budgetMs?: number; signal?: AbortSignal } = {},
 ) {
   await startSending(deps.db, messageId);
+  const [head] = (await deps.db.execute<{ status: string }>(sql`select status from messages where id = ${messageId}`)).rows;
+  if (head?.status !== "sending") return { status: head?.status ?? null, handled: 0 };
+  deps.logger.info("messages: sending", { messageId, lane, pid: process.pid });
   const deadline = Date.now() + budgetMs;
   let handled = 0;
   for (;;) {
-    const r = await processMessageBatch(deps, messageId, { deadline });
+    const r = await processMessageBatch(deps, messageId, { deadline, signal });
     const worked = r.delivered + r.failed + r.skipped + r.deferred;
-    if (handled === 0 && worked > 0) deps.logger.info("messages: sending", { messageId, lane, pid: process.pid });
     handled += worked;
     if (r.status !== "sending") return { status: r.status, handled };
     if (r.remaining === 0) {
       await finishIfDone(deps.db, messageId);
       return { status: "sent", handled };
     }
-    if (worked === 0 || Date.now() > deadline) {
+    if (worked === 0 || Date.now() > deadline || signal?.aborted) {
       // Nothing claimable now (deferred rows, or rows another process holds): come back when it may be.
       const wake = worked === 0 ? await nextWakeMs(deps.db, messageId, deps.env.MESSAGES_LEASE_SECONDS) : 0;
       const seconds = Math.min(30, Math.max(worked === 0 ? 1 : 0, Math.ceil((wake ?? 0) / 1000)));
-      await deps.jobs.send(
-        "messages.send",
-        { messageId, lane },
-        { singletonKey: `${messageId}:${lane}`, ...(seconds > 0 ? { startAfter: seconds } : {}) },
-      );
+      try {
+        await deps.jobs.send(
+          "messages.send",
+          { messageId, lane },
+          { singletonKey: `${messageId}:${lane}`, ...(seconds > 0 ? { startAfter: seconds } : {}) },
+        );
+      } catch (error) {
+        // The engine is stopping (or the queue unreachable): messages.sweep queues the message again.
+        deps.logger.info("messages: lane not queued again, the sweep will", {
+          messageId,
+          lane,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
       return { status: "sending", handled, again: seconds };
     }
   }
@@ -69,8 +80,8 @@ export const messagesSend = defineJob<"messages.send", { messageId: string; lane
   },
   // One lane at a time per process: with two processes polling, each takes a lane of a big message.
   worker: { pollingIntervalSeconds: 1, localConcurrency: 1 },
-  async run(data, { deps }) {
-    return runSendSlice(deps, data);
+  async run(data, { deps, signal }) {
+    return runSendSlice(deps, data, { signal });
   },
 });
 

@@ -5,6 +5,7 @@ import { announce } from "../../lib/live.ts";
 import { type AudienceSpec, recipientsSql } from "./audience.ts";
 import type { ChannelContext, ChannelDriver, ChannelOutcome, MessageForChannel } from "./channels.ts";
 import { CHANNEL_DRIVERS, CHANNEL_FLAGS } from "./drivers.ts";
+import { pace, unpace } from "./pacing.ts";
 
 /**
  * The sending engine (ADR 0021, 0023), run by the job engine (jobs/messages-send.ts).
@@ -109,6 +110,8 @@ export type BatchOptions = {
   deadline?: number;
   /** The drivers' clock (ChannelContext.now): tests inject one (SMS send window). */
   now?: () => Date;
+  /** Aborted: no more rows are claimed (the engine is stopping); those in flight finish and are marked. */
+  signal?: AbortSignal;
 };
 
 /**
@@ -175,8 +178,15 @@ export async function processMessageBatch(
   const ctx: ChannelContext = { db, logger, now: options.now ?? (() => new Date()), deps };
   for (const driver of drivers) {
     if (room <= 0) break;
-    if (options.deadline !== undefined && Date.now() > options.deadline) break;
-    room -= await workChannel(ctx, driver, message, { room, leaseSeconds, sending, result, deadline: options.deadline });
+    if ((options.deadline !== undefined && Date.now() > options.deadline) || options.signal?.aborted) break;
+    room -= await workChannel(ctx, driver, message, {
+      room,
+      leaseSeconds,
+      sending,
+      result,
+      deadline: options.deadline,
+      signal: options.signal,
+    });
   }
 
   const [left] = (
@@ -189,32 +199,6 @@ export async function processMessageBatch(
     logger.warn("message deliveries failed", { messageId, failed: result.failed - result.interrupted });
   }
   return result;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * ChannelDriver.ratePerSecond across processes: reserves `n` claims of the channel in
- * `channel_pacing` (next_at moves on by n / rate seconds) and waits for the reserved
- * window to open. Bursts are at most a second's worth.
- */
-async function pace(db: Db, channel: string, wanted: number, rate: number): Promise<number> {
-  const n = Math.max(1, Math.min(wanted, Math.floor(rate)));
-  const seconds = n / rate;
-  const [row] = (
-    await db.execute<{ wait_ms: number }>(sql`
-      insert into channel_pacing as p (channel, next_at) values (${channel}, now() + make_interval(secs => ${seconds}))
-      on conflict (channel) do update set next_at = greatest(p.next_at, now()) + make_interval(secs => ${seconds})
-      returning greatest(0, extract(epoch from (p.next_at - now())) * 1000 - ${seconds * 1000})::float8 as wait_ms`)
-  ).rows;
-  const wait = Number(row?.wait_ms ?? 0);
-  if (wait > 0) await sleep(wait);
-  return n;
-}
-
-async function unpace(db: Db, channel: string, unused: number, rate: number) {
-  await db.execute(sql`
-    update channel_pacing set next_at = next_at - make_interval(secs => ${unused / rate}) where channel = ${channel}`);
 }
 
 async function mark(db: Db, id: string, outcome: ChannelOutcome) {
@@ -246,7 +230,15 @@ async function workChannel(
     sending,
     result,
     deadline = Number.POSITIVE_INFINITY,
-  }: { room: number; leaseSeconds: number; sending: SQL; result: BatchResult; deadline?: number },
+    signal,
+  }: {
+    room: number;
+    leaseSeconds: number;
+    sending: SQL;
+    result: BatchResult;
+    deadline?: number;
+    signal?: AbortSignal;
+  },
 ): Promise<number> {
   const { db } = ctx;
   // The operator's rate may come from the environment (EMAIL_RATE_PER_SECOND).
@@ -299,7 +291,8 @@ async function workChannel(
       if (failure) throw failure;
       const free = driver.concurrency - inflight.size;
       const refill = inflight.size === 0 || free >= Math.ceil(driver.concurrency / 2);
-      if (!exhausted && Date.now() > deadline) exhausted = true; // out of time: finish what is in flight
+      // Out of time, or the engine is stopping: finish (and mark) what is in flight, claim nothing more.
+      if (!exhausted && (Date.now() > deadline || signal?.aborted)) exhausted = true;
       if (!exhausted && room > 0 && free > 0 && refill) {
         const wanted = Math.min(free, room);
         const n = rate ? await pace(db, driver.channel, wanted, rate) : wanted;
