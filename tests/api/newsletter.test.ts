@@ -217,7 +217,7 @@ describe("newsletters", () => {
     const count = await owner.request(`/api/messages/shops/${shop.id}/audience`, {
       json: { segment: { kind: "all" }, push: false, email: true },
     });
-    expect(await count.json()).toEqual({ total: 1, push: 0, email: 1 });
+    expect(await count.json()).toEqual({ total: 1, push: 0, email: 1, sms: 0 });
     const title = `Soldes ${randomUUID().slice(0, 6)}`;
     const res = await owner.request(`/api/messages/shops/${shop.id}/sent`, {
       json: { title, body: "Tout à -20 % samedi.", push: false, email: true, segment: { kind: "all" } },
