@@ -66,6 +66,7 @@ describe("the job engine", () => {
     expect(schedules.map((s) => [s.name, s.cron]).sort()).toEqual([
       ["accounts.purge", "17 4 * * *"],
       ["contests.draw", "* * * * *"],
+      ["daily-stats.fold", "* * * * *"],
       ["redemptions.expire", "* * * * *"],
       ["scan-claims.cleanup", "17 * * * *"],
     ]);
