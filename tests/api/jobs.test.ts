@@ -74,6 +74,7 @@ describe("the job engine", () => {
     expect(schedules.map((s) => [s.name, s.cron]).sort()).toEqual([
       ["accounts.purge", "17 4 * * *"],
       ["contests.draw", "* * * * *"],
+      ["daily-stats.fold", "* * * * *"],
       ["messages.sweep", "* * * * *"],
       ["redemptions.expire", "* * * * *"],
       ["scan-claims.cleanup", "17 * * * *"],

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../setup/api.ts";
@@ -41,11 +42,12 @@ describe("the platform admin's lists", () => {
   });
 
   it("the shops list takes its page first, with each shop's customers and scans of the last 30 days", async () => {
-    const { shop } = await shopWithOwner(t, { name: "Épicerie Zéphyr" });
+    const tag = randomUUID().slice(0, 8); // the PostgreSQL test database is shared between runs
+    const { shop } = await shopWithOwner(t, { name: `Épicerie Zéphyr ${tag}` });
     const admin = await signedIn(t, { role: "admin" });
     const shoppers = await Promise.all([signedIn(t), signedIn(t)]);
     for (const s of shoppers) await scan(s.client, t.deps.db, shop.id);
-    const body = await (await admin.client.request("/api/backoffice/platform/shops?q=zephyr")).json();
+    const body = await (await admin.client.request(`/api/backoffice/platform/shops?q=zephyr%20${tag}`)).json();
     expect(body).toMatchObject({ total: 1, totalIsCapped: false });
     expect(body.shops[0]).toMatchObject({ id: shop.id, customers: 2, scans30d: 2 });
   });

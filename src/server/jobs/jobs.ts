@@ -5,6 +5,7 @@ import type { Deps } from "../lib/context.ts";
 import type { Logger } from "../lib/logger.ts";
 import { accountsPurge } from "./accounts-purge.ts";
 import { contestsDraw } from "./contests-draw.ts";
+import { dailyStatsFold } from "./daily-stats-fold.ts";
 import type { JobDefinition } from "./define.ts";
 import { messagesSend, messagesSweep } from "./messages-send.ts";
 import { redemptionsExpire } from "./redemptions-expire.ts";
@@ -17,7 +18,15 @@ import { testProbe } from "./test-probe.ts";
  * restarts, several processes share the queues (SKIP LOCKED) and a cron tick sends one job however
  * many processes run. Adding work: a file exporting `defineJob({...})` beside this one, listed here.
  */
-const JOBS = [redemptionsExpire, scanClaimsCleanup, contestsDraw, accountsPurge, messagesSend, messagesSweep] as const;
+const JOBS = [
+  redemptionsExpire,
+  scanClaimsCleanup,
+  contestsDraw,
+  accountsPurge,
+  messagesSend,
+  messagesSweep,
+  dailyStatsFold,
+] as const;
 /** Only when JOBS_TEST_PROBE is set. */
 const TEST_JOBS = [testProbe] as const;
 

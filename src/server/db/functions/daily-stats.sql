@@ -1,31 +1,28 @@
--- Issue 11. What the scans, cards and ledger_entries write, kept for the back-office in the same transaction:
--- shop_daily_stats (the dashboard's figures per shop, local day and bucket) and shop_devices (« appareil N »).
--- Statement triggers with transition tables (migration 0017): one upsert per statement, whatever its number of rows.
--- A day's row is chosen by the card's id (bucket = hashtext & 7), so that two concurrent scans of one shop rarely
--- wait for the same row's lock; rows are upserted in key order (no deadlock between multi-row statements).
+-- Issue 11 (docs/decisions/0023). What the scans, cards and ledger_entries write, kept for the back-office in the same
+-- transaction: the dashboard's figures per shop and local day, and shop_devices (« appareil N »).
+-- Statement triggers with transition tables (migration 0017): one insert per statement, whatever its number of rows.
+-- Figures are appended to shop_daily_deltas (inserts only: concurrent scans of one shop never wait for a row's lock);
+-- fidele_daily_stats_fold moves them into shop_daily_stats (job daily-stats.fold, every minute); readers add both.
 
 CREATE OR REPLACE FUNCTION fidele_daily_stats_cards() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO shop_daily_stats AS d (shop_id, day, bucket, new_customers)
-    SELECT n.shop_id, (n.created_at AT TIME ZONE s.timezone)::date, hashtext(n.id) & 7, count(*)
+  INSERT INTO shop_daily_deltas (shop_id, day, new_customers)
+    SELECT n.shop_id, (n.created_at AT TIME ZONE s.timezone)::date, count(*)
     FROM new_rows n JOIN shops s ON s.id = n.shop_id
-    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-  ON CONFLICT (shop_id, day, bucket) DO UPDATE SET new_customers = d.new_customers + EXCLUDED.new_customers;
+    GROUP BY 1, 2;
   RETURN NULL;
 END
 $$;
 
 CREATE OR REPLACE FUNCTION fidele_daily_stats_ledger() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO shop_daily_stats AS d (shop_id, day, bucket, points, redemptions)
-    SELECT n.shop_id, (n.created_at AT TIME ZONE s.timezone)::date, hashtext(n.card_id) & 7,
+  INSERT INTO shop_daily_deltas (shop_id, day, points, redemptions)
+    SELECT n.shop_id, (n.created_at AT TIME ZONE s.timezone)::date,
            coalesce(sum(n.delta) FILTER (WHERE n.kind IN ('scan', 'double_points', 'bonus')), 0),
            count(*) FILTER (WHERE n.kind = 'redemption')
     FROM new_rows n JOIN shops s ON s.id = n.shop_id
     WHERE n.kind IN ('scan', 'double_points', 'bonus', 'redemption')
-    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-  ON CONFLICT (shop_id, day, bucket) DO UPDATE SET points = d.points + EXCLUDED.points,
-    redemptions = d.redemptions + EXCLUDED.redemptions;
+    GROUP BY 1, 2;
   RETURN NULL;
 END
 $$;
@@ -34,14 +31,12 @@ CREATE OR REPLACE FUNCTION fidele_daily_stats_scans() RETURNS trigger LANGUAGE p
 DECLARE
   v_shop text;
 BEGIN
-  INSERT INTO shop_daily_stats AS d (shop_id, day, bucket, scans, refused, flagged)
-    SELECT n.shop_id, (n.created_at AT TIME ZONE s.timezone)::date, hashtext(coalesce(n.card_id, n.id)) & 7,
+  INSERT INTO shop_daily_deltas (shop_id, day, scans, refused, flagged)
+    SELECT n.shop_id, (n.created_at AT TIME ZONE s.timezone)::date,
            count(*) FILTER (WHERE n.outcome = 'accepted'), count(*) FILTER (WHERE n.outcome <> 'accepted'),
            count(*) FILTER (WHERE cardinality(n.flags) > 0)
     FROM new_rows n JOIN shops s ON s.id = n.shop_id
-    GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-  ON CONFLICT (shop_id, day, bucket) DO UPDATE SET scans = d.scans + EXCLUDED.scans,
-    refused = d.refused + EXCLUDED.refused, flagged = d.flagged + EXCLUDED.flagged;
+    GROUP BY 1, 2;
   -- A device's first scan at a shop gives it the shop's next number, under a per-shop lock taken only then.
   FOR v_shop IN
     SELECT DISTINCT n.shop_id FROM new_rows n
@@ -72,9 +67,10 @@ DECLARE
   v_tz text;
 BEGIN
   SELECT timezone INTO v_tz FROM shops WHERE id = p_shop_id;
+  DELETE FROM shop_daily_deltas WHERE shop_id = p_shop_id;
   DELETE FROM shop_daily_stats WHERE shop_id = p_shop_id;
-  INSERT INTO shop_daily_stats (shop_id, day, bucket, new_customers, scans, refused, flagged, points, redemptions)
-    SELECT p_shop_id, x.day, 0, sum(x.nc), sum(x.sc), sum(x.rf), sum(x.fl), sum(x.pt), sum(x.rd)
+  INSERT INTO shop_daily_stats (shop_id, day, new_customers, scans, refused, flagged, points, redemptions)
+    SELECT p_shop_id, x.day, sum(x.nc), sum(x.sc), sum(x.rf), sum(x.fl), sum(x.pt), sum(x.rd)
     FROM (
       SELECT (created_at AT TIME ZONE v_tz)::date AS day, 1 AS nc, 0 AS sc, 0 AS rf, 0 AS fl, 0 AS pt, 0 AS rd
         FROM cards WHERE shop_id = p_shop_id
@@ -95,5 +91,26 @@ CREATE OR REPLACE FUNCTION fidele_daily_stats_timezone() RETURNS trigger LANGUAG
 BEGIN
   PERFORM fidele_daily_stats_rebuild(NEW.id);
   RETURN NULL;
+END
+$$;
+
+-- The deltas written since the last fold, moved into shop_daily_stats in one transaction (exact whatever runs at the
+-- same time: a delta committed after this statement's snapshot waits for the next fold). Returns the days updated.
+CREATE OR REPLACE FUNCTION fidele_daily_stats_fold() RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  v_days integer;
+BEGIN
+  WITH moved AS (
+    DELETE FROM shop_daily_deltas RETURNING shop_id, day, new_customers, scans, refused, flagged, points, redemptions
+  )
+  INSERT INTO shop_daily_stats AS d (shop_id, day, new_customers, scans, refused, flagged, points, redemptions)
+    SELECT shop_id, day, sum(new_customers), sum(scans), sum(refused), sum(flagged), sum(points), sum(redemptions)
+    FROM moved GROUP BY shop_id, day ORDER BY shop_id, day
+  ON CONFLICT (shop_id, day) DO UPDATE SET
+    new_customers = d.new_customers + EXCLUDED.new_customers, scans = d.scans + EXCLUDED.scans,
+    refused = d.refused + EXCLUDED.refused, flagged = d.flagged + EXCLUDED.flagged,
+    points = d.points + EXCLUDED.points, redemptions = d.redemptions + EXCLUDED.redemptions;
+  GET DIAGNOSTICS v_days = ROW_COUNT;
+  RETURN v_days;
 END
 $$;

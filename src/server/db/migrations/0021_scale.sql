@@ -1,14 +1,25 @@
+CREATE TABLE "shop_daily_deltas" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "shop_daily_deltas_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"shop_id" text NOT NULL,
+	"day" date NOT NULL,
+	"new_customers" integer DEFAULT 0 NOT NULL,
+	"scans" integer DEFAULT 0 NOT NULL,
+	"refused" integer DEFAULT 0 NOT NULL,
+	"flagged" integer DEFAULT 0 NOT NULL,
+	"points" integer DEFAULT 0 NOT NULL,
+	"redemptions" integer DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "shop_daily_stats" (
 	"shop_id" text NOT NULL,
 	"day" date NOT NULL,
-	"bucket" smallint NOT NULL,
 	"new_customers" integer DEFAULT 0 NOT NULL,
 	"scans" integer DEFAULT 0 NOT NULL,
 	"refused" integer DEFAULT 0 NOT NULL,
 	"flagged" integer DEFAULT 0 NOT NULL,
 	"points" integer DEFAULT 0 NOT NULL,
 	"redemptions" integer DEFAULT 0 NOT NULL,
-	CONSTRAINT "shop_daily_stats_shop_id_day_bucket_pk" PRIMARY KEY("shop_id","day","bucket")
+	CONSTRAINT "shop_daily_stats_shop_id_day_pk" PRIMARY KEY("shop_id","day")
 );
 --> statement-breakpoint
 CREATE TABLE "shop_devices" (
@@ -21,8 +32,10 @@ CREATE TABLE "shop_devices" (
 --> statement-breakpoint
 ALTER TABLE "cards" ADD COLUMN "sort_name" text DEFAULT ' ' NOT NULL;--> statement-breakpoint
 ALTER TABLE "cards" ADD COLUMN "search_text" text DEFAULT '  ' NOT NULL;--> statement-breakpoint
+ALTER TABLE "shop_daily_deltas" ADD CONSTRAINT "shop_daily_deltas_shop_id_shops_id_fk" FOREIGN KEY ("shop_id") REFERENCES "public"."shops"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "shop_daily_stats" ADD CONSTRAINT "shop_daily_stats_shop_id_shops_id_fk" FOREIGN KEY ("shop_id") REFERENCES "public"."shops"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "shop_devices" ADD CONSTRAINT "shop_devices_shop_id_shops_id_fk" FOREIGN KEY ("shop_id") REFERENCES "public"."shops"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "shop_daily_deltas_shop_id_day_index" ON "shop_daily_deltas" USING btree ("shop_id","day");--> statement-breakpoint
 CREATE UNIQUE INDEX "shop_devices_shop_id_device_no_index" ON "shop_devices" USING btree ("shop_id","device_no");--> statement-breakpoint
 -- Issue 11, hand-written. The trigger functions' bodies live in src/server/db/functions/daily-stats.sql and
 -- customer-text.sql, applied right after the migrations; here they are made empty so the triggers can be created.
@@ -62,10 +75,10 @@ CREATE TRIGGER profiles_card_text AFTER INSERT OR DELETE OR UPDATE OF first_name
 CREATE TRIGGER user_card_text AFTER UPDATE OF email ON "user"
   FOR EACH ROW EXECUTE FUNCTION fidele_card_text_person();
 --> statement-breakpoint
--- Backfill: every shop's days in its time zone (one bucket per day), its devices numbered by first scan, and the
+-- Backfill: every shop's days in its time zone, its devices numbered by first scan, and the
 -- cards' name and search text (the fold of SEARCH_FOLD_FROM/TO, src/domain/loyalty/shop-text.ts).
-INSERT INTO shop_daily_stats (shop_id, day, bucket, new_customers, scans, refused, flagged, points, redemptions)
-  SELECT x.shop_id, x.day, 0, sum(x.nc), sum(x.sc), sum(x.rf), sum(x.fl), sum(x.pt), sum(x.rd)
+INSERT INTO shop_daily_stats (shop_id, day, new_customers, scans, refused, flagged, points, redemptions)
+  SELECT x.shop_id, x.day, sum(x.nc), sum(x.sc), sum(x.rf), sum(x.fl), sum(x.pt), sum(x.rd)
   FROM (
     SELECT c.shop_id, (c.created_at AT TIME ZONE s.timezone)::date AS day, 1 AS nc, 0 AS sc, 0 AS rf, 0 AS fl, 0 AS pt, 0 AS rd
       FROM cards c JOIN shops s ON s.id = c.shop_id

@@ -1,12 +1,13 @@
-import { date, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { shops } from "./shops.ts";
 
 /**
- * Issue 11. The dashboard's figures per shop and local day (the shop's time zone), so that a year costs 365 days of
- * rows. Kept exact in the same transaction as every write by triggers on cards, scans and ledger_entries
- * (src/server/db/functions/daily-stats.sql); rebuilt from them when the shop's time zone changes and by migration 0017.
- * A day has up to DAILY_STATS_BUCKETS rows (`bucket`, from the card's id), so that concurrent scans of one shop do not
- * all wait for one row's lock; the dashboard sums them.
+ * Issue 11. The dashboard's figures per shop and local day (the shop's time zone), so that a year costs 365 rows.
+ * Exact at every moment together with shop_daily_deltas: writes append their figures there, in their own transaction,
+ * by statement triggers on cards, scans and ledger_entries (src/server/db/functions/daily-stats.sql) — appends only,
+ * so concurrent scans of one shop never wait for one row's lock; the job daily-stats.fold moves them here every
+ * minute (src/server/jobs/daily-stats-fold.ts); readers add both. Rebuilt from the rows when the shop's time zone
+ * changes, and by migration 0017.
  */
 export const shopDailyStats = pgTable(
   "shop_daily_stats",
@@ -15,7 +16,6 @@ export const shopDailyStats = pgTable(
       .notNull()
       .references(() => shops.id, { onDelete: "cascade" }),
     day: date({ mode: "string" }).notNull(),
-    bucket: smallint().notNull(),
     /** Cards made that day. */
     newCustomers: integer().notNull().default(0),
     /** Scans accepted / refused, and those with a flag. */
@@ -26,7 +26,26 @@ export const shopDailyStats = pgTable(
     points: integer().notNull().default(0),
     redemptions: integer().notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.shopId, t.day, t.bucket] })],
+  (t) => [primaryKey({ columns: [t.shopId, t.day] })],
+);
+
+/** Figures written since the last fold (see shopDailyStats): one row per writing statement and (shop, day). */
+export const shopDailyDeltas = pgTable(
+  "shop_daily_deltas",
+  {
+    id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    shopId: text()
+      .notNull()
+      .references(() => shops.id, { onDelete: "cascade" }),
+    day: date({ mode: "string" }).notNull(),
+    newCustomers: integer().notNull().default(0),
+    scans: integer().notNull().default(0),
+    refused: integer().notNull().default(0),
+    flagged: integer().notNull().default(0),
+    points: integer().notNull().default(0),
+    redemptions: integer().notNull().default(0),
+  },
+  (t) => [index().on(t.shopId, t.day)],
 );
 
 /**

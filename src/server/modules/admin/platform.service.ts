@@ -10,7 +10,7 @@ import { cappedTotal, LIST_COUNT_CAP } from "../../lib/list-page.ts";
 
 /**
  * The shops, newest first: the page's shops first, then each one's
- * owner, customers (cards_shop_last_scan_idx, index only) and accepted scans of the last 30 local days (shop_daily_stats);
+ * owner, customers (an index-only count) and accepted scans of the last 30 local days (shop_daily_stats and deltas);
  * the total counted apart and capped as the back-office lists' (LIST_COUNT_CAP).
  */
 export async function listAllShops(db: Db, q: { q?: string; status?: "active" | "suspended"; limit: number; offset: number }) {
@@ -41,8 +41,10 @@ export async function listAllShops(db: Db, q: { q?: string; status?: "active" | 
       select page.id, page.slug, page.name, page.city, page.status, page.suspended_reason, page.suspended_at, page.created_at,
              (select u.email from member m join "user" u on u.id = m.user_id where m.organization_id = page.id and m.role = 'owner' order by m.created_at limit 1) as owner_email,
              (select count(*)::int from cards c where c.shop_id = page.id) as customers,
-             (select coalesce(sum(d.scans), 0)::int from shop_daily_stats d
-               where d.shop_id = page.id and d.day > (now() at time zone page.timezone)::date - 30) as scans_30d
+             (select coalesce(sum(d.scans), 0)::int from (
+                select scans, day from shop_daily_stats where shop_id = page.id
+                union all select scans, day from shop_daily_deltas where shop_id = page.id
+              ) d where d.day > (now() at time zone page.timezone)::date - 30) as scans_30d
       from page
       order by page.created_at desc, page.id`),
     db.execute<{ n: number }>(sql`

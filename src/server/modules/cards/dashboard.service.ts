@@ -23,13 +23,20 @@ export async function getDashboard(db: Db, access: ShopAccess, days: number) {
   const from = zonedToUtc(first, 0, tz);
   // shopTimezone has checked the access: the shop id is a value here (real planner estimates, no JIT).
   const scope = access.shopId;
-  // A year is 365 days of shop_daily_stats (up to 8 bucket rows each), kept exact by triggers in the writes'
-  // transactions (src/server/db/functions/daily-stats.sql); never the shop's scans or ledger.
+  // A year is 365 rows of shop_daily_stats plus the deltas not yet folded into them (a minute's writes), kept exact
+  // by triggers in the writes' transactions (src/server/db/functions/daily-stats.sql); never the shop's scans or ledger.
   const series = await db.execute<DayRow & { flagged: number }>(sql`
     with d as (
       select day, sum(new_customers)::int as new_customers, sum(scans)::int as scans, sum(refused)::int as refused,
              sum(flagged)::int as flagged, sum(points)::int as points, sum(redemptions)::int as redemptions
-      from shop_daily_stats where shop_id = ${scope} and day >= ${first}::date group by day
+      from (
+        select day, new_customers, scans, refused, flagged, points, redemptions
+        from shop_daily_stats where shop_id = ${scope} and day >= ${first}::date
+        union all
+        select day, new_customers, scans, refused, flagged, points, redemptions
+        from shop_daily_deltas where shop_id = ${scope} and day >= ${first}::date
+      ) x
+      group by day
     )
     select to_char(days.day, 'YYYY-MM-DD') as day, coalesce(d.new_customers, 0) as new_customers,
            coalesce(d.scans, 0) as scans, coalesce(d.refused, 0) as refused, coalesce(d.points, 0) as points,
