@@ -30,7 +30,7 @@ function needsBuild() {
 }
 
 const reason = needsBuild();
-// The build runs beside the server's start (ADR 0023): while Vite builds, the server opens the database,
+// The build runs beside the server's start (ADR 0026): while Vite builds, the server opens the database,
 // migrates it and seeds the demo; it only listens once the build is there (it is told through an IPC
 // message), so a first start costs the longer of the two, not their sum.
 let build = null;

@@ -1,6 +1,6 @@
 /**
  * The approximate place of a session (/admin/sessions) without any geo-IP database or network call
- * (docs/decisions/0023-approximate-place.md): the browser's IANA time zone, recorded with the first heartbeat,
+ * (docs/decisions/0028-approximate-place.md): the browser's IANA time zone, recorded with the first heartbeat,
  * named in French; and the address cut to its network (IPv4 /24, IPv6 /48), which is all that is ever stored.
  */
 

@@ -32,7 +32,7 @@ try {
   const webBuild = webBuildDone(); // listening for the message from now on: it may come at any time
   const logger = createLogger(env.LOG_LEVEL);
   const opened = performance.now();
-  // The database opens and migrates (in its worker thread on PGlite, ADR 0023) while the rest of the server's
+  // The database opens and migrates (in its worker thread on PGlite, ADR 0026) while the rest of the server's
   // modules load: the two overlap instead of adding up.
   const opening = openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR }).then(
     async (database) => {

@@ -72,7 +72,7 @@ export async function startServer(
     s.once("error", reject);
   });
   // The job engine starts a couple of seconds after the server answers: its start (1-3 s of schema checks; on
-  // PGlite, off the main thread since ADR 0023 but in the one queue the app's statements use) must not hold up
+  // PGlite, off the main thread since ADR 0026 but in the one queue the app's statements use) must not hold up
   // the first pages. Its start-up jobs include the expiry sweep catching up on the time the server was down (ADR 0015).
   let jobsStarted: Promise<void> = Promise.resolve();
   const startJobs = setTimeout(() => {

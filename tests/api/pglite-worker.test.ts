@@ -5,7 +5,7 @@ import { RemotePGlite } from "../../src/server/db/pglite-remote.ts";
 import { pgErrorCode } from "../../src/server/lib/shop-dto.ts";
 
 /**
- * ADR 0023: the embedded database runs in a worker thread. Its statements must not block this thread's event loop,
+ * ADR 0026: the embedded database runs in a worker thread. Its statements must not block this thread's event loop,
  * and everything the app relies on (Drizzle, one transaction at a time, errors with their code, LISTEN/NOTIFY) must
  * behave as with PGlite on the main thread. Runs on PGlite only (the worker is PGlite's).
  */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { signedIn } from "./shops-helpers.ts";
 
-/** Issue 16, item 4: /admin/sessions shows an approximate place — time zone and network, never the address (ADR 0023). */
+/** Issue 16, item 4: /admin/sessions shows an approximate place — time zone and network, never the address (ADR 0028). */
 
 let t: TestApp;
 beforeAll(async () => {

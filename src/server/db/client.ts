@@ -17,7 +17,7 @@ export type Database = {
   kind: DatabaseKind;
   /**
    * Runs raw SQL (the database functions' calls, migrations, benchmarks, the job engine). By default the
-   * PGlite lives in a worker thread and this is the handle on it (docs/decisions/0023).
+   * PGlite lives in a worker thread and this is the handle on it (docs/decisions/0026).
    */
   pglite?: PgliteLike;
   pool?: pg.Pool;
@@ -33,7 +33,7 @@ export type DatabaseOptions =
 
 /**
  * Whether PGlite runs in a worker thread (the default) or on the main thread (PGLITE_WORKER=0, kept to
- * measure against and as a way back; ADR 0023).
+ * measure against and as a way back; ADR 0026).
  */
 export function pgliteInWorker(): boolean {
   return process.env.PGLITE_WORKER !== "0";

@@ -17,7 +17,7 @@ export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.u
 export async function migrateDatabase(database: Database): Promise<void> {
   if (database.kind === "pglite") {
     if (database.pglite instanceof RemotePGlite) {
-      // In the worker: the migrations' statements never cross to this thread (ADR 0023).
+      // In the worker: the migrations' statements never cross to this thread (ADR 0026).
       await database.pglite.migrate(MIGRATIONS_DIR, functionsScript());
       return;
     }

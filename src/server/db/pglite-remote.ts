@@ -3,7 +3,7 @@ import type { Reply, Request, SerializedError, WorkerInit } from "./pglite-worke
 
 /*
  * The main thread's handle on the PGlite that lives in a worker thread (pglite-worker.ts,
- * docs/decisions/0023). It has the part of PGlite's interface the app uses — query, exec, transaction,
+ * docs/decisions/0026). It has the part of PGlite's interface the app uses — query, exec, transaction,
  * listen, dumpDataDir, close — so Drizzle's PGlite driver, pg-boss's `fromPglite` adapter and the raw
  * calls of the database functions work on it unchanged. The worker's PGlite keeps its own order: one
  * statement at a time, one transaction at a time, statements outside it waiting for it (STACK.md).

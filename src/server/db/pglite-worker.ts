@@ -1,5 +1,5 @@
 /*
- * The thread that owns the embedded database (docs/decisions/0023): PGlite runs here, so its WASM work
+ * The thread that owns the embedded database (docs/decisions/0026): PGlite runs here, so its WASM work
  * never blocks the main thread's event loop. The main thread talks to it with messages (pglite-remote.ts).
  * Loaded by Node's own type stripping as well as by tsx: erasable TypeScript only, packages only (no app
  * modules), so it starts fast.

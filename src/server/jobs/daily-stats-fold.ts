@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { defineJob } from "./define.ts";
 
 /**
- * Issue 11 (docs/decisions/0023): writes append the dashboard's figures to shop_daily_deltas (no row lock shared
+ * Issue 11 (docs/decisions/0027): writes append the dashboard's figures to shop_daily_deltas (no row lock shared
  * between concurrent scans); every minute their sums move into shop_daily_stats (fidele_daily_stats_fold, one
  * transaction), so a dashboard reads a year's 365 rows and at most a minute of deltas. Readers add both: the figures
  * are exact whether or not the fold has run.

@@ -7,7 +7,7 @@ export const HEARTBEAT_INTERVAL_MS = 60_000;
 const sendHeartbeat = () => {
   // Offline, the beat would only fail: the next one after the network returns records the visit.
   if (!navigator.onLine) return;
-  // The browser's time zone names the session's approximate place on /admin/sessions (ADR 0023).
+  // The browser's time zone names the session's approximate place on /admin/sessions (ADR 0028).
   const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   unwrap(api.accounts.heartbeat.$post(undefined, { headers: { "x-time-zone": timeZone } })).catch((error: unknown) =>
     console.warn("Heartbeat non enregistré :", error),

@@ -2,7 +2,7 @@
 -- audit_log_no_truncate, migration 0017). One exception, for RGPD erasure (src/server/modules/accounts/rgpd.service.ts):
 -- inside a transaction that has set `fidele.audit_erasure` to 'on' (set_config(…, true): that transaction only), an
 -- UPDATE may wipe the address (ip → null) and rewrite `target`/`details`; who acted, on which shop, what and when
--- never change, and no row is ever deleted. docs/decisions/0024-audit-log-append-only.md.
+-- never change, and no row is ever deleted. docs/decisions/0029-audit-log-append-only.md.
 CREATE OR REPLACE FUNCTION fidele_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'UPDATE' THEN

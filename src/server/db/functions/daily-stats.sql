@@ -1,4 +1,4 @@
--- Issue 11 (docs/decisions/0023). What the scans, cards and ledger_entries write, kept for the back-office in the same
+-- Issue 11 (docs/decisions/0027). What the scans, cards and ledger_entries write, kept for the back-office in the same
 -- transaction: the dashboard's figures per shop and local day, and shop_devices (« appareil N »).
 -- Statement triggers with transition tables (migration 0017): one insert per statement, whatever its number of rows.
 -- Figures are appended to shop_daily_deltas (inserts only: concurrent scans of one shop never wait for a row's lock);

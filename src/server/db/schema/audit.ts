@@ -25,7 +25,7 @@ export const auditLog = pgTable(
 );
 
 /**
- * Where a session was opened, roughly (/admin/sessions, docs/decisions/0023-approximate-place.md): the browser's
+ * Where a session was opened, roughly (/admin/sessions, docs/decisions/0028-approximate-place.md): the browser's
  * IANA time zone, sent with the first heartbeat, and the address cut to its network (/24, /48). No geo-IP database.
  */
 export const sessionPlaces = pgTable("session_places", {

@@ -82,7 +82,7 @@ export const accountsRoutes = new Hono<AppEnv>()
   .post("/heartbeat", async (c) => {
     const { db } = c.get("deps");
     await touchLastSeen(db, currentUser(c).id);
-    // The session's approximate place, once (ADR 0023): the browser's time zone, the address cut to its network.
+    // The session's approximate place, once (ADR 0028): the browser's time zone, the address cut to its network.
     const sessionId = c.get("session")?.id;
     if (sessionId) await recordSessionPlace(db, sessionId, c.req.header("x-time-zone"), c.get("clientIp"));
     return c.body(null, 204);

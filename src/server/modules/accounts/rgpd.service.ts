@@ -154,7 +154,7 @@ export async function eraseAccount(deps: Deps, userId: string, confirmation: Era
       sql`delete from auth_throttle where lower(key) like ${`%${me.email.toLowerCase()}%`} or key like ${`%${userId}%`}`,
     );
     // The audit log keeps its rows (append-only, migration 0017): the person's address and e-mail leave them; their
-    // id stays, naming nobody once the account is gone (docs/decisions/0024-audit-log-append-only.md).
+    // id stays, naming nobody once the account is gone (docs/decisions/0029-audit-log-append-only.md).
     await tx.execute(sql`select set_config('fidele.audit_erasure', 'on', true)`);
     await tx.execute(sql`
       update audit_log set ip = null,

@@ -3,7 +3,7 @@ import { cleanTimeZone, networkOf } from "../../../domain/place.ts";
 import type { Db } from "../../db/client.ts";
 
 /**
- * Records where a session was opened, roughly, on its first heartbeat (docs/decisions/0023-approximate-place.md):
+ * Records where a session was opened, roughly, on its first heartbeat (docs/decisions/0028-approximate-place.md):
  * the browser's time zone and the address cut to its network — never the full address. Later beats change nothing
  * (one index probe). Nothing known, nothing written.
  */

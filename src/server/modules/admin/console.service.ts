@@ -214,7 +214,7 @@ export async function listSessions(db: Db, viewer: SessionUser, currentSessionId
       id: r.id,
       user: { id: r.user_id, name: r.name, email: r.email },
       userAgent: r.user_agent,
-      // Never the address itself: its network, and the place named by the browser's time zone (ADR 0023).
+      // Never the address itself: its network, and the place named by the browser's time zone (ADR 0028).
       place: placeLabel(r.time_zone, r.network ?? networkOf(r.ip_address)),
       createdAt: iso(r.created_at)!,
       lastActiveAt: iso(r.last_seen ?? r.created_at)!,
