@@ -96,6 +96,11 @@ export function lockDataDir(dir: string): () => void {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if ("url" in options) {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // An idle connection the server closed (a restart, a failover, `drop database … with (force)`) is
+    // emitted here; unhandled, it would end the process. The pool opens a new one for the next query.
+    pool.on("error", (error) => {
+      process.emitWarning(`PostgreSQL: an idle connection ended (${error.message})`, { code: "FIDELE_PG_IDLE" });
+    });
     const db = drizzlePg(pool, { schema, casing: "snake_case" });
     return { db, kind: "postgresql", pool, url: options.url, close: () => pool.end() };
   }
