@@ -284,7 +284,7 @@ export async function platformOverview(db: Db, databaseKind: string) {
       where outcome = 'accepted' and created_at >= (select t from since) group by 1
     ), u as (
       select created_at::date as day, count(*)::int as n from "user"
-      where created_at >= (select min(day) from d)::timestamp group by 1
+      where role is distinct from 'admin' and created_at >= (select min(day) from d)::timestamp group by 1
     ), r as (
       select (created_at at time zone 'UTC')::date as day, count(*)::int as n from redemptions
       where status = 'validated' and created_at >= (select t from since) group by 1
