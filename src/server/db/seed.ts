@@ -3,7 +3,8 @@ import type { WeeklyHours } from "../../domain/loyalty/hours.ts";
 import type { Logger } from "../lib/logger.ts";
 import { createReward, createShop, createUser, type FactoryDeps, recordVisit } from "./factories.ts";
 import { seedContestsDemo } from "../modules/contests/demo.ts";
-import { doublePointsPeriods, shops, user, vipTiers } from "./schema/index.ts";
+import { EMAIL_WORDING } from "../../domain/newsletter/consent.ts";
+import { consents, doublePointsPeriods, shops, user, vipTiers } from "./schema/index.ts";
 
 /** Demo accounts, given in the README and the start log. Change them before real use. */
 export const DEMO_ACCOUNTS = {
@@ -113,6 +114,10 @@ export async function seedDemo(deps: FactoryDeps, logger: Logger): Promise<boole
     await createUser(deps, { withoutPassword: true, firstName: "Chloé", lastName: "Laurent", email: "chloe.laurent@fidele.demo" }),
     await createUser(deps, { withoutPassword: true, firstName: "Nathan", lastName: "Roux", email: "nathan.roux@fidele.demo" }),
   ];
+  // Three of them accepted the shops' e-mails when they signed up, so a first newsletter reaches someone.
+  await deps.db
+    .insert(consents)
+    .values(customers.slice(1, 4).map((c) => ({ userId: c.id, channel: "email" as const, granted: true, wording: EMAIL_WORDING.global })));
   const now = Date.now();
   const visitDays = [[27, 20, 13, 9, 6, 3, 1], [25, 18, 11, 4], [22, 8, 2], [15, 5], [12]];
   for (const [i, days] of visitDays.entries()) {
