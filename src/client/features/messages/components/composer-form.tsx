@@ -18,15 +18,8 @@ import { audienceQueryOptions, type Draft, type SenderScope, useSendMessage } fr
 import { smsQueryOptions } from "../api/sms.ts";
 import { PhonePreview } from "./phone-preview.tsx";
 import { SmsChannel } from "./sms-channel.tsx";
-
-export const SEGMENT_OPTIONS: { kind: SegmentKind; label: string }[] = [
-  { kind: "all", label: "Tous mes clients" },
-  { kind: "vip", label: "Un niveau VIP (et au-delà)" },
-  { kind: "visited_within", label: "Venus récemment" },
-  { kind: "not_seen_for", label: "Pas revenus depuis un moment" },
-  { kind: "birthday_month", label: "Anniversaire ce mois-ci" },
-  { kind: "reward_within_reach", label: "Une récompense à portée de main" },
-];
+import { SegmentFields } from "./segment-fields.tsx";
+import { SendWhen } from "./send-when.tsx";
 
 type Tier = { id: string; name: string };
 
@@ -129,36 +122,16 @@ export function ComposerForm({
         <Card className="flex flex-col gap-4">
           <h2 className="text-lg font-semibold">À qui ?</h2>
           {scope.kind === "shop" ? (
-            <>
-              <SelectField label="Destinataires" value={kind} onChange={(e) => setKind(e.target.value as SegmentKind)}>
-                {SEGMENT_OPTIONS.map((o) => (
-                  <option key={o.kind} value={o.kind} disabled={o.kind === "vip" && tiers.length === 0}>
-                    {o.label}
-                  </option>
-                ))}
-              </SelectField>
-              {kind === "vip" ? (
-                <SelectField label="Niveau VIP" value={tierId} onChange={(e) => setTierId(e.target.value)}>
-                  {tiers.map((t) => (
-                    <option key={t.id} value={t.id}>
-                      {t.name}
-                    </option>
-                  ))}
-                </SelectField>
-              ) : null}
-              {kind === "visited_within" || kind === "not_seen_for" ? (
-                <Field
-                  label={kind === "visited_within" ? "Venus il y a moins de (jours)" : "Pas venus depuis (jours)"}
-                  type="number"
-                  inputMode="numeric"
-                  min={1}
-                  max={730}
-                  value={days}
-                  onChange={(e) => setDays(Math.max(1, Math.min(730, Number(e.target.value) || 1)))}
-                  error={fields["segment.days"]}
-                />
-              ) : null}
-            </>
+            <SegmentFields
+              kind={kind}
+              onKind={setKind}
+              tiers={tiers}
+              tierId={tierId}
+              onTierId={setTierId}
+              days={days}
+              onDays={setDays}
+              daysError={fields["segment.days"]}
+            />
           ) : (
             <SelectField
               label="Destinataires"
@@ -249,38 +222,7 @@ export function ComposerForm({
           />
         ) : null}
         <Card className="flex flex-col gap-4">
-          <fieldset className="flex min-w-0 flex-col gap-2">
-            <legend className="mb-2 text-lg font-semibold">Quand ?</legend>
-            <label className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="when"
-                checked={when === "now"}
-                onChange={() => setWhen("now")}
-                className="size-5 accent-brand-700"
-              />
-              Maintenant
-            </label>
-            <label className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="when"
-                checked={when === "later"}
-                onChange={() => setWhen("later")}
-                className="size-5 accent-brand-700"
-              />
-              Plus tard
-            </label>
-          </fieldset>
-          {when === "later" ? (
-            <Field
-              label="Date et heure d'envoi"
-              type="datetime-local"
-              value={at}
-              onChange={(e) => setAt(e.target.value)}
-              error={fields.scheduledAt}
-            />
-          ) : null}
+          <SendWhen when={when} onWhen={setWhen} at={at} onAt={setAt} error={fields.scheduledAt} />
           {send.error ? <Notice tone="error">{send.error.message}</Notice> : null}
           <Button type="submit" isLoading={send.isPending} disabled={!segmentReady}>
             {when === "later" ? "Programmer l'envoi" : "Envoyer"}

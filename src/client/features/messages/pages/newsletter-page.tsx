@@ -7,7 +7,6 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Card } from "../../../components/ui/page.tsx";
-import { SelectField } from "../../../components/ui/select-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { useDebounced } from "../../../lib/use-debounced.ts";
 import {
@@ -18,10 +17,12 @@ import {
   useSendTest,
 } from "../api/newsletter.ts";
 import { LoadError, Loading, MessagesFrame, WithShop } from "../components/back-office-frame.tsx";
-import { SEGMENT_OPTIONS, segmentOf } from "../components/composer-form.tsx";
+import { segmentOf } from "../components/composer-form.tsx";
+import { SegmentFields } from "../components/segment-fields.tsx";
 import { BlockList, type DraftBlock, newBlock } from "../components/newsletter-blocks.tsx";
 import { NewsletterCampaigns } from "../components/newsletter-campaigns.tsx";
 import { NewsletterPreview } from "../components/newsletter-preview.tsx";
+import { SendWhen } from "../components/send-when.tsx";
 
 const MERGE_HINT = Object.entries(MERGE_FIELDS)
   .map(([field, label]) => `{{${field}}} (${label.toLowerCase()})`)
@@ -80,34 +81,16 @@ function Editor({ shopId, context }: { shopId: string; context: EditorContext })
     <form onSubmit={submit} className="flex min-w-0 flex-col gap-5" noValidate>
       <Card className="flex flex-col gap-4">
         <h2 className="text-lg font-semibold">À qui ?</h2>
-        <SelectField label="Destinataires" value={kind} onChange={(e) => setKind(e.target.value as SegmentKind)}>
-          {SEGMENT_OPTIONS.map((o) => (
-            <option key={o.kind} value={o.kind} disabled={o.kind === "vip" && context.tiers.length === 0}>
-              {o.label}
-            </option>
-          ))}
-        </SelectField>
-        {kind === "vip" ? (
-          <SelectField label="Niveau VIP" value={tierId} onChange={(e) => setTierId(e.target.value)}>
-            {context.tiers.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.name}
-              </option>
-            ))}
-          </SelectField>
-        ) : null}
-        {kind === "visited_within" || kind === "not_seen_for" ? (
-          <Field
-            label={kind === "visited_within" ? "Venus il y a moins de (jours)" : "Pas venus depuis (jours)"}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={730}
-            value={days}
-            onChange={(e) => setDays(Math.max(1, Math.min(730, Number(e.target.value) || 1)))}
-            error={fields["segment.days"]}
-          />
-        ) : null}
+        <SegmentFields
+          kind={kind}
+          onKind={setKind}
+          tiers={context.tiers}
+          tierId={tierId}
+          onTierId={setTierId}
+          days={days}
+          onDays={setDays}
+          daysError={fields["segment.days"]}
+        />
         <p
           role="status"
           aria-live="polite"
@@ -171,38 +154,7 @@ function Editor({ shopId, context }: { shopId: string; context: EditorContext })
       </Card>
 
       <Card className="flex flex-col gap-4">
-        <fieldset className="flex min-w-0 flex-col gap-2">
-          <legend className="mb-2 text-lg font-semibold">Quand ?</legend>
-          <label className="flex items-center gap-2">
-            <input
-              type="radio"
-              name="when"
-              checked={when === "now"}
-              onChange={() => setWhen("now")}
-              className="size-5 accent-brand-700"
-            />
-            Maintenant
-          </label>
-          <label className="flex items-center gap-2">
-            <input
-              type="radio"
-              name="when"
-              checked={when === "later"}
-              onChange={() => setWhen("later")}
-              className="size-5 accent-brand-700"
-            />
-            Plus tard
-          </label>
-        </fieldset>
-        {when === "later" ? (
-          <Field
-            label="Date et heure d'envoi"
-            type="datetime-local"
-            value={at}
-            onChange={(e) => setAt(e.target.value)}
-            error={fields.scheduledAt}
-          />
-        ) : null}
+        <SendWhen when={when} onWhen={setWhen} at={at} onAt={setAt} error={fields.scheduledAt} />
         <p className="text-sm text-stone-600 dark:text-stone-400">
           {`Les e-mails partent au rythme de ${formatNumber(context.ratePerSecond)} par seconde au plus ; vous pouvez suivre, mettre en pause et reprendre l'envoi. `}
           {context.openTracking
