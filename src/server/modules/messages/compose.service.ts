@@ -16,6 +16,7 @@ import type { Deps } from "../../lib/context.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 import { type AudienceSpec, countAudience } from "./audience.ts";
 import { enqueueSending, startSending } from "./sending.service.ts";
+import { sendingProgress } from "../../../domain/messages/progress.ts";
 
 /**
  * The composer (/admin/envoyer-un-message), what was sent (/admin/message) and
@@ -165,7 +166,6 @@ const SENT_SELECT = sql`
     from message_deliveries d where d.message_id = m.id) k on true`;
 
 function sentDto(r: SentRow) {
-  const done = r.total - r.pending;
   return {
     id: r.id,
     title: r.title,
@@ -204,8 +204,7 @@ function sentDto(r: SentRow) {
       failed: r.failed,
       skipped: r.skipped,
     },
-    /** 0–100: share of the frozen deliveries handled. */
-    progress: r.total === 0 ? (r.status === "sent" ? 100 : 0) : Math.round((done / r.total) * 100),
+    progress: sendingProgress(r.total, r.pending, r.status),
   };
 }
 export type SentMessage = ReturnType<typeof sentDto>;

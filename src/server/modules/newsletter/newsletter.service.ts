@@ -17,6 +17,7 @@ import { enqueueSending, startSending } from "../messages/sending.service.ts";
 import { loadNewsletterContext, marketingHeaders } from "../messages/email-driver.ts";
 import { compileNewsletter, personalize } from "../messages/email-render.ts";
 import { signUnsubscribeToken, unsubscribeUrl } from "../messages/unsubscribe-token.ts";
+import { sendingProgress } from "../../../domain/messages/progress.ts";
 
 /**
  * /admin/newsletter: a shop's e-mail campaigns. A newsletter is a `messages` row of kind
@@ -215,7 +216,6 @@ const SELECT = sql`
     from message_deliveries d where d.message_id = m.id and d.channel = 'email') k on true`;
 
 function dto(r: Row) {
-  const done = r.total - r.pending;
   return {
     id: r.id,
     subject: r.subject,
@@ -239,8 +239,7 @@ function dto(r: Row) {
       unsubscribed: r.unsubscribed,
       opened: r.opened,
     },
-    /** 0–100: share of the frozen audience handled. */
-    progress: r.total === 0 ? (r.status === "sent" ? 100 : 0) : Math.round((done / r.total) * 100),
+    progress: sendingProgress(r.total, r.pending, r.status),
   };
 }
 export type NewsletterDto = ReturnType<typeof dto>;
