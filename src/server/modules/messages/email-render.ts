@@ -1,4 +1,3 @@
-import mjml from "mjml";
 import {
   applyMergeFields,
   type Block,
@@ -30,6 +29,13 @@ export type CompiledNewsletter = { subject: string; preheader: string; html: str
 
 /** Per-recipient values the engine fills besides the merge fields (not writable by the shop: {{__…}} is refused). */
 export type RecipientFill = MergeValues & { unsubscribeUrl: string; balance: number };
+
+/**
+ * MJML and what it pulls in (juice, cheerio, undici, js-beautify…: some 1,200 module loads, 0.4 s) load on
+ * the first newsletter rendered, not at every server start (issue 11: later starts in 3 s).
+ */
+let mjmlModule: Promise<typeof import("mjml").default> | undefined;
+const loadMjml = () => (mjmlModule ??= import("mjml").then((m) => m.default));
 
 const BRAND = "#0f766e";
 const INK = "#1c1917";
@@ -124,6 +130,7 @@ ${body}
   </mj-section>
 </mj-body>
 </mjml>`;
+  const mjml = await loadMjml();
   const result = await mjml(source, { validationLevel: "soft", minify: false, keepComments: false });
   const text = [
     ctx.shopName,
