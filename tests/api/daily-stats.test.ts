@@ -138,6 +138,19 @@ describe("the back-office's stored figures", () => {
     expect(labels).toEqual(new Set(["appareil 1", "appareil 2", "appareil 3"]));
   });
 
+  it("a day's points past 2^31 fold, and the dashboard and what is owed read them (the fold used to fail on it forever)", async () => {
+    const { shop, owner } = await shopWithOwner(t, { rules: { mode: "points", pointsPerVisit: 10, cooldownMinutes: 0, dailyCap: 3 } });
+    const shoppers = await Promise.all([signedIn(t), signedIn(t), signedIn(t)]);
+    for (const s of shoppers) await grantPoints(t.deps, { shopId: shop.id, userId: s.user.id, points: 1_000_000_000 });
+    const folded = await t.deps.db.execute<{ days: number }>(sql`select fidele_daily_stats_fold() as days`);
+    expect(Number(folded.rows[0]!.days)).toBeGreaterThan(0);
+    const dash = await (await owner.client.request(`/api/backoffice/shops/${shop.id}/dashboard?days=7`)).json();
+    expect(dash.totals).toMatchObject({ points: 3_000_000_000, outstandingBalance: 3_000_000_000 });
+    const owed = await owner.client.request(`/api/backoffice/shops/${shop.id}/owed`);
+    expect(owed.status).toBe(200);
+    expect((await owed.json()).outstanding).toMatchObject({ points: 3_000_000_000, holders: 3 });
+  });
+
   it("the customers list sorts and searches the names and e-mails as they are now", async () => {
     const { shop, owner } = await shopWithOwner(t);
     const base = `/api/backoffice/shops/${shop.id}`;

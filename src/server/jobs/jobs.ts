@@ -132,7 +132,7 @@ export function createJobs({ database, env, logger }: JobsOptions): Jobs {
               {
                 id: job.id,
                 attempt: job.retryCount + 1,
-                error: error instanceof Error ? error.message : String(error),
+                error: errorChain(error),
               },
             );
             throw error;
@@ -162,7 +162,8 @@ export function createJobs({ database, env, logger }: JobsOptions): Jobs {
     },
     async send(name, data, options) {
       if (!boss) {
-        if (!starting || stopping) throw new Error(`job engine not ${stopping ? "running" : "started"}: cannot send ${name}`);
+        if (!starting || stopping)
+          throw new Error(`job engine not ${stopping ? "running" : "started"}: cannot send ${name}`);
         await starting;
         if (!boss) throw new Error(`job engine not running: cannot send ${name}`);
       }
@@ -187,4 +188,14 @@ export function createJobs({ database, env, logger }: JobsOptions): Jobs {
       return stopping;
     },
   };
+}
+
+/** The error's message and its causes' (drizzle wraps the driver's error: its reason is in `cause`). */
+function errorChain(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 4; depth++) {
+    parts.push(e instanceof Error ? e.message : String(e));
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return parts.join(" ← ");
 }

@@ -22,8 +22,9 @@ export const shopDailyStats = pgTable(
     scans: integer().notNull().default(0),
     refused: integer().notNull().default(0),
     flagged: integer().notNull().default(0),
-    /** Points earned (ledger kinds scan, double_points, bonus) and `redemption` entries. */
-    points: integer().notNull().default(0),
+    /** Points earned (ledger kinds scan, double_points, bonus) and `redemption` entries. A day's sum of points
+     *  may pass 2^31 (a shop granting large bonuses): bigint, or the fold would fail on it forever. */
+    points: bigint({ mode: "number" }).notNull().default(0),
     redemptions: integer().notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.day] })],
@@ -42,7 +43,7 @@ export const shopDailyDeltas = pgTable(
     scans: integer().notNull().default(0),
     refused: integer().notNull().default(0),
     flagged: integer().notNull().default(0),
-    points: integer().notNull().default(0),
+    points: bigint({ mode: "number" }).notNull().default(0),
     redemptions: integer().notNull().default(0),
   },
   (t) => [index().on(t.shopId, t.day)],

@@ -28,7 +28,7 @@ export async function getDashboard(db: Db, access: ShopAccess, days: number) {
   const series = await db.execute<DayRow & { flagged: number }>(sql`
     with d as (
       select day, sum(new_customers)::int as new_customers, sum(scans)::int as scans, sum(refused)::int as refused,
-             sum(flagged)::int as flagged, sum(points)::int as points, sum(redemptions)::int as redemptions
+             sum(flagged)::int as flagged, sum(points)::bigint as points, sum(redemptions)::int as redemptions
       from (
         select day, new_customers, scans, refused, flagged, points, redemptions
         from shop_daily_stats where shop_id = ${scope} and day >= ${first}::date
@@ -55,7 +55,7 @@ export async function getDashboard(db: Db, access: ShopAccess, days: number) {
       (select count(*)::int from cards where shop_id = ${scope}) as customers,
       (select count(*)::int from cards where shop_id = ${scope}
          and coalesce(last_scan_at, '-infinity'::timestamptz) >= ${from}::timestamptz) as active_customers,
-      (select coalesce(sum(balance), 0)::int from cards where shop_id = ${scope}) as outstanding`);
+      (select coalesce(sum(balance), 0)::bigint from cards where shop_id = ${scope}) as outstanding`);
   const inPeriod = series.rows.filter((r) => String(r.day) <= today);
   const perDay = inPeriod.map((r) => ({
     date: typeof r.day === "string" ? r.day : new Date(r.day).toISOString().slice(0, 10),

@@ -1,3 +1,4 @@
+import type mjml2html from "mjml";
 import {
   applyMergeFields,
   type Block,
@@ -34,7 +35,7 @@ export type RecipientFill = MergeValues & { unsubscribeUrl: string; balance: num
  * MJML and what it pulls in (juice, cheerio, undici, js-beautify…: some 1,200 module loads, 0.4 s) load on
  * the first newsletter rendered, not at every server start (issue 11: later starts in 3 s).
  */
-let mjmlModule: Promise<typeof import("mjml").default> | undefined;
+let mjmlModule: Promise<typeof mjml2html> | undefined;
 const loadMjml = () => (mjmlModule ??= import("mjml").then((m) => m.default));
 
 const BRAND = "#0f766e";
@@ -104,7 +105,10 @@ const FOOTER_FR = (shop: string) =>
   `Vous recevez cet e-mail parce que vous avez accepté les e-mails de ${shop} sur Fidèle.`;
 
 /** The campaign's HTML and text with merge fields still in place: compiled once, then filled per recipient. */
-export async function compileNewsletter(content: NewsletterContent, ctx: NewsletterContext): Promise<CompiledNewsletter> {
+export async function compileNewsletter(
+  content: NewsletterContent,
+  ctx: NewsletterContext,
+): Promise<CompiledNewsletter> {
   const body = content.blocks.map((b) => blockMjml(b, ctx)).join("\n");
   const source = `<mjml lang="fr">
 <mj-head>
@@ -135,7 +139,10 @@ ${body}
   const text = [
     ctx.shopName,
     "",
-    ...content.blocks.map((b) => blockText(b, ctx)).filter(Boolean).flatMap((t) => [t, ""]),
+    ...content.blocks
+      .map((b) => blockText(b, ctx))
+      .filter(Boolean)
+      .flatMap((t) => [t, ""]),
     "—",
     FOOTER_FR(ctx.shopName),
     "Se désabonner ou gérer vos préférences : {{__unsubscribe}}",

@@ -192,10 +192,10 @@ export async function getOwed(database: Database, access: ShopAccess, days = 30)
   const result = await database.db.execute<{
     mode: CardMode;
     pending_count: number;
-    pending_cost: number;
+    pending_cost: string | number;
     validated_count: number;
-    validated_cost: number;
-    outstanding: number;
+    validated_cost: string | number;
+    outstanding: string | number;
     holders: number;
     can_redeem: number;
     cheapest: number | null;
@@ -208,12 +208,12 @@ export async function getOwed(database: Database, access: ShopAccess, days = 30)
     select
       s.card_mode as mode,
       (select count(*)::int from redemptions d where d.shop_id = s.id and d.status = 'pending') as pending_count,
-      (select coalesce(sum(d.cost), 0)::int from redemptions d where d.shop_id = s.id and d.status = 'pending') as pending_cost,
+      (select coalesce(sum(d.cost), 0)::bigint from redemptions d where d.shop_id = s.id and d.status = 'pending') as pending_cost,
       (select count(*)::int from redemptions d where d.shop_id = s.id and d.status = 'validated'
          and d.decided_at > now() - make_interval(days => ${days})) as validated_count,
-      (select coalesce(sum(d.cost), 0)::int from redemptions d where d.shop_id = s.id and d.status = 'validated'
+      (select coalesce(sum(d.cost), 0)::bigint from redemptions d where d.shop_id = s.id and d.status = 'validated'
          and d.decided_at > now() - make_interval(days => ${days})) as validated_cost,
-      (select coalesce(sum(c.balance), 0)::int from cards c where c.shop_id = s.id) as outstanding,
+      (select coalesce(sum(c.balance), 0)::bigint from cards c where c.shop_id = s.id) as outstanding,
       (select count(*)::int from cards c where c.shop_id = s.id and c.balance > 0) as holders,
       (select count(*)::int from cards c, cheapest where c.shop_id = s.id and cheapest.cost is not null and c.balance >= cheapest.cost) as can_redeem,
       (select cost from cheapest) as cheapest
@@ -221,12 +221,16 @@ export async function getOwed(database: Database, access: ShopAccess, days = 30)
   const row = result.rows[0];
   if (!row) throw new AppError("NOT_FOUND", { userMessage: "Boutique introuvable." });
   const label = (n: number) => unitLabelFr(row.mode, n);
+  // Sums over a whole shop are bigint (they may pass 2^31): the driver gives them as text.
+  const pendingCost = Number(row.pending_cost);
+  const validatedCost = Number(row.validated_cost);
+  const outstanding = Number(row.outstanding);
   return {
     days,
     mode: row.mode,
-    pending: { count: row.pending_count, cost: row.pending_cost, costLabel: label(row.pending_cost) },
-    validated: { count: row.validated_count, cost: row.validated_cost, costLabel: label(row.validated_cost) },
-    outstanding: { points: row.outstanding, label: label(row.outstanding), holders: row.holders },
+    pending: { count: row.pending_count, cost: pendingCost, costLabel: label(pendingCost) },
+    validated: { count: row.validated_count, cost: validatedCost, costLabel: label(validatedCost) },
+    outstanding: { points: outstanding, label: label(outstanding), holders: row.holders },
     canRedeemNow: row.can_redeem,
     cheapestRewardLabel: row.cheapest === null ? null : label(row.cheapest),
   };
