@@ -4,6 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { pgliteOptions } from "./pglite-options.ts";
 import { type PgliteLike, RemotePGlite } from "./pglite-remote.ts";
 import * as schema from "./schema/index.ts";
 
@@ -116,9 +117,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       pglite = remote;
       await remote.waitReady;
     } else {
-      const local = dataDir
-        ? new PGlite(dataDir)
-        : new PGlite("from" in options && options.from ? { loadDataDir: options.from } : {});
+      const local = new PGlite(
+        pgliteOptions(dataDir ? { dataDir } : "from" in options && options.from ? { loadDataDir: options.from } : {}),
+      );
       pglite = local;
       await local.waitReady;
     }

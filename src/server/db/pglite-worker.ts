@@ -2,12 +2,13 @@
  * The thread that owns the embedded database (docs/decisions/0026): PGlite runs here, so its WASM work
  * never blocks the main thread's event loop. The main thread talks to it with messages (pglite-remote.ts).
  * Loaded by Node's own type stripping as well as by tsx: erasable TypeScript only, packages only (no app
- * modules), so it starts fast.
+ * modules but pglite-options.ts, itself packages only), so it starts fast.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
+import { pgliteOptions } from "./pglite-options.ts";
 
 export type WorkerInit = { dataDir?: string; loadDataDir?: ArrayBuffer };
 
@@ -52,9 +53,15 @@ async function main() {
   const init = workerData as WorkerInit;
   let pglite: PGlite;
   try {
-    pglite = init.dataDir
-      ? new PGlite(init.dataDir)
-      : new PGlite(init.loadDataDir ? { loadDataDir: new Blob([init.loadDataDir]) } : {});
+    pglite = new PGlite(
+      pgliteOptions(
+        init.dataDir
+          ? { dataDir: init.dataDir }
+          : init.loadDataDir
+            ? { loadDataDir: new Blob([init.loadDataDir]) }
+            : {},
+      ),
+    );
     await pglite.waitReady;
   } catch (error) {
     port.postMessage({ type: "init-error", error: serializeError(error) } satisfies Reply);
