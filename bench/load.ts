@@ -75,7 +75,9 @@ export async function drive(clients: number, once: (client: number, n: number) =
 
 /** Spawns a bench server script (bench/*-server.ts) and reads the JSON line it prints once seeded. */
 export async function startWorldServer<W>(script: string, databaseUrl: string | null) {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, script)], {
+  // BENCH_SERVER_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (where its time goes).
+  const profile = process.env.BENCH_SERVER_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, "--import", "tsx", path.join(ROOT, script)], {
     cwd: ROOT,
     env: { ...process.env, BENCH_SCAN_USERS: String(USERS), ...(databaseUrl ? { BENCH_SCAN_DATABASE_URL: databaseUrl } : {}), DATABASE_URL: "" },
     stdio: ["ignore", "pipe", "inherit"],

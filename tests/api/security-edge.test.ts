@@ -374,6 +374,20 @@ describe("row 8: one body limit, answered before the body is read", () => {
     expect(page.status).toBeLessThan(500);
     const scan = await owner.client.request("/api/cards/scan", { json: { logo } });
     expect(scan.status).toBe(413);
+    // Past the route's own limit: its own French 413, the body cut off before it is read for validation.
+    const huge = await owner.client.request(`/api/backoffice/shops/${shop.id}/page`, {
+      method: "PUT",
+      json: { logo: `data:image/png;base64,${"A".repeat(1_600_000)}` },
+    });
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).message).toBe(
+      "Les images sont trop lourdes : 200 Ko pour le logo, 800 Ko pour la couverture.",
+    );
+    const photo = await owner.client.request(`/api/backoffice/shops/${shop.id}/rewards`, {
+      json: { title: "Café", cost: 10, photo: `data:image/png;base64,${"A".repeat(800_000)}` },
+    });
+    expect(photo.status).toBe(413);
+    expect((await photo.json()).message).toBe("La photo est trop lourde : 400 Ko au plus.");
   });
 });
 

@@ -7,27 +7,60 @@ import { formatKilobytes } from "../../domain/format.ts";
 /** Every JSON body of the API fits in this; image routes set their own, larger limit. */
 export const JSON_BODY_LIMIT = 64 * 1024;
 
-/** True when the route this request reaches has its own `bodyLimit` (the image uploads). */
-function routeHasOwnLimit(c: Parameters<MiddlewareHandler>[0]): boolean {
-  return matchedRoutes(c).some((route) => route.method !== "ALL" && route.handler.name === "bodyLimit");
+type RouteLimit = { maxSize: number; userMessage: string };
+const ROUTE_LIMIT = Symbol("routeBodyLimit");
+type Marked = MiddlewareHandler & { [ROUTE_LIMIT]?: RouteLimit };
+
+/**
+ * A route's own, larger body limit (the image uploads, sent as data URLs). It only marks the route: the API's one
+ * limit middleware (apiBodyLimit) applies it before anything reads the body, so the body is read at most once
+ * (input-hygiene.ts reads JSON bodies into Hono's cache) and never past the route's limit.
+ */
+export function routeBodyLimit(maxSize: number, userMessage: string): MiddlewareHandler {
+  const marker: Marked = (_c, next) => next();
+  marker[ROUTE_LIMIT] = { maxSize, userMessage };
+  return marker;
+}
+
+/** A reward's or a prize lot's photo (400 KB once decoded) as a data URL, with the rest of the form. */
+export const photoBodyLimit = routeBodyLimit(700_000, "La photo est trop lourde : 400 Ko au plus.");
+
+/** The limit the route this request reaches declared with routeBodyLimit, if any. */
+function routeLimit(c: Parameters<MiddlewareHandler>[0]): RouteLimit | undefined {
+  for (const route of matchedRoutes(c)) {
+    const limit = route.method !== "ALL" ? (route.handler as Marked)[ROUTE_LIMIT] : undefined;
+    if (limit) return limit;
+  }
+  return undefined;
+}
+
+function limiter(maxSize: number, userMessage: string): MiddlewareHandler {
+  return bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new AppError("PAYLOAD_TOO_LARGE", { message: `body over ${maxSize} bytes`, userMessage });
+    },
+  });
 }
 
 /**
  * One body limit for the whole API (issue 8, row 8): a larger body is refused from its
  * Content-Length, or as soon as a chunked body passes the limit, never read whole.
- * A route with its own `bodyLimit` (hono/body-limit) keeps it instead.
+ * A route with its own limit (routeBodyLimit) gets that one instead.
  */
 export function apiBodyLimit(maxSize = JSON_BODY_LIMIT): MiddlewareHandler {
-  const limit = bodyLimit({
-    maxSize,
-    onError: () => {
-      throw new AppError("PAYLOAD_TOO_LARGE", {
-        message: `body over ${maxSize} bytes`,
-        userMessage: `La requête est trop volumineuse : ${formatKilobytes(maxSize)} au plus.`,
-      });
-    },
-  });
-  return (c, next) => (routeHasOwnLimit(c) ? next() : limit(c, next));
+  const json = limiter(maxSize, `La requête est trop volumineuse : ${formatKilobytes(maxSize)} au plus.`);
+  const own = new WeakMap<RouteLimit, MiddlewareHandler>();
+  return (c, next) => {
+    const limit = routeLimit(c);
+    if (!limit) return json(c, next);
+    let middleware = own.get(limit);
+    if (!middleware) {
+      middleware = limiter(limit.maxSize, limit.userMessage);
+      own.set(limit, middleware);
+    }
+    return middleware(c, next);
+  };
 }
 
 /**

@@ -159,8 +159,9 @@ export const inputHygiene: MiddlewareHandler = async (c, next) => {
   const urlProblem = checkUrl(c);
   if (urlProblem) refuse(urlProblem);
   if (WITH_BODY.has(c.req.method) && c.req.raw.body && isJsonType(c.req.header("content-type"))) {
-    // A copy: better-auth and the route read the body again from the request.
-    const text = await c.req.raw.clone().text();
+    // Read once, through Hono's body cache: the route's validator (c.req.json()) parses the same text, and the
+    // auth proxy rebuilds its request from it (cloneRawRequest). No tee of the request's stream (issue 11).
+    const text = await c.req.text();
     if (text.trim() !== "") {
       let body: unknown;
       try {

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { cloneRawRequest } from "hono/request";
 import { AppError } from "../../../domain/errors.ts";
 import type { AppEnv } from "../../lib/context.ts";
 import { consumeThrottle, refundThrottle } from "../../lib/throttle.ts";
@@ -68,7 +69,7 @@ export const BLOCKED_AUTH_PATHS = new Set(["/sign-up/email"]);
 
 async function readEmail(c: Context): Promise<string> {
   try {
-    const body = (await c.req.raw.clone().json()) as { email?: unknown };
+    const body = (await c.req.json()) as { email?: unknown };
     return typeof body.email === "string" ? body.email.trim().toLowerCase() : "";
   } catch {
     return "";
@@ -102,7 +103,8 @@ export async function handleAuth(c: Context<AppEnv>): Promise<Response> {
   // better-auth reads the client address from our own header only (STACK.md).
   const headers = new Headers(c.req.raw.headers);
   headers.set(CLIENT_IP_HEADER, c.get("clientIp"));
-  const request = new Request(c.req.raw, { headers });
+  // The body may have been read already (input-hygiene.ts reads JSON bodies once, into Hono's cache).
+  const request = new Request(c.req.raw.bodyUsed ? await cloneRawRequest(c.req) : c.req.raw, { headers });
   const response = await auth.handler(request);
 
   if (rule?.refundOnSuccess && response.ok) {

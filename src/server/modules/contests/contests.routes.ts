@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { WINNING_STATUSES } from "../../../domain/contests/contests.ts";
 import {
@@ -12,6 +11,7 @@ import { AppError } from "../../../domain/errors.ts";
 import { type AppEnv, currentAdmin, currentUser } from "../../lib/context.ts";
 import { enforceThrottle } from "../../lib/throttle.ts";
 import { recordAudit } from "../../lib/audit.ts";
+import { photoBodyLimit } from "../../lib/body-size.ts";
 import { validate } from "../../lib/validate.ts";
 import { ownerOnly, type ShopEnv } from "../../lib/shop-access.ts";
 import {
@@ -68,12 +68,6 @@ const codeQuery = z.object({ code: z.string().min(1, "Saisissez le code.").max(4
 const rulesQuery = z.object({ version: z.coerce.number().int().min(1).optional() });
 const featuredBody = z.object({ contestId: z.string().uuid("Jeu concours introuvable.").nullable() });
 
-const photoBodyLimit = bodyLimit({
-  maxSize: 700_000,
-  onError: () => {
-    throw new AppError("PAYLOAD_TOO_LARGE", { userMessage: "La photo est trop lourde : 400 Ko au plus." });
-  },
-});
 
 /** Taking part is throttled per person like sign-in attempts (database-backed, shared by every process). */
 const PLAY_WINDOW_SECONDS = 60;

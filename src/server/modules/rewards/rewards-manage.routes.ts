@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import {
@@ -14,6 +13,7 @@ import {
   vipTiersSchema,
 } from "../../../domain/schemas/rewards.ts";
 import { ownerOnly, type ShopEnv } from "../../lib/shop-access.ts";
+import { photoBodyLimit } from "../../lib/body-size.ts";
 import { validate } from "../../lib/validate.ts";
 import {
   createReward,
@@ -39,12 +39,6 @@ const rewardParam = z.object({ rewardId: z.string().uuid("Récompense introuvabl
 const redemptionParam = z.object({ id: z.string().uuid("Récompense à valider introuvable.") });
 
 /** A photo travels as a data URL: room for one at its limit. */
-const photoBodyLimit = bodyLimit({
-  maxSize: 700_000,
-  onError: () => {
-    throw new AppError("PAYLOAD_TOO_LARGE", { userMessage: "La photo est trop lourde : 400 Ko au plus." });
-  },
-});
 
 /**
  * /api/backoffice/shops/:shopId/…: the catalogue, VIP levels, what is owed (owner), validation at the

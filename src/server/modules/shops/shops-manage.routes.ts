@@ -1,10 +1,10 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import { invitationSchema, shopHoursSchema, shopLegalSchema, shopPageSchema } from "../../../domain/schemas/shops.ts";
 import { type AppEnv, currentUser } from "../../lib/context.ts";
 import { ownerOnly, type ShopEnv } from "../../lib/shop-access.ts";
+import { routeBodyLimit } from "../../lib/body-size.ts";
 import { validate } from "../../lib/validate.ts";
 import { getPosterPdf } from "./poster-pdf.ts";
 import {
@@ -36,14 +36,7 @@ const invitationParam = z.object({ invitationId: id("Invitation") });
 const memberParam = z.object({ memberId: id("Membre") });
 
 /** Logo and cover travel as data URLs: room for both at their limits. */
-const pageBodyLimit = bodyLimit({
-  maxSize: 1_500_000,
-  onError: () => {
-    throw new AppError("PAYLOAD_TOO_LARGE", {
-      userMessage: "Les images sont trop lourdes : 200 Ko pour le logo, 800 Ko pour la couverture.",
-    });
-  },
-});
+const pageBodyLimit = routeBodyLimit(1_500_000, "Les images sont trop lourdes : 200 Ko pour le logo, 800 Ko pour la couverture.");
 
 /**
  * /api/backoffice/shops/:shopId/…: the shop's overview (any member), its page, legal identity, hours,
