@@ -76,10 +76,17 @@ export async function drive(clients: number, once: (client: number, n: number) =
 /** Spawns a bench server script (bench/*-server.ts) and reads the JSON line it prints once seeded. */
 export async function startWorldServer<W>(script: string, databaseUrl: string | null) {
   // BENCH_SERVER_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (where its time goes).
-  const profile = process.env.BENCH_SERVER_PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`] : [];
+  const profile = process.env.BENCH_SERVER_PROFILE
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`]
+    : [];
   const child = spawn(process.execPath, [...profile, "--import", "tsx", path.join(ROOT, script)], {
     cwd: ROOT,
-    env: { ...process.env, BENCH_SCAN_USERS: String(USERS), ...(databaseUrl ? { BENCH_SCAN_DATABASE_URL: databaseUrl } : {}), DATABASE_URL: "" },
+    env: {
+      ...process.env,
+      BENCH_SCAN_USERS: String(USERS),
+      ...(databaseUrl ? { BENCH_SCAN_DATABASE_URL: databaseUrl } : {}),
+      DATABASE_URL: "",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const lines = createInterface({ input: child.stdout! });
@@ -97,6 +104,7 @@ export async function startWorldServer<W>(script: string, databaseUrl: string | 
       }),
     stop: () =>
       new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
         child.kill("SIGTERM");
       }),
@@ -104,7 +112,11 @@ export async function startWorldServer<W>(script: string, databaseUrl: string | 
 }
 
 /** Runs `use` on a database created for it on the PostgreSQL server of `adminUrl`, dropped afterwards. */
-export async function withFreshDatabase<T>(adminUrl: string, fallbackName: string, use: (url: string) => Promise<T>): Promise<T> {
+export async function withFreshDatabase<T>(
+  adminUrl: string,
+  fallbackName: string,
+  use: (url: string) => Promise<T>,
+): Promise<T> {
   const url = new URL(adminUrl);
   const dbName = url.pathname.slice(1) || fallbackName;
   const maintenance = new URL(adminUrl);

@@ -8,7 +8,16 @@ import { REDEEM_SQL } from "../src/server/modules/rewards/redemptions.service.ts
 import { createDeps } from "../src/server/server.ts";
 import { ROOT, writeResult } from "./lib.ts";
 import { reportLoop } from "./loop-probe.ts";
-import { benchesDatabase, CONCURRENCY, drive, type Row, reportRows, startWorldServer, USERS, withFreshDatabase } from "./load.ts";
+import {
+  benchesDatabase,
+  CONCURRENCY,
+  drive,
+  type Row,
+  reportRows,
+  startWorldServer,
+  USERS,
+  withFreshDatabase,
+} from "./load.ts";
 import { literal, runPgbench, writeBenchUsers } from "./pgbench.ts";
 import { type RedeemWorld, seedRedeemWorld } from "./redeem-server.ts";
 import { benchEnv } from "./scan-server.ts";
@@ -20,8 +29,8 @@ import { benchEnv } from "./scan-server.ts";
  * as raw SQL (`select fidele_redeem(...)`, a named prepared statement through a pool
  * of 10) on the same database, with 1, 16 and 64 clients, on PostgreSQL and PGlite.
  * Every attempt succeeds (cost 1, a billion points each). Bounds as bench/scan.ts
- * (BENCH_SCAN_SECONDS, BENCH_SCAN_MAX). Reported, with the scan bench's budget as a
- * yardstick (HTTP ≥ 50 % of SQL, p99 < 50 ms at 16 clients).
+ * (BENCH_SCAN_SECONDS, BENCH_SCAN_MAX). Held to the scan bench's budget since issue 11
+ * (HTTP ≥ 50 % of SQL, p99 < 50 ms at 16 clients).
  */
 const DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/fidele_bench_redeem";
 
@@ -60,7 +69,8 @@ function httpRedeemer(port: number, world: RedeemWorld, clients: number) {
 const sqlParams = (world: RedeemWorld, userId: string) => [userId, world.rewardId, randomUUID(), "reward", null];
 const accepted = (r: { r: { outcome: string } } | undefined) => r?.r.outcome === "accepted";
 
-const startServerProcess = (databaseUrl: string | null) => startWorldServer<RedeemWorld>("bench/redeem-server.ts", databaseUrl);
+const startServerProcess = (databaseUrl: string | null) =>
+  startWorldServer<RedeemWorld>("bench/redeem-server.ts", databaseUrl);
 
 function benchPostgres(adminUrl: string): Promise<Row[]> {
   return withFreshDatabase(adminUrl, "fidele_bench_redeem", async (url) => {
@@ -120,7 +130,14 @@ async function benchPglite(): Promise<Row[]> {
         const res = await pglite.query<{ r: { outcome: string } }>(REDEEM_SQL, sqlParams(world, user.id));
         return accepted(res.rows[0]);
       });
-      rows.push({ database: "pglite", clients, http: httpStats, sql: sqlStats, ratio: httpStats.rps / sqlStats.rps, loop });
+      rows.push({
+        database: "pglite",
+        clients,
+        http: httpStats,
+        sql: sqlStats,
+        ratio: httpStats.rps / sqlStats.rps,
+        loop,
+      });
     }
   } finally {
     await server.stop();
@@ -141,12 +158,12 @@ export async function runRedeem(): Promise<boolean> {
     }
   }
   if (benchesDatabase("pglite")) rows.push(...(await benchPglite()));
-  const checks = reportRows(rows, "redeems", "yardstick");
+  const checks = reportRows(rows, "redeems", "budget");
   reportLoop(rows);
   const file = writeResult("redeem", { users: USERS, rows: checks });
   console.log(`→ ${path.relative(ROOT, file)}`);
   // The issue asks for the figures, not a budget: only errors fail this benchmark.
-  return checks.every((r) => r.clean);
+  return checks.every((r) => r.ok);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -7,7 +7,7 @@ import { SHARED_DEVICE_ACCOUNTS, SHARED_DEVICE_WINDOW_DAYS } from "../src/domain
 import { openDatabase } from "../src/server/db/client.ts";
 import { createLogger } from "../src/server/lib/logger.ts";
 import { createDeps } from "../src/server/server.ts";
-import { ROOT, writeResult } from "./lib.ts";
+import { ROOT, table, writeResult } from "./lib.ts";
 import { reportLoop } from "./loop-probe.ts";
 import {
   benchesDatabase,
@@ -17,6 +17,7 @@ import {
   type Row,
   reportRows,
   SECONDS,
+  type Stats,
   startWorldServer,
   USERS,
   withFreshDatabase,
@@ -134,7 +135,98 @@ async function configVersionOf(
   return (await query("select config_version as v from shops where id = $1", [shopId])).rows[0]!.v;
 }
 
-function benchPostgres(adminUrl: string): Promise<Row[]> {
+/** Scans already made by each device in the shared-device window, for the history run (issue 11). */
+const HISTORY_SCANS = 200;
+const HISTORY_CLIENTS = 16;
+export type HistoryRow = { database: "postgresql" | "pglite"; at0: Stats; atHistory: Stats; ratio: number };
+
+/**
+ * Issue 11: the raw function's throughput at 16 clients with devices that never scanned (a new device per scan,
+ * already numbered at the shop) against devices that each made HISTORY_SCANS scans in the last days (inserted as rows), twice each,
+ * alternating. The shared-device check must not grow with the history: within 10 %.
+ */
+async function deviceHistory(
+  database: HistoryRow["database"],
+  query: (text: string, values: unknown[]) => Promise<{ rows: { r: { outcome: string } }[] }>,
+  world: ScanWorld,
+  version: number,
+): Promise<HistoryRow> {
+  // "No history": each scan from a device that never scanned, but already numbered at the shop (shop_devices), so
+  // that the run measures the check and not a device's first-scan numbering (a per-shop lock, once per device).
+  const registerNewDevices = async (prefix: string) => {
+    await query(
+      `insert into shop_devices (shop_id, device_id, device_no)
+       select $1, $2 || g, (select coalesce(max(device_no), 0) from shop_devices where shop_id = $1) + g
+       from generate_series(1, ${MAX_REQUESTS + 1000}) g`,
+      [world.shopId, prefix],
+    );
+  };
+  const scanWith = async (round: number | null) => {
+    const prefix = `new-${round}-`;
+    if (round !== null) await registerNewDevices(prefix);
+    let next = 0;
+    return drive(HISTORY_CLIENTS, async (client, n) => {
+      const user = world.users[(client + n * HISTORY_CLIENTS) % world.users.length]!;
+      const params = scanParams(world, user, version);
+      if (round !== null) params[9] = `${prefix}${++next}`;
+      return accepted((await query(SCAN_SQL, params)).rows[0]);
+    });
+  };
+  await query(
+    `insert into scans (shop_id, user_id, actor_id, scan_uid, outcome, method, device_id, idempotency_key, response, created_at)
+     select $1, u.id, u.id, $2, 'accepted', 'rotating', u.device, gen_random_uuid()::text, '{}'::jsonb,
+            now() - g * (interval '6 days' / ${HISTORY_SCANS})
+     from unnest($3::text[], $4::text[]) as u(id, device), generate_series(1, ${HISTORY_SCANS}) g`,
+    [world.shopId, world.scanUid, world.users.map((u) => u.id), world.users.map((u) => u.deviceId)],
+  );
+  const runs: Stats[][] = [[], []];
+  for (let round = 0; round < 2; round++) {
+    runs[0]!.push(await scanWith(round));
+    runs[1]!.push(await scanWith(null));
+  }
+  const mean = (s: Stats[]): Stats => ({
+    ...s[0]!,
+    rps: Math.round(s.reduce((n, x) => n + x.rps, 0) / s.length),
+    p50: Math.max(...s.map((x) => x.p50)),
+    p99: Math.max(...s.map((x) => x.p99)),
+    errors: s.reduce((n, x) => n + x.errors, 0),
+  });
+  const at0 = mean(runs[0]!);
+  const atHistory = mean(runs[1]!);
+  return { database, at0, atHistory, ratio: atHistory.rps / at0.rps };
+}
+
+function reportHistory(rows: HistoryRow[]) {
+  const checks = rows.map((r) => ({ ...r, ok: r.ratio >= 0.9 && r.at0.errors + r.atHistory.errors === 0 }));
+  console.log(
+    table(
+      [
+        "database",
+        "clients",
+        "new devices scans/s",
+        `devices with ${HISTORY_SCANS} scans, scans/s`,
+        "ratio",
+        "p99 ms (new / history)",
+        "budget",
+      ],
+      checks.map((r) => [
+        r.database,
+        HISTORY_CLIENTS,
+        r.at0.rps,
+        r.atHistory.rps,
+        `${Math.round(r.ratio * 100)} %`,
+        `${r.at0.p99} / ${r.atHistory.p99}`,
+        r.ok ? "ok" : "FAIL",
+      ]),
+    ),
+  );
+  console.log(
+    `budget: raw scan throughput with ${HISTORY_SCANS} scans per device within 10 % of that with none (the shared-device check does not grow with history); mean of two alternating runs each.`,
+  );
+  return checks;
+}
+
+function benchPostgres(adminUrl: string): Promise<{ rows: Row[]; history: HistoryRow }> {
   return withFreshDatabase(adminUrl, "fidele_bench", async (url) => {
     const rows: Row[] = [];
     const server = await startServerProcess(url);
@@ -168,15 +260,16 @@ select fidele_scan(u.id, u.id, ${literal(world.scanUid)}, gen_random_uuid()::tex
           pgbench: await runPgbench(url, clients, script),
         });
       }
+      const history = await deviceHistory("postgresql", (text, values) => pool.query(text, values), world, version);
+      return { rows, history };
     } finally {
       await pool.end();
       await server.stop();
     }
-    return rows;
   });
 }
 
-async function benchPglite(): Promise<Row[]> {
+async function benchPglite(): Promise<{ rows: Row[]; history: HistoryRow }> {
   const rows: Row[] = [];
   const server = await startServerProcess(null);
   // The raw-SQL side needs its own PGlite (one process owns one): same migrations, same seed.
@@ -198,33 +291,56 @@ async function benchPglite(): Promise<Row[]> {
         const res = await pglite.query<{ r: { outcome: string } }>(SCAN_SQL, scanParams(world, user, version));
         return accepted(res.rows[0]);
       });
-      rows.push({ database: "pglite", clients, http: httpStats, sql: sqlStats, ratio: httpStats.rps / sqlStats.rps, loop });
+      rows.push({
+        database: "pglite",
+        clients,
+        http: httpStats,
+        sql: sqlStats,
+        ratio: httpStats.rps / sqlStats.rps,
+        loop,
+      });
     }
+    await server.stop();
+    const history = await deviceHistory("pglite", (text, values) => pglite.query(text, values), world, version);
+    return { rows, history };
   } finally {
     await server.stop();
     await database.close();
   }
-  return rows;
 }
 
 export async function runScan(): Promise<boolean> {
   const databaseUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_URL;
   const rows: Row[] = [];
+  const histories: HistoryRow[] = [];
   if (benchesDatabase("postgresql")) {
     try {
-      rows.push(...(await benchPostgres(databaseUrl)));
+      const pg = await benchPostgres(databaseUrl);
+      rows.push(...pg.rows);
+      histories.push(pg.history);
     } catch (error) {
       console.error(`PostgreSQL scan benchmark failed (${databaseUrl}):`, error);
       return false;
     }
   }
-  if (benchesDatabase("pglite")) rows.push(...(await benchPglite()));
+  if (benchesDatabase("pglite")) {
+    const lite = await benchPglite();
+    rows.push(...lite.rows);
+    histories.push(lite.history);
+  }
 
   const checks = reportRows(rows, "scans", "budget");
   reportLoop(rows);
-  const file = writeResult("scan", { seconds: SECONDS, maxRequests: MAX_REQUESTS, users: USERS, rows: checks });
+  const historyChecks = reportHistory(histories);
+  const file = writeResult("scan", {
+    seconds: SECONDS,
+    maxRequests: MAX_REQUESTS,
+    users: USERS,
+    rows: checks,
+    deviceHistory: historyChecks,
+  });
   console.log(`→ ${path.relative(ROOT, file)}`);
-  return checks.every((r) => r.ok);
+  return checks.every((r) => r.ok) && historyChecks.every((r) => r.ok);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
