@@ -162,7 +162,7 @@ export async function runRedeem(): Promise<boolean> {
   reportLoop(rows);
   const file = writeResult("redeem", { users: USERS, rows: checks });
   console.log(`→ ${path.relative(ROOT, file)}`);
-  // The issue asks for the figures, not a budget: only errors fail this benchmark.
+  // Held to the budget (issue 11): HTTP ≥ 50 % of raw SQL at 16 and 64 clients, p99 < 50 ms at 16, no error.
   return checks.every((r) => r.ok);
 }
 

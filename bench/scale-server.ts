@@ -178,6 +178,9 @@ async function seed(url: string, ids: { big: string; template: string; smallOwne
     // The bulk updates above left every card three or four times over; a live table is vacuumed as it goes.
     await q("vacuum full cards");
     await q("vacuum analyze");
+    // Flush what the bulk load dirtied now: a live database is not halfway through writing 600k fresh rows,
+    // and a checkpoint falling among the timed reads stalled one of them 300 ms (p95 of 15 runs is their worst).
+    await q("checkpoint");
     const counts: Record<string, number> = {};
     for (const table of ["shops", "cards", "scans", "ledger_entries", "redemptions", "shop_daily_stats", "shop_devices"]) {
       if (!(await q("select to_regclass($1) is not null as ok", [table])).rows[0].ok) continue;

@@ -78,6 +78,8 @@ describe("newsletter", () => {
     // The preview is the server's rendering, in a frame at a phone's width, then a computer's.
     await eventually(() => page.getByTestId("preview-subject").textContent()).toBe(subject);
     await eventually(() => page.frameLocator("iframe[title^='Aperçu de l']").getByText("Bonjour Odile").count()).toBe(1);
+    // Sandboxed: an opaque origin, so the e-mail's HTML cannot reach the back-office page (its session, its DOM).
+    expect(await page.locator("iframe[title^='Aperçu de l']").evaluate((f) => (f as HTMLIFrameElement).contentDocument)).toBeNull();
     const phoneWidth = await page.locator("iframe[data-width='phone']").evaluate((f) => f.getBoundingClientRect().width, undefined, { timeout: 10_000 });
     expect(phoneWidth).toBeLessThanOrEqual(375);
     await page.getByRole("button", { name: "Ordinateur" }).click();

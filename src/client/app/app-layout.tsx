@@ -3,7 +3,6 @@ import { lazy, Suspense, useLayoutEffect, useRef } from "react";
 import { Navigate, Outlet, useLocation, useMatches } from "react-router";
 import { checkAccess, LAYOUT_DEFAULTS, type RouteMeta } from "../../domain/routes.ts";
 import { ForbiddenView } from "../components/errors/error-view.tsx";
-import { MessagesLive } from "../features/messages/components/messages-live.tsx";
 import { meQueryOptions } from "../lib/me.ts";
 import { Header, Navbar, useSidebar } from "./bars.tsx";
 import { TabBar } from "./tab-bar.tsx";
@@ -15,6 +14,10 @@ const AdminBar = lazy(() => loadBackOfficeBars().then((m) => ({ default: m.Admin
 const Sidebar = lazy(() => loadBackOfficeBars().then((m) => ({ default: m.Sidebar })));
 // Only for the platform admin, on back-office pages.
 const OperatorNotice = lazy(() => import("./operator-notice.tsx").then((m) => ({ default: m.OperatorNotice })));
+// The live stream and the weekly push check exist only for someone signed in: loaded when they are.
+const MessagesLive = lazy(() =>
+  import("../features/messages/components/messages-live.tsx").then((m) => ({ default: m.MessagesLive })),
+);
 // Needed only by a guarded page opened offline (then it comes from the service worker's precache).
 const OfflineNotice = lazy(() => import("./shell/offline-notice.tsx").then((m) => ({ default: m.OfflineNotice })));
 
@@ -82,7 +85,11 @@ export function AppLayout() {
         )}
       </main>
       {showFooter ? <TabBar isSignedIn={Boolean(me)} /> : null}
-      <MessagesLive enabled={Boolean(me)} />
+      {me ? (
+        <Suspense fallback={null}>
+          <MessagesLive enabled />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

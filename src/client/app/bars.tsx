@@ -1,9 +1,11 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { Icon } from "../components/icons.tsx";
-import { UnreadBell } from "../features/messages/components/unread-bell.tsx";
 import type { Me } from "../lib/me.ts";
 import { ColourModeButton } from "./shell/colour-mode.tsx";
+
+// Signed-in only, like the live stream (app-layout.tsx): a first visit's download does not carry them.
+const UnreadBell = lazy(() => import("../features/messages/components/unread-bell.tsx").then((m) => ({ default: m.UnreadBell })));
 
 /** Top brand header (home). */
 export function Header({ me }: { me: Me | null }) {
@@ -15,7 +17,12 @@ export function Header({ me }: { me: Me | null }) {
         </Link>
         <div className="flex items-center gap-1">
           <ColourModeButton />
-          {me ? <UnreadBell /> : null}
+          {me ? (
+            // The bell's own size while its code arrives: the header does not move.
+            <Suspense fallback={<span className="size-11" aria-hidden="true" />}>
+              <UnreadBell />
+            </Suspense>
+          ) : null}
           {me ? (
             <Link to="/profil" className="text-sm font-medium text-stone-700 dark:text-stone-300">
               {me.profile.firstName ?? me.user.email}

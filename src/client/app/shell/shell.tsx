@@ -1,7 +1,7 @@
 import { onlineManager, useQuery } from "@tanstack/react-query";
 import { useEffect, useSyncExternalStore } from "react";
 import { matchRoute, type RouteMeta } from "../../../domain/routes.ts";
-import { startOfflineScans } from "../../features/cards/api/offline-scans.ts";
+import { startOfflineScans } from "../../features/cards/api/offline-scans-start.ts";
 import { meQueryOptions } from "../../lib/me.ts";
 import { queryClient } from "../../lib/query-client.ts";
 import type { createRouter } from "../router.tsx";

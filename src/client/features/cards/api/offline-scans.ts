@@ -1,6 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { ScanCode } from "../../../../domain/loyalty/scan-code.ts";
 import { ApiError } from "../../../lib/api-client.ts";
+import { OFFLINE_SCANS_KEY } from "./offline-scans-start.ts";
 import { postScan, type ScanAnswer } from "./post-scan.ts";
 import { endAttempt } from "./scan-keys.ts";
 
@@ -8,9 +9,10 @@ import { endAttempt } from "./scan-keys.ts";
  * Visits scanned with no network (issue 12): the counter code is kept on the phone (localStorage) with the moment
  * it was scanned and the attempt's idempotency key, and sent as soon as the network returns — by the 'online'
  * event, or at the next start. The server credits it within the code's validity plus the grace the shop sets,
- * dated when it was scanned, and says honestly when it came too late (scan.service.ts, fidele_scan).
+ * dated when it was scanned, and says honestly when it came too late (scan.service.ts, fidele_scan). The shell
+ * starts the sending through offline-scans-start.ts, which loads this module only when a scan is waiting.
  */
-const STORAGE_KEY = "fidele:offline-scans";
+
 /** Fired on window when a kept scan got its answer: `detail` is { idempotencyKey, answer }. */
 export const OFFLINE_SCAN_SENT = "fidele:offline-scan-sent";
 
@@ -24,7 +26,7 @@ export type KeptScan = {
 
 function read(): KeptScan[] {
   try {
-    const kept = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "[]");
+    const kept = JSON.parse(localStorage.getItem(OFFLINE_SCANS_KEY) ?? "[]");
     return Array.isArray(kept) ? kept : [];
   } catch {
     return [];
@@ -33,8 +35,8 @@ function read(): KeptScan[] {
 
 function write(scans: KeptScan[]) {
   try {
-    if (scans.length === 0) localStorage.removeItem(STORAGE_KEY);
-    else localStorage.setItem(STORAGE_KEY, JSON.stringify(scans));
+    if (scans.length === 0) localStorage.removeItem(OFFLINE_SCANS_KEY);
+    else localStorage.setItem(OFFLINE_SCANS_KEY, JSON.stringify(scans));
   } catch {
     // Storage full or disabled: the scan cannot be kept.
   }
@@ -75,13 +77,4 @@ export function sendOfflineScans(queryClient: QueryClient): Promise<void> {
     sending = null;
   });
   return sending;
-}
-
-/** At start and whenever the network returns. */
-export function startOfflineScans(queryClient: QueryClient) {
-  const send = () => {
-    if (read().length > 0) void sendOfflineScans(queryClient);
-  };
-  window.addEventListener("online", send);
-  if (navigator.onLine) send();
 }

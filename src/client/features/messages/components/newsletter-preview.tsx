@@ -62,6 +62,9 @@ export function NewsletterPreview({ shopId, content }: { shopId: string; content
             <iframe
               title={`Aperçu de l'e-mail sur ${width === "phone" ? "un téléphone" : "un ordinateur"}`}
               srcDoc={preview.data.html}
+              // Its own opaque origin and no scripts: the e-mail's HTML never touches the back-office's
+              // session or DOM; its links still open, in a new tab, outside the sandbox.
+              sandbox="allow-popups allow-popups-to-escape-sandbox"
               style={{ width: width === "phone" ? `min(100%, ${WIDTHS.phone}px)` : `${WIDTHS.desktop}px` }}
               className="mx-auto block h-[36rem] bg-white"
               data-width={width}
