@@ -158,9 +158,10 @@ const WITH_BODY = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export const inputHygiene: MiddlewareHandler = async (c, next) => {
   const urlProblem = checkUrl(c);
   if (urlProblem) refuse(urlProblem);
-  if (WITH_BODY.has(c.req.method) && c.req.raw.body && isJsonType(c.req.header("content-type"))) {
-    // Read once, through Hono's body cache: the route's validator (c.req.json()) parses the same text, and the
-    // auth proxy rebuilds its request from it (cloneRawRequest). No tee of the request's stream (issue 11).
+  if (WITH_BODY.has(c.req.method) && isJsonType(c.req.header("content-type"))) {
+    // Read once, through Hono's body cache (straight from Node's request when nothing built a web Request: see
+    // body-size.ts): the route's validator takes the parsed value below, and the auth proxy rebuilds its request
+    // from the text (cloneRawRequest). No tee of the request's stream, no second parse (issue 11).
     const text = await c.req.text();
     if (text.trim() !== "") {
       let body: unknown;
@@ -174,6 +175,8 @@ export const inputHygiene: MiddlewareHandler = async (c, next) => {
       }
       const problem = checkJson(body) ?? checkAuthShape(c.req.path, body);
       if (problem) refuse(problem);
+      // c.req.json() would otherwise parse the text again, through a new Response.
+      c.req.bodyCache.json = Promise.resolve(body);
     }
   }
   return next();
