@@ -44,7 +44,13 @@ async function busyShopper() {
   const password = "un-mot-de-passe-solide";
   const birthday = `19${10 + Math.floor(Math.random() * 89)}-0${1 + Math.floor(Math.random() * 9)}-1${Math.floor(Math.random() * 10)}`;
   const user = await t.createUser({ firstName, lastName, password });
-  await t.deps.db.update(profiles).set({ birthday, postalCode: "75011" }).where(eq(profiles.id, user.id));
+  const phone = `+3361${String(Math.floor(Math.random() * 1e7)).padStart(7, "0")}`;
+  await t.deps.db.update(profiles).set({ birthday, postalCode: "75011", phone }).where(eq(profiles.id, user.id));
+  // What the sending kept about them: an SMS to their number, their unsubscribe from a newsletter.
+  await t.deps.db.execute(sql`
+    insert into sms_outbox ("to", text, kind, provider, status, segments)
+    values (${phone}, 'Double points ce samedi !', 'campaign', 'outbox', 'kept', 1)`);
+  await t.deps.db.execute(sql`insert into email_events (email, kind) values (${user.email.toLowerCase()}, 'unsubscribe')`);
   const client = t.client();
   await client.signIn(user.email, password);
   await t.deps.db.insert(consents).values([
@@ -57,7 +63,7 @@ async function busyShopper() {
   const reward = await createReward(t.deps, { shopId: shop.id, title: "Croissant offert", cost: 5 });
   const redeemed = await client.request(`/api/rewards/${reward.slug}/redeem`, { json: { idempotencyKey: newKey() } });
   expect(redeemed.status).toBe(201);
-  return { shop, owner, user, client, password, firstName, lastName, birthday };
+  return { shop, owner, user, client, password, firstName, lastName, birthday, phone };
 }
 
 async function shopBalances(shopId: string) {
@@ -69,7 +75,7 @@ async function shopBalances(shopId: string) {
 
 describe("« Mes données »: everything about me in one archive", () => {
   it("the zip holds JSON and one CSV per table, covering every table that references a user", async () => {
-    const { user, client, birthday } = await busyShopper();
+    const { user, client, birthday, phone } = await busyShopper();
     const res = await client.request("/api/accounts/me/export");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/zip");
@@ -97,6 +103,9 @@ describe("« Mes données »: everything about me in one archive", () => {
     expect(data.tables.profiles?.[0]?.birthday).toBe(birthday);
     expect(data.tables.consents).toHaveLength(2);
     expect(data.tables.redemptions?.[0]?.status).toBe("pending");
+    // Sent to me, found by my number and my address.
+    expect(data.tables.sms_outbox?.map((r) => r.to)).toEqual([phone]);
+    expect(data.tables.email_events?.map((r) => r.kind)).toEqual(["unsubscribe"]);
     // Secrets are not personal data to hand out.
     expect(JSON.stringify(data)).not.toMatch(/"password"|"token"|"secret"|"backup_codes"/);
     const csv = strFromU8(files["csv/cards.csv"] as Uint8Array);
@@ -128,7 +137,7 @@ describe("« Supprimer mon compte »", () => {
   });
 
   it("erases every personal field at once, refunds pending redemptions, keeps the shop's totals true", async () => {
-    const { shop, user, client, password, firstName, lastName, birthday } = await busyShopper();
+    const { shop, user, client, password, firstName, lastName, birthday, phone } = await busyShopper();
     const before = await shopBalances(shop.id);
     const [pending] = (
       await t.deps.db.execute<{ cost: number }>(
@@ -150,7 +159,7 @@ describe("« Supprimer mon compte »", () => {
     expect((await client.request("/api/accounts/me").then((r) => r.json())) as unknown).toEqual({ me: null });
 
     // No personal field remains, in any column of any table.
-    const needles = [user.email, firstName, lastName, birthday, user.id];
+    const needles = [user.email, firstName, lastName, birthday, phone, user.id];
     const columns = await t.deps.db.execute<{ table: string; column: string }>(sql`
       select table_name as "table", column_name as "column" from information_schema.columns
       where table_schema = 'public' and data_type in ('text', 'character varying', 'jsonb', 'json', 'date', 'ARRAY')`);

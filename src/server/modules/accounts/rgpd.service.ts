@@ -49,6 +49,9 @@ export const EXPORT_SOURCES: Record<string, Source> = {
   session_places: { where: (u) => sql`session_id in (select id from session where user_id = ${u})` },
   audit_log: { where: (u, e) => sql`actor_id = ${u} or target = ${u} or lower(target) = lower(${e})` },
   mail_outbox: { where: (_u, e) => sql`lower("to") = lower(${e})` },
+  // The SMS sent to the number on the profile, and what became of marketing e-mail sent to the address.
+  sms_outbox: { where: (u) => sql`"to" = (select phone from profiles where id = ${u})` },
+  email_events: { where: (_u, e) => sql`email = lower(${e})` },
 };
 
 type Row = Record<string, unknown>;
@@ -146,6 +149,9 @@ export async function eraseAccount(deps: Deps, userId: string, confirmation: Era
 
   await db.transaction(async (tx) => {
     await tx.execute(sql`delete from mail_outbox where lower("to") = lower(${me.email})`);
+    // Before the profile goes with the account: the number is read from it.
+    await tx.execute(sql`delete from sms_outbox where "to" = (select phone from profiles where id = ${userId})`);
+    await tx.execute(sql`delete from email_events where email = lower(${me.email})`);
     await tx.execute(sql`delete from invitation where lower(email) = lower(${me.email})`);
     await tx.execute(
       sql`delete from verification where lower(identifier) = lower(${me.email}) or value like ${`%${userId}%`} or identifier like ${`%${userId}%`}`,
