@@ -59,6 +59,7 @@ describe("/admin/{product}", () => {
     const { product } = await res.json();
     expect(product).toMatchObject({ kind: "lot", title: "Panier garni", takers: [] });
     expect(product.facts).toContainEqual({ label: "Restants", value: "3" });
+    expect(product.editUrl).toBe(`/admin/gestion-des-lots?lot=${lot.id}`);
   });
 
   it("an unknown slug, another shop's product and a malformed one are the same 404 (or 400 for the malformed)", async () => {

@@ -77,6 +77,13 @@ describe("contests: owner, shopper and counter", () => {
     await addLot(ownerPage, "Tarte aux fruits", "18", "2");
     await addLot(ownerPage, "Croissant offert", "1,20", "5");
     await snap(ownerPage, "contests-lots");
+    // A lot's own page: « Modifier » comes back to the stock with that lot's form open.
+    await ownerPage.getByRole("link", { name: "Tarte aux fruits" }).click();
+    await ownerPage.getByRole("link", { name: "Modifier" }).click();
+    await eventually(() => ownerPage.getByRole("heading", { name: "Modifier « Tarte aux fruits »" }).isVisible()).toBe(true);
+    expect(await ownerPage.getByLabel("Nom du lot").inputValue()).toBe("Tarte aux fruits");
+    expect(new URL(ownerPage.url()).search).toBe("");
+    await ownerPage.getByRole("button", { name: "Annuler" }).click();
     await open(ownerPage, "/admin/jeux-concours", "Jeux concours");
     await expectAccessible(ownerPage);
     await createContest(ownerPage, "draw", "Grand tirage", "Tarte aux fruits", "1");

@@ -173,7 +173,8 @@ async function lotProduct(db: Db, access: ShopAccess, lotId: string) {
         at: new Date(w.created_at).toISOString(),
       }),
     ),
-    editUrl: "/admin/gestion-des-lots",
+    // The lots page opens this lot's form (prize-lots-page.tsx reads ?lot=).
+    editUrl: `/admin/gestion-des-lots?lot=${l.id}`,
   };
 }
 

@@ -1,5 +1,5 @@
-import { type FormEvent, useState } from "react";
-import { Link } from "react-router";
+import { type FormEvent, useEffect, useState } from "react";
+import { Link, useSearchParams } from "react-router";
 import { HANDOVER_LABELS_FR, HANDOVER_MODES, type HandoverMode } from "../../../../domain/contests/contests.ts";
 import { LOT_PHOTO_MAX_BYTES } from "../../../../domain/contests/schemas.ts";
 import { formatNumber, plural } from "../../../../domain/format.ts";
@@ -175,6 +175,15 @@ function Lots({ shopId }: { shopId: string }) {
   const { archive } = usePrizeLotActions(shopId);
   const [editing, setEditing] = useState<PrizeLot | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  // « Modifier » on a lot's own page (/admin/lot-<id>) lands here with ?lot=<id>: that lot's form, once.
+  const [params, setParams] = useSearchParams();
+  const wanted = params.get("lot");
+  useEffect(() => {
+    const lot = wanted ? lots.data?.lots.find((l) => l.id === wanted) : undefined;
+    if (!lot) return;
+    setEditing(lot);
+    setParams({}, { replace: true });
+  }, [wanted, lots.data, setParams]);
   return (
     <>
       <Section title={editing ? `Modifier « ${editing.name} »` : "Nouveau lot"}>
