@@ -80,7 +80,8 @@ describe("contests: owner, shopper and counter", () => {
     // A lot's own page: « Modifier » comes back to the stock with that lot's form open.
     await ownerPage.getByRole("link", { name: "Tarte aux fruits" }).click();
     await ownerPage.getByRole("link", { name: "Modifier" }).click();
-    await eventually(() => ownerPage.getByRole("heading", { name: "Modifier « Tarte aux fruits »" }).isVisible()).toBe(true);
+    const editingTitle = ownerPage.getByRole("heading", { name: "Modifier « Tarte aux fruits »" });
+    await eventually(() => editingTitle.isVisible()).toBe(true);
     expect(await ownerPage.getByLabel("Nom du lot").inputValue()).toBe("Tarte aux fruits");
     expect(new URL(ownerPage.url()).search).toBe("");
     await ownerPage.getByRole("button", { name: "Annuler" }).click();
