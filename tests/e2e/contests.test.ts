@@ -1,3 +1,4 @@
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -84,7 +85,12 @@ describe("contests: owner, shopper and counter", () => {
     await eventually(() => editingTitle.isVisible()).toBe(true);
     expect(await ownerPage.getByLabel("Nom du lot").inputValue()).toBe("Tarte aux fruits");
     expect(new URL(ownerPage.url()).search).toBe("");
-    await ownerPage.getByRole("button", { name: "Annuler" }).click();
+    // The app's one image input: chosen, reduced on the phone, previewed, saved with the lot.
+    await ownerPage.locator('input[type="file"]').setInputFiles(path.resolve("public/pwa-512x512.png"));
+    await eventually(() => ownerPage.getByText(/Ko après réduction/).isVisible()).toBe(true);
+    await ownerPage.getByRole("button", { name: "Enregistrer le lot" }).click();
+    const tarte = ownerPage.getByRole("listitem").filter({ hasText: "Tarte aux fruits" });
+    await eventually(() => tarte.locator("img").getAttribute("src")).toMatch(/^data:image\/(webp|jpeg|png);base64,/);
     await open(ownerPage, "/admin/jeux-concours", "Jeux concours");
     await expectAccessible(ownerPage);
     await createContest(ownerPage, "draw", "Grand tirage", "Tarte aux fruits", "1");

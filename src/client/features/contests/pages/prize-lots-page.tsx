@@ -2,10 +2,10 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { HANDOVER_LABELS_FR, HANDOVER_MODES, type HandoverMode } from "../../../../domain/contests/contests.ts";
 import { LOT_PHOTO_MAX_BYTES } from "../../../../domain/contests/schemas.ts";
-import { formatNumber, plural } from "../../../../domain/format.ts";
-import { resizeImage } from "../../../components/ui/resize-image.ts";
+import { formatKilobytes, formatNumber, plural } from "../../../../domain/format.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
+import { ImageInput } from "../../../components/ui/image-input.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { TextareaField } from "../../../components/ui/textarea-field.tsx";
@@ -82,16 +82,6 @@ function LotForm({ shopId, editing, onDone }: { shopId: string; editing: PrizeLo
     }
   };
 
-  const pickPhoto = async (file: File | undefined) => {
-    if (!file) return;
-    try {
-      const photo = await resizeImage(file, { maxWidth: 800, maxHeight: 800, maxBytes: LOT_PHOTO_MAX_BYTES });
-      setDraft((d) => ({ ...d, photo }));
-    } catch {
-      setFields((f) => ({ ...f, photo: "Cette image n'a pas pu être lue : choisissez un fichier PNG, JPEG ou WebP." }));
-    }
-  };
-
   return (
     <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
       {error ? <Notice tone="error">{error}</Notice> : null}
@@ -103,19 +93,17 @@ function LotForm({ shopId, editing, onDone }: { shopId: string; editing: PrizeLo
         error={fields.description}
         rows={2}
       />
-      <div className="flex flex-col gap-1.5">
-        <label htmlFor="lot-photo" className="text-sm font-medium">
-          Photo (facultatif)
-        </label>
-        <input
-          id="lot-photo"
-          type="file"
-          accept="image/png,image/jpeg,image/webp"
-          onChange={(e) => void pickPhoto(e.target.files?.[0])}
-        />
-        {draft.photo ? <img src={draft.photo} alt="Aperçu du lot" className="size-24 rounded-xl object-cover" /> : null}
-        {fields.photo ? <p className="text-sm text-red-700">{fields.photo}</p> : null}
-      </div>
+      <ImageInput
+        label="Photo (facultative)"
+        hint={`Réduite ici à ${formatKilobytes(LOT_PHOTO_MAX_BYTES)} au plus.`}
+        value={draft.photo}
+        onChange={(photo) => setDraft((d) => ({ ...d, photo }))}
+        maxBytes={LOT_PHOTO_MAX_BYTES}
+        maxWidth={800}
+        maxHeight={800}
+        shape="photo"
+        error={fields.photo}
+      />
       <div className="grid grid-cols-2 gap-3">
         <Field
           label="Valeur commerciale (€)"
