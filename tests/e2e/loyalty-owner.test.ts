@@ -314,6 +314,8 @@ describe("shop owner: sign-up and back-office", () => {
     expect(await kpi("Clients").textContent()).toBe("1");
     expect(await kpi("Tampons donnés").textContent()).toBe("1");
     await eventually(() => page.locator(".recharts-surface").count()).toBeGreaterThan(3);
+    // Each chart's summary agrees in number (one of each: singular in French).
+    expect(await page.getByText("1 crédité, 1 refusé", { exact: true }).isVisible()).toBe(true);
     await expect.poll(() => page.getByText("1 passage à vérifier").isVisible()).toBe(true);
     await expectAccessible(page);
     await snap(page, "owner-dashboard");

@@ -11,7 +11,7 @@ import {
   YAxis,
 } from "recharts";
 import type { Dashboard } from "../api/get-dashboard.ts";
-import { formatLocalDate, formatLocalDateShort, formatNumber } from "../../../../domain/format.ts";
+import { formatLocalDate, formatLocalDateShort, formatNumber, plural } from "../../../../domain/format.ts";
 
 /**
  * The dashboard's charts. This module (and recharts with it) is loaded only by
@@ -64,7 +64,7 @@ export default function DashboardCharts({ days, mode }: { days: readonly Day[]; 
     <div className="grid gap-4 md:grid-cols-2">
       <ChartFigure
         title="Passages par jour"
-        summary={`${formatNumber(sum(days, "scans"))} crédités, ${formatNumber(sum(days, "refused"))} refusés`}
+        summary={`${plural(sum(days, "scans"), "crédité", "crédités")}, ${plural(sum(days, "refused"), "refusé", "refusés")}`}
       >
         <ResponsiveContainer width="100%" height="100%">
           <BarChart accessibilityLayer={false} data={data} margin={{ top: 4, right: 4, left: 0, bottom: 0 }}>
