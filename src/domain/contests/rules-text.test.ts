@@ -134,6 +134,11 @@ describe("the generated règlement", () => {
       "100 points : 5 lots, valeur commerciale unitaire 5,00 € TTC, 100 points crédités sur la carte de fidélité.",
     );
     expect(text).toContain("Valeur commerciale totale des dotations : 90,00 € TTC.");
+    const one = input();
+    one.prizes = [{ ...one.prizes[1]!, name: "Un point", points: 1, quantity: 1 }];
+    expect(section(buildRules(one), "prizes")).toContain(
+      "1 lot, valeur commerciale unitaire 5,00 € TTC, 1 point crédité sur",
+    );
     const wheel = buildRules(input({ kind: "wheel" }));
     expect(section(wheel, "prizes")).toContain("chance de gain par tour 5 %");
   });

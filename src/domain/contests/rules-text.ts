@@ -113,7 +113,7 @@ function prizeLine(p: RulesPrize, kind: ContestKind): string {
   const value = formatEuros(p.valueCents / 100);
   const handover =
     p.handover === "points" && p.points
-      ? `${formatNumber(p.points)} points crédités sur la carte de fidélité`
+      ? `${plural(p.points, "point crédité", "points crédités")} sur la carte de fidélité`
       : HANDOVER_LABELS_FR[p.handover].toLowerCase();
   const count =
     kind === "draw"

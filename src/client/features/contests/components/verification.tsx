@@ -1,4 +1,4 @@
-import { formatDateTime, formatNumber } from "../../../../domain/format.ts";
+import { formatDateTime, plural } from "../../../../domain/format.ts";
 import type { PublicContest } from "../api/play.ts";
 
 const Hash = ({ value }: { value: string }) => (
@@ -29,7 +29,8 @@ export function Verification({
           <p className="text-sm">Graine révélée au tirage, le {v.drawnAt ? formatDateTime(v.drawnAt) : ""} :</p>
           <Hash value={v.seed} />
           <p className="text-sm">
-            Empreinte SHA-256 de la liste figée des {formatNumber(v.entrantsCount ?? 0)} participations :
+            Empreinte SHA-256 de la liste figée des participations (
+            {plural(v.entrantsCount ?? 0, "participation", "participations")}) :
           </p>
           {v.entrantsHash ? <Hash value={v.entrantsHash} /> : null}
           <h3 className="font-semibold">Résultat</h3>
