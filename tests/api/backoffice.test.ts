@@ -113,7 +113,7 @@ describe("settings", () => {
       design: { background: "#7c2d12", foreground: "#fff7ed", accent: "#facc15", stampIcon: "croissant" },
     };
     const put = await owner.client.request(`${base}/card`, { method: "PUT", json: card });
-    expect((await put.json()).card).toMatchObject({ ...card, summary: "50 points par passage · un passage crédité toutes les 1 h au plus · 3 passages crédités par jour au plus" });
+    expect((await put.json()).card).toMatchObject({ ...card, summary: "50 points par passage · un passage crédité par heure au plus · 3 passages crédités par jour au plus" });
     const mine = await (await customer.client.request("/api/cards")).json();
     expect(mine.cards[0]).toMatchObject({ balance: 10, pointsPerVisit: 50, shop: { design: card.design } });
     const badDesign = await owner.client.request(`${base}/card`, { method: "PUT", json: { ...card, design: { ...card.design, background: "red" } } });

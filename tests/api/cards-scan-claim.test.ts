@@ -94,7 +94,7 @@ describe("POST /api/cards/scan-claims", () => {
     for (let i = 0; i < 30; i++) expect((await phone.request("/api/cards/scan-claims", { json: { scanUid, token } })).status).toBe(200);
     const over = await phone.request("/api/cards/scan-claims", { json: { scanUid, token } });
     expect(over.status).toBe(429);
-    expect((await over.json()).message).toMatch(/^Trop de tentatives\. Réessayez dans \d+ (minutes|secondes)\.$/);
+    expect((await over.json()).message).toMatch(/^Trop de tentatives\. Réessayez dans \d+ (minutes?|secondes?)\.$/);
   });
 });
 

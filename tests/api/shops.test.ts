@@ -36,7 +36,7 @@ describe("POST /api/shops (shop sign-up)", () => {
     const page = await (await client.request(`/api/shops/${shop.slug}`)).json();
     expect(page.shop).toMatchObject({ phone: "04 78 12 34 56", city: "Villeurbanne", lat: 45.7719 });
     expect(page.rules).toMatchObject({ mode: "stamps", stampsGoal: 10, cooldownMinutes: 240, dailyCap: 2 });
-    expect(page.rules.summary).toBe("1 tampon par passage, carte de 10 tampons · un passage crédité toutes les 4 h au plus · 2 passages crédités par jour au plus");
+    expect(page.rules.summary).toBe("1 tampon par passage, carte de 10 tampons · un passage crédité toutes les 4 heures au plus · 2 passages crédités par jour au plus");
     const overview = await (await client.request(`/api/backoffice/shops/${shop.id}`)).json();
     expect(overview.shop.role).toBe("owner");
     // The same name again gets its own slug.

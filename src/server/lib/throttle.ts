@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { AppError } from "../../domain/errors.ts";
+import { plural } from "../../domain/format.ts";
 import type { Db } from "../db/client.ts";
 
 /**
@@ -21,7 +22,9 @@ export async function consumeThrottle(
     returning count, ceil(extract(epoch from (t.window_start + make_interval(secs => ${windowSeconds}) - now())))::int as retry_after`);
   const row = result.rows[0];
   const count = Number(row?.count ?? 1);
-  return count <= max ? { allowed: true, retryAfter: null } : { allowed: false, retryAfter: Math.max(1, Number(row?.retry_after ?? windowSeconds)) };
+  return count <= max
+    ? { allowed: true, retryAfter: null }
+    : { allowed: false, retryAfter: Math.max(1, Number(row?.retry_after ?? windowSeconds)) };
 }
 
 /** Gives back one attempt (a sign-in that succeeded does not count as a failure). */
@@ -37,6 +40,6 @@ export async function enforceThrottle(db: Db, key: string, windowSeconds: number
   const minutes = Math.ceil(wait / 60);
   throw new AppError("RATE_LIMITED", {
     message: `throttled ${key.split(":")[0]}`,
-    userMessage: wait >= 120 ? `Trop de tentatives. Réessayez dans ${minutes} minutes.` : `Trop de tentatives. Réessayez dans ${wait} secondes.`,
+    userMessage: `Trop de tentatives. Réessayez dans ${wait >= 120 ? plural(minutes, "minute", "minutes") : plural(wait, "seconde", "secondes")}.`,
   });
 }

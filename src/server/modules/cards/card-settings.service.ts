@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
+import { formatMinutes, plural } from "../../../domain/format.ts";
 import { formatAmountFr } from "../../../domain/loyalty/scan-rules.ts";
 import type { DoublePointsPeriod } from "../../../domain/loyalty/double-points.ts";
 import { randomSecret } from "../../../domain/loyalty/scan-code.ts";
@@ -13,7 +14,7 @@ import { forgetScanProfile } from "./scan.service.ts";
 
 /** The card's rules (stamps or points, cooldown, daily cap, design, code key) and its double-points operations. */
 
-/** "1 tampon par passage · carte de 10 tampons · un passage toutes les 4 h". */
+/** "1 tampon par passage, carte de 10 tampons · un passage crédité toutes les 4 heures au plus · 1 passage crédité par jour au plus". */
 export function rulesSummaryFr(s: {
   cardMode: "stamps" | "points";
   stampsGoal: number;
@@ -25,13 +26,15 @@ export function rulesSummaryFr(s: {
     s.cardMode === "stamps"
       ? `1 tampon par passage, carte de ${s.stampsGoal} tampons`
       : `${formatAmountFr("points", s.pointsPerVisit)} par passage`;
-  const h = Math.floor(s.cooldownMinutes / 60);
-  const m = s.cooldownMinutes % 60;
-  const cooldown =
-    s.cooldownMinutes === 0
-      ? null
-      : `un passage crédité toutes les ${h > 0 ? `${h} h` : ""}${m > 0 ? `${h > 0 ? " " : ""}${m} min` : ""} au plus`;
-  const cap = `${s.dailyCap} passage${s.dailyCap > 1 ? "s" : ""} crédité${s.dailyCap > 1 ? "s" : ""} par jour au plus`;
+  // "par heure", not "toutes les 1 heure"; otherwise "toutes les 4 heures", "toutes les 2 h 30".
+  const every =
+    s.cooldownMinutes === 60
+      ? "par heure"
+      : s.cooldownMinutes === 1440
+        ? "par jour"
+        : `toutes les ${formatMinutes(s.cooldownMinutes)}`;
+  const cooldown = s.cooldownMinutes === 0 ? null : `un passage crédité ${every} au plus`;
+  const cap = `${plural(s.dailyCap, "passage crédité", "passages crédités")} par jour au plus`;
   return [perVisit, cooldown, cap].filter(Boolean).join(" · ");
 }
 

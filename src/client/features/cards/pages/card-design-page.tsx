@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Link } from "react-router";
+import { formatAmount, plural } from "../../../../domain/format.ts";
 import { cardProgress } from "../../../../domain/loyalty/ledger.ts";
 import {
   type CardDesign,
@@ -118,7 +119,10 @@ function CardDesignForm({ shopId, settings }: { shopId: string; settings: CardSe
   const contrast = contrastRatio(draft.design.foreground, draft.design.background);
   const cooldowns = COOLDOWNS.some((c) => String(c.value) === draft.cooldownMinutes)
     ? COOLDOWNS
-    : [...COOLDOWNS, { value: Number(draft.cooldownMinutes), label: `${draft.cooldownMinutes} minutes` }];
+    : [
+        ...COOLDOWNS,
+        { value: Number(draft.cooldownMinutes), label: plural(Number(draft.cooldownMinutes), "minute", "minutes") },
+      ];
 
   return (
     <form
@@ -134,14 +138,18 @@ function CardDesignForm({ shopId, settings }: { shopId: string; settings: CardSe
         <div data-testid="card-preview" aria-labelledby="preview-title" role="region">
           <LoyaltyCard
             shopName={settings.shop.name}
-            subtitle={draft.mode === "stamps" ? "Carte de fidélité" : `+${perVisit} points par passage`}
+            subtitle={
+              draft.mode === "stamps" ? "Carte de fidélité" : `+${formatAmount("points", perVisit)} par passage`
+            }
             logoUrl={settings.shop.logoUrl}
             design={draft.design}
             progress={cardProgress(draft.mode, goal, draft.mode === "stamps" ? visits : visits * perVisit)}
           />
         </div>
         <p className="text-sm text-stone-600 dark:text-stone-400">
-          {settings.shop.logoUrl ? "Le logo est celui de votre page. " : "Pas encore de logo : la carte affiche votre initiale. "}
+          {settings.shop.logoUrl
+            ? "Le logo est celui de votre page. "
+            : "Pas encore de logo : la carte affiche votre initiale. "}
           <Link to="/admin/ma-boutique" className="font-semibold text-brand-800 underline dark:text-brand-200">
             {settings.shop.logoUrl ? "Changer le logo" : "Ajouter un logo"}
           </Link>
