@@ -1,9 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { formatDateTime, formatNumber, plural } from "../../../../domain/format.ts";
-import { Button } from "../../../components/ui/button.tsx";
-import { Notice } from "../../../components/ui/notice.tsx";
 import { type Campaign, campaignsQueryOptions, useCampaignAction } from "../api/newsletter.ts";
 import { LoadError, Loading } from "./back-office-frame.tsx";
+import { SendControls } from "./send-controls.tsx";
 
 function Figure({ label, value }: { label: string; value: number }) {
   return (
@@ -14,7 +13,15 @@ function Figure({ label, value }: { label: string; value: number }) {
   );
 }
 
-function CampaignItem({ shopId, campaign, openTracking }: { shopId: string; campaign: Campaign; openTracking: boolean }) {
+function CampaignItem({
+  shopId,
+  campaign,
+  openTracking,
+}: {
+  shopId: string;
+  campaign: Campaign;
+  openTracking: boolean;
+}) {
   const action = useCampaignAction(shopId);
   const { counts } = campaign;
   const when = campaign.status === "scheduled" ? campaign.scheduledAt : (campaign.startedAt ?? campaign.createdAt);
@@ -64,36 +71,12 @@ function CampaignItem({ shopId, campaign, openTracking }: { shopId: string; camp
           {`${plural(counts.skipped, "e-mail non envoyé", "e-mails non envoyés")} : désabonnement ou adresse en échec depuis le début de l'envoi, ou envoi annulé.`}
         </p>
       ) : null}
-      <div className="mt-3 flex flex-wrap gap-2">
-        {campaign.status === "sending" ? (
-          <Button
-            variant="secondary"
-            isLoading={action.isPending}
-            onClick={() => action.mutate({ id: campaign.id, action: "pause" })}
-          >
-            Mettre en pause
-          </Button>
-        ) : null}
-        {campaign.status === "paused" ? (
-          <Button
-            variant="secondary"
-            isLoading={action.isPending}
-            onClick={() => action.mutate({ id: campaign.id, action: "resume" })}
-          >
-            Reprendre l'envoi
-          </Button>
-        ) : null}
-        {campaign.status === "scheduled" || campaign.status === "paused" ? (
-          <Button
-            variant="danger"
-            isLoading={action.isPending}
-            onClick={() => action.mutate({ id: campaign.id, action: "cancel" })}
-          >
-            Annuler l'envoi
-          </Button>
-        ) : null}
-      </div>
-      {action.error ? <Notice tone="error">{action.error.message}</Notice> : null}
+      <SendControls
+        status={campaign.status}
+        pending={action.isPending}
+        error={action.error}
+        onAction={(a) => action.mutate({ id: campaign.id, action: a })}
+      />
     </li>
   );
 }

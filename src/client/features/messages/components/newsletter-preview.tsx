@@ -22,7 +22,11 @@ export function NewsletterPreview({ shopId, content }: { shopId: string; content
     <div className="flex min-w-0 flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 className="text-lg font-semibold">Aperçu</h2>
-        <div role="group" aria-label="Largeur de l'aperçu" className="flex gap-1 rounded-xl bg-stone-100 p-1 dark:bg-stone-800">
+        <div
+          role="group"
+          aria-label="Largeur de l'aperçu"
+          className="flex gap-1 rounded-xl bg-stone-100 p-1 dark:bg-stone-800"
+        >
           {(["phone", "desktop"] as const).map((w) => (
             <button
               key={w}
@@ -48,7 +52,9 @@ export function NewsletterPreview({ shopId, content }: { shopId: string; content
             <p className="font-semibold" data-testid="preview-subject">
               {preview.data.subject}
             </p>
-            {preview.data.preheader ? <p className="text-stone-600 dark:text-stone-400">{preview.data.preheader}</p> : null}
+            {preview.data.preheader ? (
+              <p className="text-stone-600 dark:text-stone-400">{preview.data.preheader}</p>
+            ) : null}
           </div>
           {/* Wider than a phone at the computer's width: scrolls sideways, by keyboard too. */}
           <div

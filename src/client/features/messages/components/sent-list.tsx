@@ -1,10 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { formatDateTime, formatNumber, plural } from "../../../../domain/format.ts";
-import { Button } from "../../../components/ui/button.tsx";
-import { Notice } from "../../../components/ui/notice.tsx";
 import type { SenderScope } from "../api/composer.ts";
 import { type SentMessage, sentQueryOptions, useSentAction } from "../api/sent.ts";
 import { LoadError, Loading } from "./back-office-frame.tsx";
+import { SendControls } from "./send-controls.tsx";
 
 function Count({ label, value }: { label: string; value: number }) {
   return (
@@ -71,36 +70,12 @@ function SentItem({ message, scope }: { message: SentMessage; scope: SenderScope
             : "."}
         </p>
       ) : null}
-      <div className="mt-3 flex flex-wrap gap-2">
-        {message.status === "sending" ? (
-          <Button
-            variant="secondary"
-            isLoading={action.isPending}
-            onClick={() => action.mutate({ id: message.id, action: "pause" })}
-          >
-            Mettre en pause
-          </Button>
-        ) : null}
-        {message.status === "paused" ? (
-          <Button
-            variant="secondary"
-            isLoading={action.isPending}
-            onClick={() => action.mutate({ id: message.id, action: "resume" })}
-          >
-            Reprendre l'envoi
-          </Button>
-        ) : null}
-        {message.status === "scheduled" || message.status === "paused" ? (
-          <Button
-            variant="danger"
-            isLoading={action.isPending}
-            onClick={() => action.mutate({ id: message.id, action: "cancel" })}
-          >
-            Annuler l'envoi
-          </Button>
-        ) : null}
-      </div>
-      {action.error ? <Notice tone="error">{action.error.message}</Notice> : null}
+      <SendControls
+        status={message.status}
+        pending={action.isPending}
+        error={action.error}
+        onAction={(a) => action.mutate({ id: message.id, action: a })}
+      />
     </li>
   );
 }
