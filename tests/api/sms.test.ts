@@ -268,6 +268,35 @@ describe("STOP replies (the gateway's webhook)", () => {
     expect(rows.map((r) => r.granted).sort()).toEqual([false, true]);
     expect((await post("not json", { "x-webhook-secret": WEBHOOK_SECRET })).status).toBe(400);
   });
+
+  it("Twilio's form (From, Body) with the secret in the address: STOP unsubscribes, the answer is an empty TwiML", async () => {
+    const phone = uniquePhone();
+    const shopper = await smsShopper(phone);
+    const form = (fields: Record<string, string>, query = `?secret=${WEBHOOK_SECRET}`) =>
+      t.app.request(`${t.env.APP_URL}/api/sms/webhook${query}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const fields = { From: phone, Body: "STOP", MessageSid: "SM0123", AccountSid: "AC0123" };
+    // Without the secret, a form is refused like anything else.
+    expect((await form(fields, "")).status).toBe(401);
+    expect(await smsConsent(shopper.id)).toMatchObject({ granted: true });
+
+    const res = await form(fields);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/xml/);
+    expect(await res.text()).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
+    expect(await smsConsent(shopper.id)).toEqual({ granted: false, wording: STOP_REPLY_WORDING });
+    // A form without a sender is unreadable; a form anywhere else in the API is still refused.
+    expect((await form({ Body: "STOP" })).status).toBe(400);
+    const elsewhere = await t.app.request(`${t.env.APP_URL}/api/sms/outbox`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "a=b",
+    });
+    expect(elsewhere.status).toBe(415);
+  });
 });
 
 describe("the SMS channel driver", () => {

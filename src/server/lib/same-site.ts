@@ -34,6 +34,16 @@ export function isOneClickUnsubscribe(method: string, path: string, contentType:
 }
 
 /**
+ * The other exception: an SMS gateway posting a reply as a form (Twilio's inbound webhook sends `From` and `Body`
+ * as `application/x-www-form-urlencoded`). Its shared secret (modules/sms) is its only authority; it reads no
+ * session, so a forged form POST without the secret is a 401.
+ */
+export function isGatewayFormWebhook(method: string, path: string, contentType: string | undefined): boolean {
+  if (method !== "POST" || path !== "/api/sms/webhook") return false;
+  return contentType?.split(";")[0]?.trim().toLowerCase() === "application/x-www-form-urlencoded";
+}
+
+/**
  * Cross-site requests refused on every state-changing /api route (issue 8, row 7):
  * the Origin (or, without it, Sec-Fetch-Site) must be this site's, and a body must be
  * JSON — a cross-site form or `text/plain` fetch can neither pass as this site nor send
@@ -45,7 +55,10 @@ export function sameSiteOnly(appUrl: string): MiddlewareHandler {
   const ownOrigin = new URL(appUrl).origin;
   return async (c, next) => {
     if (!STATE_CHANGING.has(c.req.method)) return next();
-    if (isOneClickUnsubscribe(c.req.method, c.req.path, c.req.header("content-type"))) return next();
+    const type = c.req.header("content-type");
+    if (isOneClickUnsubscribe(c.req.method, c.req.path, type) || isGatewayFormWebhook(c.req.method, c.req.path, type)) {
+      return next();
+    }
     const headers = c.req.raw.headers;
     const origin = headers.get("origin");
     const fetchSite = headers.get("sec-fetch-site");

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { AppError } from "../../../domain/errors.ts";
 import { type AppEnv, currentAdmin } from "../../lib/context.ts";
+import { isGatewayFormWebhook } from "../../lib/same-site.ts";
 import { ownerOnly, type ShopEnv } from "../../lib/shop-access.ts";
 import { validate } from "../../lib/validate.ts";
 import { smsProviderFor } from "./providers.ts";
@@ -34,6 +35,8 @@ export const smsManageRoutes = new Hono<ShopEnv>()
     return c.json(await sendTestSms(db, c.get("access"), env, smsProviderFor(env), c.req.valid("json"), new Date()));
   });
 
+const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
+
 /** /api/sms: the gateway's webhook (replies, STOP) and the platform admin's SMS outbox. */
 export const smsRoutes = new Hono<AppEnv>()
   .post("/webhook", async (c) => {
@@ -45,17 +48,25 @@ export const smsRoutes = new Hono<AppEnv>()
       rawBody,
     });
     if (!authorised) throw new AppError("UNAUTHENTICATED", { userMessage: "Secret du webhook SMS manquant ou faux." });
+    // Twilio posts a form (From, Body) and reads the answer as TwiML: an empty <Response/> sends no reply.
+    const form = isGatewayFormWebhook("POST", c.req.path, c.req.header("content-type"));
     let json: unknown;
-    try {
-      json = JSON.parse(rawBody);
-    } catch {
-      throw new AppError("VALIDATION", { userMessage: "Le corps doit être du JSON." });
+    if (form) {
+      const fields = new URLSearchParams(rawBody);
+      json = { from: fields.get("From") ?? undefined, text: fields.get("Body") ?? "" };
+    } else {
+      try {
+        json = JSON.parse(rawBody);
+      } catch {
+        throw new AppError("VALIDATION", { userMessage: "Le corps doit être du JSON." });
+      }
     }
     const parsed = inboundSchema.safeParse(json);
     if (!parsed.success) throw new AppError("VALIDATION", { userMessage: "Message entrant illisible." });
     const inbound = inboundOf(parsed.data);
-    if (!inbound) return c.json({ stop: false, unsubscribed: 0 });
-    return c.json(await handleInboundSms(db, inbound));
+    const result = inbound ? await handleInboundSms(db, inbound) : { stop: false, unsubscribed: 0 };
+    if (form) return c.body(EMPTY_TWIML, 200, { "Content-Type": "text/xml; charset=utf-8" });
+    return c.json(result);
   })
   .get("/outbox", async (c) => {
     currentAdmin(c);
