@@ -88,6 +88,8 @@ describe("contests: owner, shopper and counter", () => {
     // The app's one image input: chosen, reduced on the phone, previewed, saved with the lot.
     await ownerPage.locator('input[type="file"]').setInputFiles(path.resolve("public/pwa-512x512.png"));
     await eventually(() => ownerPage.getByText(/Ko après réduction/).isVisible()).toBe(true);
+    await ownerPage.getByText(/Ko après réduction/).scrollIntoViewIfNeeded();
+    await snap(ownerPage, "contests-lot-edit");
     await ownerPage.getByRole("button", { name: "Enregistrer le lot" }).click();
     const tarte = ownerPage.getByRole("listitem").filter({ hasText: "Tarte aux fruits" });
     await eventually(() => tarte.locator("img").getAttribute("src")).toMatch(/^data:image\/(webp|jpeg|png);base64,/);

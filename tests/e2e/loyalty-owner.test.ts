@@ -319,7 +319,7 @@ describe("shop owner: sign-up and back-office", () => {
     await expect.poll(() => page.getByText("1 passage à vérifier").isVisible()).toBe(true);
     await expectAccessible(page);
     await snap(page, "owner-dashboard");
-    await page.mouse.wheel(0, 700);
+    await page.evaluate(() => window.scrollBy({ top: 700, behavior: "instant" }));
     await snap(page, "owner-dashboard-charts");
 
     // — Code size: recharts and the back-office are their own chunks; a shopper's pages never load them.

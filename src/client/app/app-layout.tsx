@@ -87,7 +87,7 @@ export function AppLayout() {
       {showFooter ? <TabBar isSignedIn={Boolean(me)} /> : null}
       {me ? (
         <Suspense fallback={null}>
-          <MessagesLive enabled />
+          <MessagesLive />
         </Suspense>
       ) : null}
     </div>

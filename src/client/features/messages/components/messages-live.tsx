@@ -19,11 +19,11 @@ export const reconnectDelay = (attempt: number) =>
  * count arrives on it, and the inbox is refreshed when it changes. Also the weekly
  * check of this device's push subscription. Renders nothing.
  */
-export function MessagesLive({ enabled }: { enabled: boolean }) {
+export function MessagesLive() {
   const queryClient = useQueryClient();
 
   useEffect(() => {
-    if (!enabled || typeof EventSource === "undefined") return;
+    if (typeof EventSource === "undefined") return;
     let source: EventSource | null = null;
     let attempt = 0;
     let watchdog: ReturnType<typeof setTimeout> | undefined;
@@ -67,10 +67,9 @@ export function MessagesLive({ enabled }: { enabled: boolean }) {
       clearTimeout(retry);
       source?.close();
     };
-  }, [enabled, queryClient]);
+  }, [queryClient]);
 
   useEffect(() => {
-    if (!enabled) return;
     const timer = setTimeout(() => {
       queryClient
         .fetchQuery(preferencesQueryOptions())
@@ -78,7 +77,7 @@ export function MessagesLive({ enabled }: { enabled: boolean }) {
         .catch(() => undefined);
     }, 5000);
     return () => clearTimeout(timer);
-  }, [enabled, queryClient]);
+  }, [queryClient]);
 
   return null;
 }
