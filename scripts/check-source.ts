@@ -1,4 +1,4 @@
-// Two rules of the web app's ground, checked on every `npm run lint` (run with tsx):
+// Three rules (the last: migrations that would lock a big table), two of them the web app's ground, checked on every `npm run lint` (run with tsx):
 // - French formatting has one home: no `new Intl.` in src outside src/domain/format.ts (and the time-zone
 //   helper src/domain/loyalty/time.ts);
 // - every route of SPEC §2 has a page unless it is named pending, a pending route has none, and the
@@ -9,6 +9,8 @@ import path from "node:path";
 import { PAGES } from "../src/client/app/pages.ts";
 import { BACK_OFFICE_MENU } from "../src/client/components/back-office/menu.ts";
 import { PENDING_ROUTES, ROUTES } from "../src/domain/routes.ts";
+import { MIGRATIONS_DIR } from "../src/server/db/migrate.ts";
+import { findLockingStatements } from "../src/server/db/migration-locks.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 const problems: string[] = [];
@@ -35,6 +37,15 @@ for (const file of files) {
       if (/new\s+Intl\./.test(line)) problems.push(`${rel}:${i + 1}: new Intl.… — use src/domain/format.ts`);
     });
 }
+
+// ── migrations that would lock a big table (docs/decisions/0039) ───────────────────────────
+const journal = JSON.parse(readFileSync(path.join(MIGRATIONS_DIR, "meta/_journal.json"), "utf8")) as {
+  entries: { idx: number; tag: string }[];
+};
+for (const p of findLockingStatements(
+  journal.entries.map((e) => ({ ...e, sql: readFileSync(path.join(MIGRATIONS_DIR, `${e.tag}.sql`), "utf8") })),
+))
+  problems.push(`migrations/${p.migration}.sql:${p.line}: ${p.statement} — ${p.why} (or say why not: -- lock-ok: …)`);
 
 // ── the route table and its pages ──────────────────────────────────────────────────────
 const pages = new Set(Object.keys(PAGES));

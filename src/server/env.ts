@@ -94,6 +94,8 @@ const EnvSchema = z.object({
    * ("interrupted"), never sent again; a live process renews its claims every quarter of it (ADR 0023).
    */
   MESSAGES_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  /** Embedded database only: nightly backups kept in DATA_DIR/backups (0: none). */
+  BACKUP_KEEP: z.coerce.number().int().min(0).max(365).default(7),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** How often the job engine looks for jobs whose process died (pg-boss supervise/monitor), in seconds. */
   JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),

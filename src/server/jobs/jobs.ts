@@ -4,6 +4,7 @@ import type { Env } from "../env.ts";
 import type { Deps } from "../lib/context.ts";
 import type { Logger } from "../lib/logger.ts";
 import { accountsPurge } from "./accounts-purge.ts";
+import { backupNightly } from "./backup-nightly.ts";
 import { contestsDraw } from "./contests-draw.ts";
 import { dailyStatsFold } from "./daily-stats-fold.ts";
 import type { JobDefinition } from "./define.ts";
@@ -26,6 +27,7 @@ const JOBS = [
   messagesSend,
   messagesSweep,
   dailyStatsFold,
+  backupNightly,
 ] as const;
 /** Only when JOBS_TEST_PROBE is set. */
 const TEST_JOBS = [testProbe] as const;
