@@ -73,6 +73,7 @@ describe("the job engine", () => {
     const schedules = await boss().getSchedules();
     expect(schedules.map((s) => [s.name, s.cron]).sort()).toEqual([
       ["accounts.purge", "17 4 * * *"],
+      ["backup.nightly", "30 3 * * *"],
       ["contests.draw", "* * * * *"],
       ["daily-stats.fold", "* * * * *"],
       ["messages.sweep", "* * * * *"],
