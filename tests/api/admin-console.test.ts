@@ -176,6 +176,43 @@ describe("/api/admin/sessions", () => {
   });
 });
 
+describe("issue 22 row 15: a manager sees only the team members below them", () => {
+  it("issue 22 row 15: a manager (role admin) neither sees nor ends the owner's or another manager's sessions; the owner sees all", async () => {
+    const { shop, owner: boss } = await shopWithOwner(t, { name: "Boutique des managers" });
+    const manager = await signedIn(t);
+    await addStaff(t.deps, shop.id, manager.user.id, "admin");
+    const otherManager = await signedIn(t);
+    await addStaff(t.deps, shop.id, otherManager.user.id, "admin");
+    const member = await signedIn(t);
+    await addStaff(t.deps, shop.id, member.user.id, "member");
+    const sessionOf = async (userId: string) =>
+      (await t.deps.db.select().from(sessionTable).where(eq(sessionTable.userId, userId)))[0]!.id;
+    const seenBy = async (client: Client) =>
+      new Set(
+        ((await (await client.request("/api/admin/sessions")).json()).sessions as { user: { id: string } }[]).map(
+          (s) => s.user.id,
+        ),
+      );
+
+    const managerView = await seenBy(manager.client);
+    expect(managerView.has(member.user.id)).toBe(true);
+    expect(managerView.has(boss.user.id)).toBe(false);
+    expect(managerView.has(otherManager.user.id)).toBe(false);
+    // Ending the owner's (or a peer's) session is the same 404 as an unknown id, and they stay signed in.
+    for (const target of [boss, otherManager]) {
+      const id = await sessionOf(target.user.id);
+      expect(await statusOf(manager.client, `/api/admin/sessions/${id}`, { method: "DELETE" })).toBe(404);
+      expect(await statusOf(target.client, `/api/backoffice/shops/${shop.id}/today`)).toBe(200);
+    }
+    // The owner sees everyone in the team; the manager still ends a member's session.
+    const ownerView = await seenBy(boss.client);
+    for (const who of [manager, otherManager, member]) expect(ownerView.has(who.user.id)).toBe(true);
+    const memberSession = await sessionOf(member.user.id);
+    expect(await statusOf(manager.client, `/api/admin/sessions/${memberSession}`, { method: "DELETE" })).toBe(200);
+    expect(await statusOf(member.client, `/api/backoffice/shops/${shop.id}/today`)).toBe(401);
+  });
+});
+
 describe("/api/admin/overview and the outbox (platform admin only)", () => {
   it("the admin sees the platform's counts and health; nobody else does", async () => {
     const res = await admin.client.request("/api/admin/overview");

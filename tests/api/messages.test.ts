@@ -154,6 +154,33 @@ describe("push devices", () => {
   });
 });
 
+describe("issue 22 row 11: in-app links are paths of this site", () => {
+  it("issue 22 row 11: the composer refuses //host and /\\host links (they lead off-site), in French; a path or https:// passes", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    for (const linkUrl of [
+      "//evil.example/x",
+      "/\\evil.example/x",
+      "/\\/evil.example",
+      "/\tx",
+      "javascript:alert(1)",
+      "http://evil.example/x",
+    ]) {
+      const { res, body } = await compose(owner.client, shop.id, { linkUrl, segment: { kind: "all" } });
+      expect(res.status).toBe(400);
+      expect((body as { fields?: Record<string, string> }).fields?.linkUrl).toBe(
+        "Un lien commence par https:// ou par / (une page de l'application).",
+      );
+    }
+    const image = await compose(owner.client, shop.id, { imageUrl: "//evil.example/p.gif", segment: { kind: "all" } });
+    expect(image.res.status).toBe(400);
+    for (const linkUrl of ["/shop/boulangerie?onglet=recompenses#haut", "https://exemple.fr/promo"]) {
+      const { res, body } = await compose(owner.client, shop.id, { linkUrl, segment: { kind: "all" } });
+      expect(res.status).toBe(201);
+      expect((body as unknown as { message: { linkUrl: string | null } }).message.linkUrl).toBe(linkUrl);
+    }
+  });
+});
+
 describe("inbox", () => {
   it("shows a shop's message unread, newest first; opening marks it read; someone else's is a 404", async () => {
     const { shop, owner } = await shopWithOwner(t);

@@ -2,9 +2,12 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReward } from "../../src/server/db/factories.ts";
+import { EMAIL_WORDING } from "../../src/domain/newsletter/consent.ts";
+import { MERGE_FIELD_IN_URL_FR } from "../../src/domain/schemas/links.ts";
 import { finishIfDone, processMessageBatch } from "../../src/server/modules/messages/sending.service.ts";
+import { signUnsubscribeToken, unsubscribeUrl } from "../../src/server/modules/messages/unsubscribe-token.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
-import { type CapturedMail, startSmtp } from "../setup/smtp.ts";
+import { type CapturedMail, htmlOf, startSmtp } from "../setup/smtp.ts";
 import { type Client, shopWithOwner, signedIn } from "./shops-helpers.ts";
 
 /**
@@ -147,7 +150,7 @@ describe("newsletters", () => {
     const html = await page.text();
     expect(html).toContain('lang="fr"');
     expect(html).toContain(`Ne plus recevoir les e-mails de ${shop.name}`);
-    expect(html).toContain("Boutique par boutique");
+    expect(html).toContain("Me désabonner de tous les e-mails");
 
     // RFC 8058 §3.2, as a mail client makes it: a form POST, no Origin, no cookie, no Sec-Fetch-Site.
     const reader = mail.to[0]!;
@@ -255,38 +258,121 @@ describe("newsletters", () => {
     expect(other.status).toBe(415);
   });
 
-  it("the page's own form sets every e-mail choice, each stored with its wording", async () => {
+  it("issue 22 row 13: a forwarded token only withdraws (a cross-site POST cannot turn consent on) and its page names only its shop", async () => {
+    const tag = randomUUID().slice(0, 6);
+    const { shop } = await shopWithOwner(t, { name: `Fromagerie ${tag}` });
+    const other = await shopWithOwner(t, { name: `Librairie ${tag}` });
+    const [u] = await customers(shop.id, 1, "jeton", { consent: false, shopRefused: true });
+    await t.deps.db.execute(sql`insert into cards (shop_id, user_id) values (${other.shop.id}, ${u!.id})`);
+    const token = signUnsubscribeToken(t.env.SECRET, { userId: u!.id, shopId: shop.id, deliveryId: null });
+    const path = new URL(unsubscribeUrl(t.env.APP_URL, token)).pathname;
+    const granted = async () =>
+      (
+        await t.deps.db.execute<{ n: number }>(sql`
+          select ((select count(*) from consents where user_id = ${u!.id} and granted)
+            + (select count(*) from message_preferences where user_id = ${u!.id} and granted))::int as n`)
+      ).rows[0]!.n;
+
+    // The page: the token's shop only, nothing that grants, and the way to choose again (/notif, signed in).
+    const page = await (await t.client().request(path)).text();
+    expect(page).toContain(`Vous ne recevez plus les e-mails de Fromagerie ${tag}.`);
+    expect(page).not.toContain(`Librairie ${tag}`);
+    expect(page).not.toContain(other.shop.id);
+    expect(page).not.toMatch(/type="checkbox"/);
+    expect(page).toContain('href="/notif"');
+
+    // Forged from another site with the forwarded token: the old form's granting fields, or anything but a withdrawal.
+    const crossSite = {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Origin: "https://evil.example",
+      "Sec-Fetch-Site": "cross-site",
+    };
+    for (const body of [
+      `global=on&shops=${shop.id}&email=${shop.id}&shops=${other.shop.id}&email=${other.shop.id}`,
+      "global=on",
+      "withdraw=none",
+      "withdraw=all&global=on",
+    ]) {
+      const res = await t.app.request(`${path}/preferences`, { method: "POST", headers: crossSite, body });
+      expect(res.status === 400 || res.status === 303).toBe(true);
+      expect(await granted()).toBe(0);
+    }
+    const oneClick = await t.app.request(path, {
+      method: "POST",
+      headers: crossSite,
+      body: "List-Unsubscribe=One-Click&global=on",
+    });
+    expect(oneClick.status).toBe(200);
+    expect(await granted()).toBe(0);
+
+    // What a token may do, it does: with e-mail accepted, its page's second button withdraws every e-mail.
+    await t.deps.db.execute(sql`
+      insert into consents (user_id, channel, granted, wording) values (${u!.id}, 'email', true, 'E-mails')`);
+    const withdraw = await t.app.request(`${path}/preferences`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" },
+      body: "withdraw=all",
+    });
+    expect(withdraw.status).toBe(303);
+    expect(withdraw.headers.get("location")).toBe(`${path}?enregistre=1`);
+    const latest = await t.deps.db.execute<{ granted: boolean; wording: string }>(sql`
+      select granted, wording from consents where user_id = ${u!.id} and channel = 'email' order by created_at desc limit 1`);
+    expect(latest.rows).toEqual([{ granted: false, wording: EMAIL_WORDING.withdrawAllFromEmail }]);
+    const after = await (await t.client().request(`${path}?enregistre=1`)).text();
+    expect(after).toContain("vous ne recevrez plus d'e-mails des boutiques ni de Fidèle");
+  });
+
+  it("issue 22 row 12: merge fields fill text only, in one pass: a first name {{__unsubscribe}} stays literal; a merge field in an address is refused at save and never filled", async () => {
     const {
       shop,
       owner: { client: owner },
     } = await shopWithOwner(t);
-    const [u] = await customers(shop.id, 1, "page");
-    const sent = await campaign(owner, shop.id, { ...content("Page de choix"), segment: { kind: "all" } });
-    await drain(sent.campaign.id);
-    const mail = mailsFor("Page de choix")[0]!;
-    const path = new URL(/^<([^>]+)>$/.exec(header(mail, "List-Unsubscribe")!)![1]!).pathname;
-    const res = await t.app.request(`${path}/preferences`, {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "text/html" },
-      body: `shops=${shop.id}`, // the shop listed, its box unticked; the global box unticked
+    const tracker = "https://tracker.example/p.gif?who={{prenom}}&pts={{points}}";
+    const refused = [
+      { type: "image", url: tracker, alt: "" },
+      { type: "button", label: "Voir", url: "https://tracker.example/c?who={{ prenom }}" },
+      { type: "button", label: "Voir", url: "/shop/x?who={{prenom}}" },
+    ];
+    for (const block of refused) {
+      const body = { subject: "Nouveautés", preheader: "", blocks: [{ type: "text", text: "Bonjour" }, block] };
+      for (const path of ["campaigns", "preview", "test"]) {
+        const res = await owner.request(`/api/newsletter/shops/${shop.id}/${path}`, {
+          json: path === "campaigns" ? { ...body, segment: { kind: "all" } } : body,
+        });
+        expect(res.status).toBe(400);
+        expect(((await res.json()) as { message: string }).message).toContain(MERGE_FIELD_IN_URL_FR);
+      }
+    }
+
+    // A reader whose first name is an engine field: filled once, never read again.
+    const [reader] = await customers(shop.id, 1, "fusion");
+    await t.deps.db.execute(sql`update profiles set first_name = '{{__unsubscribe}}' where id = ${reader!.id}`);
+    await t.deps.db.execute(sql`update cards set balance = 42 where user_id = ${reader!.id} and shop_id = ${shop.id}`);
+    const subject = `Bonjour {{prenom}} ${randomUUID().slice(0, 6)}`;
+    const sent = await campaign(owner, shop.id, {
+      subject,
+      preheader: "",
+      blocks: [
+        { type: "title", text: "Bonjour {{prenom}}" },
+        { type: "image", url: "https://cdn.example/photo.jpg", alt: "" },
+      ],
+      segment: { kind: "all" },
     });
-    expect(res.status).toBe(303);
-    expect(res.headers.get("location")).toBe(`${path}?enregistre=1`);
-    const rows = await t.deps.db.execute<{ channel: string; granted: boolean; wording: string }>(sql`
-      select 'shop' as channel, granted, wording from message_preferences where user_id = ${u!.id} and channel = 'email'
-      union all select 'global', granted, wording from consents where user_id = ${u!.id} and channel = 'email' and not granted`);
-    expect(rows.rows).toEqual(
-      expect.arrayContaining([
-        { channel: "shop", granted: false, wording: `Recevoir les e-mails de ${shop.name}.` },
-        {
-          channel: "global",
-          granted: false,
-          wording: "Recevoir par e-mail les nouveautés et promotions des boutiques dont je suis client et de Fidèle.",
-        },
-      ]),
-    );
-    const page = await (await t.client().request(`${path}?enregistre=1`)).text();
-    expect(page).toContain("Vos choix sont enregistrés.");
+    expect(sent.res.status).toBe(201);
+    // A campaign stored before the rule, its image a tracking pixel: sent with the braces encoded, never filled.
+    await t.deps.db.execute(sql`
+      update messages set blocks = jsonb_set(blocks::jsonb, '{1,url}', to_jsonb(${tracker}::text)) where id = ${sent.campaign.id}`);
+    await drain(sent.campaign.id);
+    const mail = await smtp.waitForMail(reader!.email, (m) => m.subject.startsWith("Bonjour"));
+    expect(mail.subject).toBe(subject.replace("{{prenom}}", "{{__unsubscribe}}"));
+    expect(mail.text).toContain("## Bonjour {{__unsubscribe}}");
+    const html = htmlOf(mail);
+    expect(html).toContain("Bonjour {{__unsubscribe}}");
+    // The unsubscribe address appears where the template put it, not where the name was.
+    expect(mail.text.match(/\/api\/email\/unsubscribe\//g)).toHaveLength(1);
+    expect(html).toContain("https://tracker.example/p.gif?who=%7B%7Bprenom%7D%7D&amp;pts=%7B%7Bpoints%7D%7D");
+    expect(html).not.toMatch(/who=(Camille|Prénom|\{\{__)/);
+    expect(html).not.toMatch(/pts=42/);
   });
 
   it("an SMTP 5xx and the bounce webhook suppress an address: counted as bounced, never mailed again", async () => {

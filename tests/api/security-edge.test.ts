@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -412,6 +412,68 @@ describe("row 9: the connection stays usable after a 413", () => {
       expect(again.headers.connection).toBe("keep-alive");
     } finally {
       agent.destroy();
+    }
+  });
+});
+
+/** Bytes on one keep-alive socket: what was sent back until the server closed it, and any socket error. */
+function rawKeepAlive(
+  head: string,
+  body: Buffer,
+): Promise<{ answer: string; error: string | null; closedByServer: boolean }> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    let answer = "";
+    let error: string | null = null;
+    let closedByServer = false;
+    socket.on("data", (d) => {
+      answer += d.toString("utf8");
+    });
+    socket.on("end", () => {
+      closedByServer = true;
+    });
+    socket.on("error", (e) => {
+      error = String(e);
+    });
+    socket.on("close", () => resolve({ answer, error, closedByServer }));
+    socket.setTimeout(10_000, () => socket.destroy(new Error("no answer within 10 s")));
+    socket.write(head);
+    socket.write(body);
+  });
+}
+
+describe("issue 22 row 16: a keep-alive client reads the 413", () => {
+  it("issue 22 row 16: a raw keep-alive client gets the whole French 413 with Connection: close, then the server closes", async () => {
+    const { shop } = await shopWithOwner(t);
+    const big = Buffer.alloc(2_000_000, 0x20);
+    const chunked = Buffer.from(
+      `${Array.from({ length: 8 }, () => `4e20\r\n${" ".repeat(20_000)}\r\n`).join("")}0\r\n\r\n`,
+    );
+    const cases = [
+      { path: "/api/cards/scan", length: `Content-Length: ${big.length}`, body: big, message: "64 Ko" },
+      { path: "/api/cards/scan", length: "Transfer-Encoding: chunked", body: chunked, message: "64 Ko" },
+      {
+        path: `/api/backoffice/shops/${shop.id}/rewards`,
+        length: `Content-Length: ${big.length}`,
+        body: big,
+        message: "400 Ko",
+      },
+    ];
+    for (const { path, length, body, message } of cases) {
+      const head = `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: ${origin}\r\nConnection: keep-alive\r\nContent-Type: application/json\r\n${length}\r\n\r\n`;
+      const { answer, closedByServer } = await rawKeepAlive(head, body);
+      const [headers = "", payload = ""] = answer.split("\r\n\r\n");
+      expect(headers).toMatch(/^HTTP\/1\.1 413 /);
+      // Without this header a keep-alive client sends its next request into a socket about to close.
+      expect(headers).toMatch(/^connection: close$/im);
+      expect(headers).not.toMatch(/^keep-alive:/im);
+      const declared = Number(/^content-length: (\d+)$/im.exec(headers)?.[1]);
+      expect(Buffer.byteLength(payload)).toBe(declared);
+      expect(JSON.parse(payload)).toMatchObject({
+        code: "PAYLOAD_TOO_LARGE",
+        message: expect.stringContaining(message),
+      });
+      expect(closedByServer).toBe(true);
     }
   });
 });

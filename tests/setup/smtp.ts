@@ -109,3 +109,13 @@ function decodeBody(raw: string): string {
   const isQp = /Content-Transfer-Encoding: quoted-printable/i.test(raw);
   return isQp ? decodeQ(body.replace(/=\r\n/g, "")) : body;
 }
+
+/** The text/html part, decoded (quoted-printable or base64). */
+export function htmlOf(mail: CapturedMail): string {
+  const part = /Content-Type: text\/html[^\r\n]*\r\n((?:[^\r\n]+\r\n)*)\r\n([\s\S]*?)(?:\r\n--|$)/i.exec(mail.raw);
+  if (!part) return "";
+  const [, headers = "", body = ""] = part;
+  if (/Content-Transfer-Encoding: base64/i.test(headers)) return Buffer.from(body, "base64").toString("utf8");
+  if (/Content-Transfer-Encoding: quoted-printable/i.test(headers)) return decodeQ(body.replace(/=\r\n/g, ""));
+  return body;
+}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { plural } from "../format.ts";
+import { optionalLinkUrlSchema } from "../schemas/links.ts";
 
 /**
  * Who a shop's message goes to (/admin/envoyer-un-message): all its customers, or one
@@ -60,19 +61,11 @@ export const CHANNEL_LABELS_FR: Record<MessageChannel, string> = {
   push: "Notification push",
 };
 
-const optionalUrl = z
-  .string()
-  .trim()
-  .max(2000, "Lien trop long.")
-  .refine((v) => v === "" || v.startsWith("/") || /^https:\/\/[^\s]+$/.test(v), "Un lien commence par https:// ou /.")
-  .transform((v) => (v === "" ? null : v))
-  .nullish();
-
 const messageContent = {
   title: z.string().trim().min(1, "Donnez un titre au message.").max(80, "80 caractères au plus pour le titre."),
   body: z.string().trim().min(1, "Écrivez le texte du message.").max(1000, "1 000 caractères au plus pour le texte."),
-  imageUrl: optionalUrl,
-  linkUrl: optionalUrl,
+  imageUrl: optionalLinkUrlSchema,
+  linkUrl: optionalLinkUrlSchema,
   push: z.boolean().default(true),
   /** E-mail too, for those who accepted it from this sender (rendered from the title, text, image and link). */
   email: z.boolean().default(false),

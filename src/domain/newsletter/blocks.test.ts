@@ -23,6 +23,21 @@ describe("merge fields", () => {
     );
   });
 
+  it("fills in one pass: a value put in is never filled again (issue 22, row 12)", () => {
+    const values = {
+      prenom: "{{__unsubscribe}} {{points}}",
+      points: "120",
+      prochaine_recompense: "",
+      __unsubscribe: "https://x/u",
+    };
+    expect(applyMergeFields("Bonjour {{prenom}} ({{points}}) {{__unsubscribe}}", values)).toBe(
+      "Bonjour {{__unsubscribe}} {{points}} (120) https://x/u",
+    );
+    // Names an object has of its own accord are no fields.
+    expect(applyMergeFields("{{constructor}}", values)).toBe("{{constructor}}");
+    expect(unknownMergeFields("{{constructor}} {{__proto__}}")).toEqual(["constructor", "__proto__"]);
+  });
+
   it("names the unknown ones, and the schema refuses them (a typo never reaches customers)", () => {
     expect(unknownMergeFields("{{prenon}} et {{points}}")).toEqual(["prenon"]);
     const parsed = newsletterContentSchema.safeParse({

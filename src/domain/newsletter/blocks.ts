@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type CardMode, formatAmount, formatNumber } from "../format.ts";
 import { segmentSchema } from "../messages/segments.ts";
+import { httpsUrlSchema, linkUrlSchema } from "../schemas/links.ts";
 
 /**
  * A newsletter (/admin/newsletter): a subject, a preheader (the line mail apps show
@@ -20,7 +21,7 @@ export const BLOCK_LABELS_FR: Record<BlockType, string> = {
   points: "Les points du client",
 };
 
-/** Merge fields, written {{name}} in a subject, a preheader, a title, a text or a button. */
+/** Merge fields, written {{name}} in a subject, a preheader, a title, a text or a button's label; never in an address. */
 export const MERGE_FIELDS = {
   prenom: "Prénom",
   points: "Points",
@@ -31,16 +32,26 @@ export type MergeValues = Record<MergeField, string>;
 
 const MERGE_PATTERN = /\{\{\s*([a-z_]+)\s*\}\}/g;
 
-/** Fills {{field}} with the recipient's values (`encode`: HTML-escape); an unknown field is left as written. */
-export function applyMergeFields(text: string, values: MergeValues, encode: (s: string) => string = (s) => s) {
-  return text.replace(MERGE_PATTERN, (whole, name: string) =>
-    name in values ? encode(values[name as MergeField]) : whole,
-  );
+/**
+ * Fills {{field}} with the recipient's values (`encode`: HTML-escape) in ONE pass: a value put in is never read
+ * again, so a first name written "{{__unsubscribe}}" stays those letters (issue 22, row 12). The engine's own
+ * fields ({{__solde}}, {{__unsubscribe}}…) are filled in that same pass, from `values`. An unknown field is left
+ * as written.
+ */
+export function applyMergeFields(
+  text: string,
+  values: Readonly<Record<string, string>>,
+  encode: (s: string) => string = (s) => s,
+) {
+  return text.replace(MERGE_PATTERN, (whole, name: string) => {
+    const value = Object.hasOwn(values, name) ? values[name] : undefined;
+    return value === undefined ? whole : encode(value);
+  });
 }
 
-/** The unknown merge fields of a text ({{prenon}}…), to refuse before sending. */
+/** The unknown merge fields of a text ({{prenon}}, {{__unsubscribe}}, {{constructor}}…), to refuse before sending. */
 export function unknownMergeFields(text: string): string[] {
-  return [...text.matchAll(MERGE_PATTERN)].map((m) => m[1]!).filter((name) => !(name in MERGE_FIELDS));
+  return [...text.matchAll(MERGE_PATTERN)].map((m) => m[1]!).filter((name) => !Object.hasOwn(MERGE_FIELDS, name));
 }
 
 export type RewardForMerge = { title: string; cost: number };
@@ -68,18 +79,6 @@ export function mergeValues(input: {
   };
 }
 
-const httpsUrl = z
-  .string()
-  .trim()
-  .max(2000, "Adresse trop longue.")
-  .regex(/^https:\/\/[^\s"<>]+$/, "Une adresse commence par https://.");
-/** A button may also lead into the app (a path). */
-const linkUrl = z
-  .string()
-  .trim()
-  .max(2000, "Adresse trop longue.")
-  .regex(/^(https:\/\/[^\s"<>]+|\/[^\s"<>]*)$/, "Un lien commence par https:// ou /.");
-
 const mergeable = (max: number, empty: string) =>
   z
     .string()
@@ -93,10 +92,10 @@ export const blockSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text"), text: mergeable(3000, "Écrivez le texte.") }),
   z.object({
     type: z.literal("image"),
-    url: httpsUrl,
+    url: httpsUrlSchema,
     alt: z.string().trim().max(200, "200 caractères au plus.").default(""),
   }),
-  z.object({ type: z.literal("button"), label: mergeable(60, "Écrivez le texte du bouton."), url: linkUrl }),
+  z.object({ type: z.literal("button"), label: mergeable(60, "Écrivez le texte du bouton."), url: linkUrlSchema }),
   z.object({ type: z.literal("reward"), rewardId: z.string().uuid("Choisissez une récompense.") }),
   z.object({ type: z.literal("points") }),
 ]);

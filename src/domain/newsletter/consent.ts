@@ -7,4 +7,6 @@ export const EMAIL_WORDING = {
   shop: (shop: string) => `Recevoir les e-mails de ${shop}.`,
   oneClickShop: (shop: string) => `Désabonnement des e-mails de ${shop} en un clic, depuis un e-mail (RFC 8058).`,
   oneClickGlobal: "Désabonnement de tous les e-mails de Fidèle en un clic, depuis un e-mail (RFC 8058).",
+  withdrawAllFromEmail:
+    "Ne plus recevoir d'e-mails des boutiques ni de Fidèle (choix fait depuis le lien d'un e-mail).",
 } as const;

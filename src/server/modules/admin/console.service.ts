@@ -174,8 +174,9 @@ export async function listConnected(db: Db, viewer: SessionUser) {
 }
 
 /**
- * The sessions a viewer may see and end: their own; an owner's (or manager's) also their team's; the platform
- * admin's every session. `scope` limits the query; the same condition guards a revocation.
+ * The sessions a viewer may see and end: their own; an owner's also their whole team's; a manager's (role admin)
+ * only the team members below them (role member), never the owner's or another manager's (issue 22, row 15); the
+ * platform admin's every session. The same condition scopes the list and guards a revocation.
  */
 const visibleSessions = (viewer: SessionUser) => sql`(
   s.user_id = ${viewer.id}
@@ -183,7 +184,8 @@ const visibleSessions = (viewer: SessionUser) => sql`(
   or s.user_id in (
     select t.user_id from member t
     join member mine on mine.organization_id = t.organization_id
-    where mine.user_id = ${viewer.id} and mine.role in ('owner', 'admin')
+    where mine.user_id = ${viewer.id}
+      and (mine.role = 'owner' or (mine.role = 'admin' and t.role = 'member'))
   )
 )`;
 

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { mergeValues, newsletterContentSchema, type NewsletterContent } from "../../../domain/newsletter/blocks.ts";
+import { encodeUrlBraces } from "../../../domain/schemas/links.ts";
 import type { CardMode } from "../../../domain/format.ts";
 import type { Db } from "../../db/client.ts";
 import type { Env } from "../../env.ts";
@@ -65,9 +66,19 @@ export async function loadNewsletterContext(db: Db, shopId: string | null, appUr
   };
 }
 
+/** A stored block's address with its braces encoded: a campaign saved before merge fields were refused in addresses still sends, never filling them (ADR 0035). */
+const storedBlock = (block: unknown) =>
+  block && typeof block === "object" && "url" in block && typeof block.url === "string"
+    ? { ...block, url: encodeUrlBraces(block.url) }
+    : block;
+
 export function contentOfRow(row: MessageContentRow, appUrl: string): NewsletterContent {
   return row.kind === "newsletter"
-    ? newsletterContentSchema.parse({ subject: row.subject, preheader: row.preheader ?? "", blocks: row.blocks })
+    ? newsletterContentSchema.parse({
+        subject: row.subject,
+        preheader: row.preheader ?? "",
+        blocks: Array.isArray(row.blocks) ? row.blocks.map(storedBlock) : row.blocks,
+      })
     : messageAsContent(row, appUrl);
 }
 

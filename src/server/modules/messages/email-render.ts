@@ -7,6 +7,7 @@ import {
   type RewardForMerge,
 } from "../../../domain/newsletter/blocks.ts";
 import { type CardMode, formatAmount } from "../../../domain/format.ts";
+import { encodeUrlBraces } from "../../../domain/schemas/links.ts";
 
 /**
  * Newsletters to e-mail: blocks → MJML → responsive HTML (compiled once per campaign,
@@ -50,6 +51,13 @@ const paragraphHtml = (s: string) => escapeHtml(s).replace(/\r?\n/g, "<br>");
 
 const absolute = (url: string, appUrl: string) => (url.startsWith("/") ? `${appUrl.replace(/\/$/, "")}${url}` : url);
 
+/**
+ * An address as the template holds it: its braces percent-encoded, so the fill never sees a merge field in it. The
+ * schemas refuse {{…}} in addresses; this keeps anything that got past them from naming its readers to a tracker
+ * (issue 22, row 12).
+ */
+const templateUrl = (url: string, appUrl: string) => encodeUrlBraces(absolute(url, appUrl));
+
 function blockMjml(block: Block, ctx: NewsletterContext): string {
   switch (block.type) {
     case "title":
@@ -57,9 +65,9 @@ function blockMjml(block: Block, ctx: NewsletterContext): string {
     case "text":
       return `<mj-text font-size="16px" line-height="1.55" color="${INK}">${paragraphHtml(block.text)}</mj-text>`;
     case "image":
-      return `<mj-image src="${escapeHtml(block.url)}" alt="${escapeHtml(block.alt)}" border-radius="12px" padding="8px 25px" />`;
+      return `<mj-image src="${escapeHtml(templateUrl(block.url, ctx.appUrl))}" alt="${escapeHtml(block.alt)}" border-radius="12px" padding="8px 25px" />`;
     case "button":
-      return `<mj-button href="${escapeHtml(absolute(block.url, ctx.appUrl))}" background-color="${BRAND}" color="#ffffff" font-size="16px" font-weight="600" border-radius="10px" inner-padding="14px 24px">${escapeHtml(block.label)}</mj-button>`;
+      return `<mj-button href="${escapeHtml(templateUrl(block.url, ctx.appUrl))}" background-color="${BRAND}" color="#ffffff" font-size="16px" font-weight="600" border-radius="10px" inner-padding="14px 24px">${escapeHtml(block.label)}</mj-button>`;
     case "reward": {
       const reward = ctx.rewards.find((r) => r.id === block.rewardId);
       if (!reward) return "";
@@ -84,7 +92,7 @@ function blockText(block: Block, ctx: NewsletterContext): string {
     case "image":
       return block.alt ? `[Image : ${block.alt}]` : "";
     case "button":
-      return `${block.label} : ${absolute(block.url, ctx.appUrl)}`;
+      return `${block.label} : ${templateUrl(block.url, ctx.appUrl)}`;
     case "reward": {
       const reward = ctx.rewards.find((r) => r.id === block.rewardId);
       if (!reward) return "";
@@ -150,23 +158,23 @@ ${body}
   return { subject: content.subject, preheader: content.preheader, html: result.html, text };
 }
 
-/** One recipient's copy: merge fields filled (escaped in the HTML), and the engine's own fields. */
+/**
+ * One recipient's copy: merge fields and the engine's own fields filled in one pass (escaped in the HTML), so
+ * nothing a recipient's values bring in is filled again.
+ */
 export function personalize(compiled: CompiledNewsletter, fill: RecipientFill, ctx: Pick<NewsletterContext, "mode">) {
-  const own = {
+  const values: Record<string, string> = {
+    prenom: fill.prenom,
+    points: fill.points,
+    prochaine_recompense: fill.prochaine_recompense,
     __solde: formatAmount(ctx.mode, fill.balance),
     __prochaine: fill.prochaine_recompense ? `Prochaine récompense : ${fill.prochaine_recompense}` : "",
     __unsubscribe: fill.unsubscribeUrl,
-  };
-  const values = { ...fill, ...own } as unknown as MergeValues;
-  const fillAll = (s: string, encode?: (s: string) => string) =>
-    applyMergeFields(s, values, encode).replace(/\{\{(__[a-z]+)\}\}/g, (whole, name: string) => {
-      const value = own[name as keyof typeof own];
-      return value === undefined ? whole : encode ? encode(value) : value;
-    });
+  } satisfies MergeValues & Record<`__${string}`, string>;
   return {
-    subject: fillAll(compiled.subject).replace(/[\r\n]+/g, " "),
-    html: fillAll(compiled.html, escapeHtml),
-    text: fillAll(compiled.text),
+    subject: applyMergeFields(compiled.subject, values).replace(/[\r\n]+/g, " "),
+    html: applyMergeFields(compiled.html, values, escapeHtml),
+    text: applyMergeFields(compiled.text, values),
   };
 }
 

@@ -4,7 +4,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * The token of a marketing e-mail's unsubscribe address (List-Unsubscribe, RFC 8058):
  * who (the user), from whom (the shop; none for the platform) and which delivery (for
  * the campaign's figures), signed with HMAC-SHA256 under the app's secret. It
- * authorises one thing: that person's e-mail choices on the unsubscribe page.
+ * authorises one thing: withdrawing that person's e-mail consent (the unsubscribe page never grants: ADR 0035).
  * Unguessable (a 128-bit tag), and it never expires: an old e-mail must still unsubscribe.
  */
 export type UnsubscribeClaim = { userId: string; shopId: string | null; deliveryId: string | null };

@@ -8,11 +8,11 @@ import { invalidLinkPage, unsubscribePage } from "./unsubscribe-page.ts";
 import { verifyUnsubscribeToken } from "../messages/unsubscribe-token.ts";
 import {
   bounceSchema,
-  choicesFormSchema,
   emailChoicesOf,
   recordBounces,
-  saveEmailChoices,
   unsubscribeOneClick,
+  withdrawAllEmail,
+  withdrawFormSchema,
 } from "./unsubscribe.service.ts";
 
 /**
@@ -54,8 +54,6 @@ const webhookSecret: MiddlewareHandler<AppEnv> = async (c, next) => {
 /** A transparent 1×1 GIF. */
 const PIXEL = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
 
-const asArray = (v: unknown) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
-
 export const emailRoutes = new Hono<AppEnv>()
   .get("/unsubscribe/:token", async (c) => {
     const claim = claimOf(c);
@@ -82,17 +80,18 @@ export const emailRoutes = new Hono<AppEnv>()
     if ((c.req.header("accept") ?? "").includes("text/html")) return c.redirect(`${new URL(c.req.url).pathname}?fait=1`, 303);
     return c.text("Désabonnement enregistré.");
   })
+  /** The page's "every e-mail" button: withdraws only (a token never grants: /notif does, signed in). */
   .post("/unsubscribe/:token/preferences", async (c) => {
     const claim = claimOf(c);
     if (!claim) return html(c, invalidLinkPage(), 404);
-    const form = await formOf(c);
-    const parsed = choicesFormSchema.safeParse({
-      global: form.global,
-      shops: asArray(form.shops),
-      email: asArray(form.email),
-    });
-    if (!parsed.success) throw new AppError("VALIDATION", { userMessage: "Choix invalides." });
-    await saveEmailChoices(c.get("deps").db, claim, parsed.data);
+    const parsed = withdrawFormSchema.safeParse(await formOf(c));
+    if (!parsed.success) {
+      throw new AppError("VALIDATION", {
+        userMessage:
+          "Ce lien permet seulement de vous désabonner. Pour recevoir des e-mails, connectez-vous : page « Réglages des notifications ».",
+      });
+    }
+    await withdrawAllEmail(c.get("deps").db, claim);
     const page = new URL(c.req.url).pathname.replace(/\/preferences$/, "");
     return c.redirect(`${page}?enregistre=1`, 303);
   })

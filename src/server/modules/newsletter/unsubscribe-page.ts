@@ -5,7 +5,8 @@ import { escapeHtml } from "../messages/email-render.ts";
  * The page an e-mail's "Se désabonner" link opens (GET of the List-Unsubscribe
  * address): rendered by the server, so it works signed out and without the app's code.
  * The button unsubscribes from the sending shop at once (the same POST a mail client
- * makes); the form below sets every e-mail choice.
+ * makes); a second one withdraws every e-mail. Nothing here grants consent or names another shop: a forwarded
+ * e-mail's link can only withdraw (issue 22, row 13); choosing to receive is /notif's, signed in.
  */
 const STYLE = `
 :root{color-scheme:light dark}
@@ -46,35 +47,33 @@ export function unsubscribePage(
   state: { done?: boolean; saved?: boolean },
 ) {
   const from = choices.from;
-  const stillFrom = from ? choices.shops.find((s) => s.id === from.id)?.granted : choices.global;
+  const fromName = from ? escapeHtml(from.name) : null;
+  const stillFrom = from ? from.granted : choices.global;
   const notice = state.done
-    ? `<p class="notice" role="status">${from ? `C'est fait : vous ne recevrez plus d'e-mails de ${escapeHtml(from.name)}.` : "C'est fait : vous ne recevrez plus d'e-mails de Fidèle."}</p>`
+    ? `<p class="notice" role="status">${fromName ? `C'est fait : vous ne recevrez plus d'e-mails de ${fromName}.` : "C'est fait : vous ne recevrez plus d'e-mails de Fidèle."}</p>`
     : state.saved
-      ? `<p class="notice" role="status">Vos choix sont enregistrés.</p>`
+      ? `<p class="notice" role="status">C'est fait : vous ne recevrez plus d'e-mails des boutiques ni de Fidèle.</p>`
       : "";
   const oneClick = stillFrom
-    ? `<section aria-labelledby="quick"><h2 id="quick">${from ? `Ne plus recevoir les e-mails de ${escapeHtml(from.name)}` : "Ne plus recevoir d'e-mails de Fidèle"}</h2>
+    ? `<section aria-labelledby="quick"><h2 id="quick">${fromName ? `Ne plus recevoir les e-mails de ${fromName}` : "Ne plus recevoir d'e-mails de Fidèle"}</h2>
 <form method="post" action="${escapeHtml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click">
 <button type="submit">Me désabonner</button></form></section>`
-    : "";
-  const shops = choices.shops
-    .map(
-      (s) => `<input type="hidden" name="shops" value="${escapeHtml(s.id)}">
-<label><input type="checkbox" name="email" value="${escapeHtml(s.id)}"${s.granted ? " checked" : ""}><span>${escapeHtml(s.name)}</span></label>`,
-    )
-    .join("\n");
+    : `<section><p>${fromName ? `Vous ne recevez plus les e-mails de ${fromName}.` : "Vous ne recevez plus d'e-mails de Fidèle."}</p></section>`;
+  // A shop's e-mail: the second button withdraws every sender's (the platform's own e-mail already does, above).
+  const everything =
+    from && choices.global
+      ? `<section aria-labelledby="all"><h2 id="all">Ne plus recevoir aucun e-mail</h2>
+<p class="muted">Ni de cette boutique, ni des autres, ni de Fidèle.</p>
+<form method="post" action="${escapeHtml(action)}/preferences"><input type="hidden" name="withdraw" value="all">
+<button type="submit" class="secondary">Me désabonner de tous les e-mails</button></form></section>`
+      : "";
   return page(
     "Mes e-mails",
     `<h1>Mes e-mails</h1>
 <p class="muted">Adresse : ${escapeHtml(choices.email)}</p>
 ${notice}
 ${oneClick}
-<section aria-labelledby="prefs"><h2 id="prefs">Ce que je reçois par e-mail</h2>
-<form method="post" action="${escapeHtml(action)}/preferences">
-<label><input type="checkbox" name="global" value="on"${choices.global ? " checked" : ""}><span>Les e-mails des boutiques et de Fidèle<br><span class="muted">Sans cet accord, aucune boutique ne vous écrit par e-mail.</span></span></label>
-${shops ? `<fieldset style="border:0;padding:0;margin:.5rem 0"><legend style="font-weight:600">Boutique par boutique</legend>${shops}</fieldset>` : ""}
-<button type="submit" class="secondary">Enregistrer mes choix</button>
-</form></section>
-<p class="muted">Chaque choix est conservé avec sa date, comme preuve de votre accord. Les messages dans l'application et les notifications se règlent dans l'application, page « Réglages des notifications ».</p>`,
+${everything}
+<p class="muted">Pour recevoir à nouveau des e-mails, ou choisir boutique par boutique, connectez-vous : <a href="/notif">Réglages des notifications</a>. Chaque choix est conservé avec sa date, comme preuve de votre accord.</p>`,
   );
 }

@@ -56,20 +56,22 @@ export async function unsubscribeOneClick(db: Db, claim: UnsubscribeClaim): Prom
   return { shopName };
 }
 
-/** What the unsubscribe page shows: the address (partly hidden), the global choice, each shop's. */
+/**
+ * What the unsubscribe page shows: only what its token is about (issue 22, row 13) — the e-mails of the shop that
+ * sent it (or, from the platform, Fidèle's) — and the e-mail consent for every sender, which the page can withdraw.
+ * Never the other shops where the person has a card: whoever holds a forwarded e-mail learns nothing more.
+ */
 export async function emailChoicesOf(db: Db, claim: UnsubscribeClaim) {
   const user = (await db.execute<{ email: string }>(sql`select email from "user" where id = ${claim.userId}`)).rows[0];
   if (!user) return null;
-  const shops = await db.execute<{ id: string; name: string; granted: boolean }>(sql`
-    select s.id, s.name, coalesce((select p.granted from message_preferences p where p.user_id = ${claim.userId}
-      and p.shop_id = s.id and p.channel = 'email' order by p.created_at desc limit 1), true) as granted
-    from cards c join shops s on s.id = c.shop_id where c.user_id = ${claim.userId} order by s.name`);
-  const from = claim.shopId ? shops.rows.find((s) => s.id === claim.shopId) : undefined;
+  const shop = claim.shopId
+    ? (await db.execute<{ id: string; name: string }>(sql`select id, name from shops where id = ${claim.shopId}`))
+        .rows[0]
+    : undefined;
   return {
     email: maskEmail(user.email),
     global: await globalConsent(db, claim.userId),
-    shops: shops.rows,
-    from: from ?? null,
+    from: shop ? { ...shop, granted: await latestShopChoice(db, claim.userId, shop.id) } : null,
   };
 }
 export type EmailChoices = NonNullable<Awaited<ReturnType<typeof emailChoicesOf>>>;
@@ -81,31 +83,23 @@ export function maskEmail(email: string): string {
   return `${local[0]}•••${local.at(-1)}@${domain}`;
 }
 
-/** The page's form: the global choice and each shop's (a box per shop; an unticked box is not sent). */
-export const choicesFormSchema = z.object({
-  global: z.enum(["on"]).optional(),
-  shops: z.array(z.string().min(1).max(100)).max(500).default([]),
-  email: z.array(z.string().min(1).max(100)).max(500).default([]),
-});
+/**
+ * The page's second form: every marketing e-mail withdrawn at once. A token can only withdraw (issue 22, row 13):
+ * the page is reachable by anyone the e-mail is forwarded to, and its POST is exempt from the same-site check
+ * (RFC 8058), so giving consent back goes through /notif, signed in. There is no field that grants.
+ */
+export const withdrawFormSchema = z.object({ withdraw: z.literal("all") });
 
-/** Saves the page's choices: only what changed gets a new consent row. */
-export async function saveEmailChoices(db: Db, claim: UnsubscribeClaim, form: z.output<typeof choicesFormSchema>) {
-  const current = await emailChoicesOf(db, claim);
-  if (!current) return;
-  const wantGlobal = form.global === "on";
-  if (wantGlobal !== current.global) {
-    await db.execute(sql`
-      insert into consents (user_id, channel, granted, wording) values (${claim.userId}, 'email', ${wantGlobal}, ${EMAIL_WORDING.global})`);
-  }
-  const wanted = new Set(form.email);
-  for (const shop of current.shops) {
-    if (!form.shops.includes(shop.id)) continue;
-    const want = wanted.has(shop.id);
-    if (want === shop.granted) continue;
-    await db.execute(sql`
-      insert into message_preferences (user_id, shop_id, channel, granted, wording)
-      values (${claim.userId}, ${shop.id}, 'email', ${want}, ${EMAIL_WORDING.shop(shop.name)})`);
-  }
+/** Withdraws the e-mail consent for every sender (idempotent: recorded once). */
+export async function withdrawAllEmail(db: Db, claim: UnsubscribeClaim) {
+  const user = (await db.execute<{ email: string }>(sql`select email from "user" where id = ${claim.userId}`)).rows[0];
+  if (!user || !(await globalConsent(db, claim.userId))) return;
+  await db.execute(sql`
+    insert into consents (user_id, channel, granted, wording) values (${claim.userId}, 'email', false, ${EMAIL_WORDING.withdrawAllFromEmail})`);
+  await db.execute(sql`
+    insert into email_events (email, kind, delivery_id, detail)
+    values (${user.email.toLowerCase()}, 'unsubscribe',
+      (select id from message_deliveries where id = ${claim.deliveryId} and user_id = ${claim.userId}), 'page')`);
 }
 
 export const bounceSchema = z.object({

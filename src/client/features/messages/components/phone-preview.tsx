@@ -1,3 +1,5 @@
+import { linkTarget } from "../../../../domain/schemas/links.ts";
+
 /** The message as a phone shows it: the push on the lock screen, then the message opened in the app. */
 export function PhonePreview({
   sender,
@@ -14,7 +16,7 @@ export function PhonePreview({
 }) {
   const shownTitle = title.trim() || "Titre du message";
   const shownBody = body.trim() || "Le texte de votre message apparaîtra ici.";
-  const image = /^(https:\/\/|\/)/.test(imageUrl.trim()) ? imageUrl.trim() : null;
+  const image = linkTarget(imageUrl.trim())?.href ?? null;
   return (
     <figure
       aria-label="Aperçu sur un téléphone"

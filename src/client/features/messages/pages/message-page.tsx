@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { formatDateTime } from "../../../../domain/format.ts";
+import { linkTarget } from "../../../../domain/schemas/links.ts";
 import { ErrorView } from "../../../components/errors/error-view.tsx";
 import { buttonClass, ButtonLink } from "../../../components/ui/button.tsx";
 import { Page } from "../../../components/ui/page.tsx";
@@ -48,7 +49,7 @@ export default function MessagePage() {
     );
   }
   const m = query.data;
-  const isExternal = m.linkUrl?.startsWith("https://");
+  const link = linkTarget(m.linkUrl);
   return (
     <Page title={m.title}>
       <p className="-mt-3 text-sm text-stone-600 dark:text-stone-400">
@@ -63,10 +64,10 @@ export default function MessagePage() {
       </p>
       {m.imageUrl ? <img src={m.imageUrl} alt="" className="max-h-72 w-full rounded-2xl object-cover" /> : null}
       <p className="whitespace-pre-line text-base leading-relaxed">{m.body}</p>
-      {m.linkUrl ? (
-        isExternal ? (
+      {link ? (
+        link.external ? (
           <a
-            href={m.linkUrl}
+            href={link.href}
             target="_blank"
             rel="noopener noreferrer"
             className={buttonClass("primary")}
@@ -75,7 +76,7 @@ export default function MessagePage() {
             Ouvrir le lien
           </a>
         ) : (
-          <ButtonLink to={m.linkUrl} onClick={() => void markClicked(id)}>
+          <ButtonLink to={link.href} onClick={() => void markClicked(id)}>
             Ouvrir le lien
           </ButtonLink>
         )
