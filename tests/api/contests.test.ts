@@ -10,6 +10,7 @@ import { verifyDraw } from "../../src/domain/contests/draw.ts";
 import { addStaff, grantPoints, recordVisit } from "../../src/server/db/factories.ts";
 import { contests, contestWinnings, prizeLots, profiles, shops } from "../../src/server/db/schema/index.ts";
 import { drawContest, expireUnclaimed } from "../../src/server/modules/contests/draw.service.ts";
+import { forgetEntrySignals } from "../../src/server/modules/contests/one-person.service.ts";
 import { createTestApp, ROOT, type ServerProcess, spawnServer, type TestApp, waitHealthy } from "../setup/api.ts";
 import { type Client, shopWithOwner, signedIn } from "./shops-helpers.ts";
 
@@ -650,6 +651,32 @@ describe("issue 22: one person, one entry; a complete règlement; the counter's 
     expect(rows).toHaveLength(3);
     // Someone else on their own network still plays.
     expect((await post(await customer(shop.id), wheel.id, "spin")).status).toBe(201);
+  });
+
+  it("issue 22 row 3: an entry's device id and network are erased once the claims deadline (60 days after the end) has passed", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const lot = await createLot(owner.client, shop.id);
+    const ids: string[] = [];
+    for (const title of ["Ancien jeu", "Jeu récent"]) {
+      const c = await createContest(owner.client, shop.id, { kind: "draw", title, prizes: [{ lotId: lot.id }] });
+      await schedule(owner.client, shop.id, c.id);
+      expect((await post(await player(), c.id, "enter", "device-kept-for-a-while")).status).toBe(201);
+      ids.push(c.id);
+    }
+    const day = 86_400_000;
+    await t.deps.db
+      .update(contests)
+      .set({ startsAt: new Date(Date.now() - 90 * day), endsAt: new Date(Date.now() - 61 * day) })
+      .where(eq(contests.id, ids[0]!));
+    expect(await forgetEntrySignals(t.deps.db)).toBeGreaterThanOrEqual(1);
+    const rows = await t.deps.db.execute<{ contest_id: string; device_id: string | null; network: string | null }>(
+      sql`select contest_id, device_id, network from contest_entries where contest_id in (${ids[0]!}, ${ids[1]!})`,
+    );
+    const old = rows.rows.find((r) => r.contest_id === ids[0])!;
+    const recent = rows.rows.find((r) => r.contest_id === ids[1])!;
+    expect([old.device_id, old.network]).toEqual([null, null]);
+    expect(recent.device_id).toBe("device-kept-for-a-while");
+    expect(recent.network).toMatch(/\.0\/24$/);
   });
 
   it("issue 22 row 7: a contest cannot be restricted to a points level any more; the règlement has a claims and disputes article", async () => {
