@@ -247,6 +247,12 @@ describe("contests: owner, shopper and counter", () => {
 
     // "Reduce motion": the wheel does not spin, it points at the slice at once, and says the result in words.
     const calm = await stack.createUser();
+    // A customer of the wheel's shop: contests are for customers by default (issue 22 row 3).
+    const [wheelRow] = await stack.deps.db
+      .select({ shopId: contests.shopId })
+      .from(contests)
+      .where(eq(contests.title, "Roue du test"));
+    await recordVisit(stack.deps, { shopId: wheelRow!.shopId, userId: calm.id, at: new Date() });
     const calmContext = await stack.newContext({ reducedMotion: "reduce" });
     await stack.signIn(calmContext, calm.email, calm.password);
     const calmPage = await calmContext.newPage();
