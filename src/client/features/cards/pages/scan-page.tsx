@@ -19,10 +19,7 @@ import { formatMoment } from "../../../../domain/format.ts";
 
 type Outcome = ScanAnswer["outcome"];
 
-const REFUSAL: Record<
-  Exclude<Outcome, "accepted">,
-  { title: string; glyph: GlyphName; tone: GlyphTone; rescan: boolean }
-> = {
+const REFUSAL: Record<Exclude<Outcome, "accepted">, { title: string; glyph: GlyphName; tone: GlyphTone; rescan: boolean }> = {
   cooldown: { title: "Passage déjà crédité", glyph: "clock", tone: "warning", rescan: false },
   daily_cap: { title: "Limite du jour atteinte", glyph: "clock", tone: "warning", rescan: false },
   stale_code: { title: "Ce code a expiré", glyph: "refresh", tone: "warning", rescan: true },
@@ -106,10 +103,7 @@ export default function ScanPage() {
         return setState({ kind: "kept" });
       }
       // The key stays: "Réessayer" sends the same one, so a request that did arrive is not credited twice.
-      setState({
-        kind: "error",
-        message: error instanceof ApiError ? error.message : "Une erreur inattendue est survenue. Réessayez.",
-      });
+      setState({ kind: "error", message: error instanceof ApiError ? error.message : "Une erreur inattendue est survenue. Réessayez." });
     }
   }, [code, here, navigate, queryClient, toSignIn]);
 
@@ -157,12 +151,7 @@ export default function ScanPage() {
       <Refusal {...REFUSAL[answer.outcome as Exclude<Outcome, "accepted">]} message={answer.message}>
         {answer.card && answer.shop ? (
           <Link to={`/shop/${answer.shop.slug}`} className="block rounded-3xl focus-visible:outline-offset-4">
-            <LoyaltyCard
-              shopName={answer.shop.name}
-              design={design}
-              logoUrl={shop.data?.logoUrl ?? null}
-              progress={answer.card.progress}
-            />
+            <LoyaltyCard shopName={answer.shop.name} design={design} logoUrl={shop.data?.logoUrl ?? null} progress={answer.card.progress} />
           </Link>
         ) : null}
       </Refusal>
@@ -171,15 +160,9 @@ export default function ScanPage() {
   return (
     <div className="mx-auto flex max-w-md flex-col gap-5 px-5 pb-10 pt-8">
       <div className="flex flex-col items-center gap-4 text-center" aria-live="polite">
-        <span
-          className="relative flex size-20 items-center justify-center rounded-full"
-          style={{ background: design.background, color: design.foreground }}
-        >
+        <span className="relative flex size-20 items-center justify-center rounded-full" style={{ background: design.background, color: design.foreground }}>
           {state.kind === "waiting" ? (
-            <span
-              className="size-10 animate-spin rounded-full border-4 border-current border-t-transparent"
-              aria-hidden="true"
-            />
+            <span className="size-10 animate-spin rounded-full border-4 border-current border-t-transparent" aria-hidden="true" />
           ) : (
             <Glyph name="alert" className="size-10" />
           )}
@@ -195,9 +178,7 @@ export default function ScanPage() {
           <Button full onClick={() => void send()}>
             Réessayer
           </Button>
-          <p className="text-center text-sm text-stone-600 dark:text-stone-400">
-            Votre passage ne sera compté qu'une fois, même si vous réessayez.
-          </p>
+          <p className="text-center text-sm text-stone-600 dark:text-stone-400">Votre passage ne sera compté qu'une fois, même si vous réessayez.</p>
         </>
       ) : null}
     </div>
@@ -218,24 +199,13 @@ const CONFETTI = [
   [84, 44, 5, 0],
 ] as const;
 
-function Accepted({
-  answer,
-  design,
-  logoUrl,
-}: {
-  answer: ScanAnswer;
-  design: typeof APP_DESIGN;
-  logoUrl: string | null;
-}) {
+function Accepted({ answer, design, logoUrl }: { answer: ScanAnswer; design: typeof APP_DESIGN; logoUrl: string | null }) {
   const mode = answer.card?.mode ?? "stamps";
   const gained = formatAmountFr(mode, answer.delta);
   const onAccent = readableOn(design.accent);
   return (
     <div className="pb-10">
-      <section
-        className="relative overflow-hidden px-5 pb-16 pt-8 text-center"
-        style={{ background: design.background, color: design.foreground }}
-      >
+      <section className="relative overflow-hidden px-5 pb-16 pt-8 text-center" style={{ background: design.background, color: design.foreground }}>
         {CONFETTI.map(([left, top, size, rotate], i) => (
           <span
             // biome-ignore lint/suspicious/noArrayIndexKey: fixed decoration.
@@ -253,39 +223,24 @@ function Accepted({
             aria-hidden="true"
           />
         ))}
-        <span
-          className="relative mx-auto flex size-20 items-center justify-center rounded-full shadow-lg"
-          style={{ background: design.accent, color: onAccent }}
-        >
+        <span className="relative mx-auto flex size-20 items-center justify-center rounded-full shadow-lg" style={{ background: design.accent, color: onAccent }}>
           <Glyph name="check" className="size-11" />
         </span>
         <h1 className="relative mt-4 text-3xl font-black tracking-tight">Passage validé !</h1>
         <p className="relative mt-1 text-5xl font-black tabular-nums">+{gained}</p>
         {answer.multiplier > 1 ? (
-          <p
-            className="relative mt-3 inline-flex rounded-full px-3 py-1 text-sm font-bold"
-            style={{ background: design.accent, color: onAccent }}
-          >
+          <p className="relative mt-3 inline-flex rounded-full px-3 py-1 text-sm font-bold" style={{ background: design.accent, color: onAccent }}>
             Points ×{answer.multiplier}
             {answer.periodLabel ? ` · ${answer.periodLabel}` : ""}
           </p>
         ) : null}
       </section>
       <div className="relative mx-auto -mt-10 flex max-w-md flex-col gap-5 px-5">
-        <div
-          className="rounded-2xl bg-white p-4 text-center font-medium shadow-md ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800"
-          role="status"
-        >
+        <div className="rounded-2xl bg-white p-4 text-center font-medium shadow-md ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800" role="status">
           {answer.message}
         </div>
         {answer.card && answer.shop ? (
-          <LoyaltyCard
-            shopName={answer.shop.name}
-            design={design}
-            logoUrl={logoUrl}
-            progress={answer.card.progress}
-            fresh={mode === "stamps" ? answer.delta : 1}
-          />
+          <LoyaltyCard shopName={answer.shop.name} design={design} logoUrl={logoUrl} progress={answer.card.progress} fresh={mode === "stamps" ? answer.delta : 1} />
         ) : null}
         {answer.nextAt ? (
           <p className="text-center text-sm text-stone-600 dark:text-stone-400">
