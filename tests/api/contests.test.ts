@@ -7,9 +7,10 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { verifyDraw } from "../../src/domain/contests/draw.ts";
-import { addStaff, grantPoints } from "../../src/server/db/factories.ts";
-import { contests, contestWinnings, prizeLots, shops } from "../../src/server/db/schema/index.ts";
+import { addStaff, grantPoints, recordVisit } from "../../src/server/db/factories.ts";
+import { contests, contestWinnings, prizeLots, profiles, shops } from "../../src/server/db/schema/index.ts";
 import { drawContest, expireUnclaimed } from "../../src/server/modules/contests/draw.service.ts";
+import { forgetEntrySignals } from "../../src/server/modules/contests/one-person.service.ts";
 import { createTestApp, ROOT, type ServerProcess, spawnServer, type TestApp, waitHealthy } from "../setup/api.ts";
 import { type Client, shopWithOwner, signedIn } from "./shops-helpers.ts";
 
@@ -43,10 +44,15 @@ async function createLot(owner: Client, shopId: string, over: Record<string, unk
 
 type Owned = { id: string; phase: string; seedCommitment: string | null };
 
+/**
+ * Open to every confirmed account unless the test says otherwise (the default is customers only, tested in the
+ * issue 22 row 3 test below), so players need no visit.
+ */
 async function createContest(owner: Client, shopId: string, body: Record<string, unknown>) {
   const res = await owner.request(`/api/backoffice/shops/${shopId}/contests`, {
     json: {
       title: "Grand jeu",
+      eligibility: "confirmed",
       startsAt: new Date(Date.now() - 60_000).toISOString(),
       endsAt: new Date(Date.now() + 86_400_000).toISOString(),
       ...body,
@@ -62,6 +68,22 @@ async function schedule(owner: Client, shopId: string, id: string) {
   const out = await json<{ contest: Owned }>(res);
   expect(res.status, out.message).toBe(200);
   return out.contest;
+}
+
+let nextNetwork = 0;
+/** An IPv4 address on a /24 no other player of this file uses (the default random addresses share /24s by chance). */
+const ownNetwork = (host = 7) => {
+  nextNetwork += 1;
+  return `${11 + Math.floor(nextNetwork / 65_536)}.${Math.floor(nextNetwork / 256) % 256}.${nextNetwork % 256}.${host}`;
+};
+
+/** A signed-in shopper on a network of their own, or on the one given. */
+async function player(over: Parameters<typeof signedIn>[1] & { ip?: string } = {}) {
+  const { ip, ...input } = over;
+  const p = await signedIn(t, input);
+  const client = t.client({ ip: ip ?? ownNetwork() });
+  for (const [k, v] of p.client.jar) client.jar.set(k, v);
+  return { user: p.user, client };
 }
 
 /** Ends a contest now (as time passing would). */
@@ -144,7 +166,7 @@ describe("the wheel", () => {
       prizes: [{ lotId: lot.id, oddsBp: 10_000 }],
     });
     await schedule(owner.client, shop.id, wheel.id);
-    const players = await Promise.all(Array.from({ length: 100 }, () => signedIn(t)));
+    const players = await Promise.all(Array.from({ length: 100 }, () => player()));
     const answers = await Promise.all(
       players.map(async (p) => {
         const res = await p.client.request(`/api/contests/${wheel.id}/spin`, { json: {} });
@@ -178,7 +200,7 @@ describe("the wheel", () => {
       prizes: [{ lotId: lot.id, oddsBp: 10_000 }],
     });
     await schedule(owner.client, shop.id, wheel.id);
-    const shopper = await signedIn(t);
+    const shopper = await player({ firstName: "Léa", lastName: "Gagnante" });
     const spin = await json<{ won: boolean; winning: { id: string; code: string } }>(
       await shopper.client.request(`/api/contests/${wheel.id}/spin`, { json: { marketingConsent: false } }),
     );
@@ -195,6 +217,7 @@ describe("the wheel", () => {
       ),
     );
     expect(found.winning).toMatchObject({ id: spin.winning.id, status: "to_hand_over", lotName: "Baguette tradition" });
+    expect(found.winning).toMatchObject({ winnerName: "Léa", winnerEmail: null });
     const other = await shopWithOwner(t);
     expect(
       (
@@ -258,7 +281,7 @@ describe("the draw", () => {
       prizes: [{ lotId: lot.id, quantity: prizes }],
     });
     const scheduled = await schedule(owner.client, shop.id, draw.id);
-    const players = await Promise.all(Array.from({ length: participants }, () => signedIn(t)));
+    const players = await Promise.all(Array.from({ length: participants }, () => player()));
     for (const p of players) {
       const res = await p.client.request(`/api/contests/${draw.id}/enter`, { json: {} });
       expect(res.status).toBe(201);
@@ -290,6 +313,7 @@ describe("the draw", () => {
       "unclaimed",
       "personal-data",
       "access",
+      "claims",
     ]);
     const text = rules.document.sections.flatMap((s) => s.paragraphs).join("\n");
     expect(text).toContain("Dupain SARL");
@@ -299,12 +323,12 @@ describe("the draw", () => {
     const again = await players[0]!.client.request(`/api/contests/${draw.id}/enter`, { json: {} });
     expect(again.status).toBe(409);
     expect((await json(again)).message).toBe("Vous participez déjà à ce tirage.");
-    const staff = await signedIn(t);
+    const staff = await player();
     await addStaff(t.deps, shop.id, staff.user.id);
     const byStaff = await staff.client.request(`/api/contests/${draw.id}/enter`, { json: {} });
     expect(byStaff.status).toBe(403);
     expect((await json(byStaff)).message).toMatch(/personnel/);
-    const unconfirmed = await signedIn(t, { emailVerified: false });
+    const unconfirmed = await player({ emailVerified: false });
     expect((await unconfirmed.client.request(`/api/contests/${draw.id}/enter`, { json: {} })).status).toBe(403);
     expect((await t.request(`/api/contests/${draw.id}/enter`, { json: {} })).status).toBe(401);
   });
@@ -430,7 +454,7 @@ describe("the draw", () => {
     expect(a.length + b.length).toBe(1);
   });
 
-  it("customers-only and VIP contests check the card; a points lot is credited at once", async () => {
+  it("customers-only contests ask for a visit (a card alone is not enough); a points lot is credited at once", async () => {
     const { shop, owner } = await shopWithOwner(t, { rules: { mode: "points" } });
     const lot = await createLot(owner.client, shop.id, { handover: "points", points: 50, name: "50 points" });
     const wheel = await createContest(owner.client, shop.id, {
@@ -440,12 +464,16 @@ describe("the draw", () => {
       prizes: [{ lotId: lot.id, oddsBp: 10_000 }],
     });
     await schedule(owner.client, shop.id, wheel.id);
-    const stranger = await signedIn(t);
+    const stranger = await player();
     const refused = await stranger.client.request(`/api/contests/${wheel.id}/spin`, { json: {} });
     expect(refused.status).toBe(403);
-    expect((await json(refused)).message).toBe("Ce jeu est réservé aux clients de la boutique.");
-    const customer = await signedIn(t);
-    const { cardId } = await grantPoints(t.deps, { shopId: shop.id, userId: customer.user.id, points: 10 });
+    expect((await json(refused)).message).toBe(
+      "Ce jeu est réservé aux clients de la boutique : faites d'abord enregistrer un passage en boutique.",
+    );
+    const customer = await player();
+    const { cardId } = await grantPoints(t.deps, { shopId: shop.id, userId: customer.user.id, points: 9 });
+    expect((await customer.client.request(`/api/contests/${wheel.id}/spin`, { json: {} })).status).toBe(403);
+    await recordVisit(t.deps, { shopId: shop.id, userId: customer.user.id, at: new Date() });
     const spin = await json<{ won: boolean }>(
       await customer.client.request(`/api/contests/${wheel.id}/spin`, { json: {} }),
     );
@@ -501,6 +529,257 @@ describe("shoppers' lists and featured pages", () => {
   });
 });
 
+describe("issue 22: one person, one entry; a complete règlement; the counter's lookups", () => {
+  const post = (p: { client: Client }, id: string, action: "enter" | "spin", deviceId?: string) =>
+    p.client.request(`/api/contests/${id}/${action}`, { json: deviceId ? { deviceId } : {} });
+  const customer = async (shopId: string, over: Parameters<typeof player>[0] = {}) => {
+    const p = await player(over);
+    await recordVisit(t.deps, { shopId, userId: p.user.id, at: new Date() });
+    return p;
+  };
+
+  it("issue 22 row 3: 4 accounts from one network or device count once in a draw; a non-customer cannot enter by default; the owner sees the groups before the draw; the draw sets them aside as the règlement says", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const lot = await createLot(owner.client, shop.id, { quantity: 20 });
+    const res = await owner.client.request(`/api/backoffice/shops/${shop.id}/contests`, {
+      json: {
+        kind: "draw",
+        title: "Tirage du quartier",
+        startsAt: new Date(Date.now() - 60_000).toISOString(),
+        endsAt: new Date(Date.now() + 86_400_000).toISOString(),
+        prizes: [{ lotId: lot.id, quantity: 10 }],
+      },
+    });
+    const draw = (await json<{ contest: Owned & { eligibility: string } }>(res)).contest;
+    expect(draw.eligibility).toBe("customers");
+    await schedule(owner.client, shop.id, draw.id);
+
+    // Customers only by default: an account without a visit is refused.
+    const stranger = await player();
+    const refused = await post(stranger, draw.id, "enter");
+    expect(refused.status).toBe(403);
+    expect((await json(refused)).message).toMatch(/réservé aux clients de la boutique/);
+
+    // Four accounts from one network (203.0.113.x), two on one phone (one device id), one sharing a mobile number.
+    const net = ownNetwork(10).replace(/\.\d+$/, "");
+    const sameNetwork = [];
+    for (const host of [10, 11, 12, 13]) sameNetwork.push(await customer(shop.id, { ip: `${net}.${host}` }));
+    const alone = await customer(shop.id);
+    const phoneA = await customer(shop.id);
+    const phoneB = await customer(shop.id);
+    for (const p of [phoneA, phoneB])
+      await t.deps.db.update(profiles).set({ phone: "+33612345678" }).where(eq(profiles.id, p.user.id));
+    const deviceA = await customer(shop.id);
+    const deviceB = await customer(shop.id);
+    for (const p of [...sameNetwork, alone, phoneA, phoneB]) expect((await post(p, draw.id, "enter")).status).toBe(201);
+    for (const p of [deviceA, deviceB])
+      expect((await post(p, draw.id, "enter", "phone-of-one-person")).status).toBe(201);
+
+    const groups = await json<{
+      entries: number;
+      excludedEntries: number;
+      groups: { reasons: string[]; accounts: { name: string; counted: boolean }[] }[];
+    }>(await owner.client.request(`/api/backoffice/shops/${shop.id}/contests/${draw.id}/groups`));
+    expect(groups.entries).toBe(9);
+    expect(groups.excludedEntries).toBe(5);
+    expect(groups.groups.map((g) => [g.reasons, g.accounts.map((a) => a.counted)])).toEqual([
+      [["même réseau internet"], [true, false, false, false]],
+      [["même numéro de mobile"], [true, false]],
+      [["même appareil"], [true, false]],
+    ]);
+    // Staff and other shops do not see them.
+    const staff = await player();
+    await addStaff(t.deps, shop.id, staff.user.id);
+    expect((await staff.client.request(`/api/backoffice/shops/${shop.id}/contests/${draw.id}/groups`)).status).toBe(
+      403,
+    );
+    const other = await shopWithOwner(t);
+    expect(
+      (await other.owner.client.request(`/api/backoffice/shops/${other.shop.id}/contests/${draw.id}/groups`)).status,
+    ).toBe(404);
+
+    // The draw: 10 lots, 9 entries, but only 4 people: the first of each group, and the one alone.
+    await closeNow(draw.id);
+    const won = await drawContest({ db: t.deps.db, contestId: draw.id });
+    expect(new Set(won!.map((w) => w.userId))).toEqual(
+      new Set([sameNetwork[0]!.user.id, alone.user.id, phoneA.user.id, deviceA.user.id]),
+    );
+    const published = await json<{ entrants: unknown[] }>(await t.request(`/api/contests/${draw.id}/draw`));
+    expect(published.entrants).toHaveLength(4);
+    // Stored: the network prefix, never the address.
+    const stored = await t.deps.db.execute<{ network: string | null }>(
+      sql`select distinct network from contest_entries where contest_id = ${draw.id} and user_id = ${sameNetwork[1]!.user.id}`,
+    );
+    expect(stored.rows).toEqual([{ network: `${net}.0/24` }]);
+    // The règlement states the rule the draw applied.
+    const rules = await json<{ document: { sections: { id: string; paragraphs: string[] }[] } }>(
+      await t.request(`/api/contests/${draw.id}/rules`),
+    );
+    const participants = rules.document.sections.find((x) => x.id === "participants")!.paragraphs.join(" ");
+    expect(participants).toContain("seules comptent les participations du compte qui s'est inscrit le premier");
+    expect(participants).toContain("au moins un passage enregistré en boutique");
+  });
+
+  it("issue 22 row 3: the wheel gives one spin, so at most one lot, per person and period — 4 accounts on one network at once, or one device, or one mobile number", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const lot = await createLot(owner.client, shop.id, { quantity: 50 });
+    const wheel = await createContest(owner.client, shop.id, {
+      kind: "wheel",
+      eligibility: "customers",
+      spinPeriod: "day",
+      prizes: [{ lotId: lot.id, oddsBp: 10_000 }],
+    });
+    await schedule(owner.client, shop.id, wheel.id);
+    const net = ownNetwork().replace(/\.\d+$/, "");
+    const four = await Promise.all([21, 22, 23, 24].map((h) => customer(shop.id, { ip: `${net}.${h}` })));
+    const answers = await Promise.all(four.map((p) => post(p, wheel.id, "spin")));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
+    const refusedText = await json(answers.find((a) => a.status === 409)!);
+    expect(refusedText.message).toBe(
+      "Un autre compte a déjà joué aujourd'hui depuis cet appareil, ce réseau internet ou ce numéro de mobile : une seule participation par personne.",
+    );
+    // One device id on two networks, then one mobile number on two networks.
+    const [d1, d2, m1, m2] = await Promise.all([1, 2, 3, 4].map(() => customer(shop.id)));
+    expect((await post(d1!, wheel.id, "spin", "device-of-one-person")).status).toBe(201);
+    expect((await post(d2!, wheel.id, "spin", "device-of-one-person")).status).toBe(409);
+    for (const p of [m1!, m2!])
+      await t.deps.db.update(profiles).set({ phone: "+33698765432" }).where(eq(profiles.id, p.user.id));
+    expect((await post(m1!, wheel.id, "spin")).status).toBe(201);
+    expect((await post(m2!, wheel.id, "spin")).status).toBe(409);
+    // Three people, three lots: not seven.
+    const rows = await t.deps.db.select().from(contestWinnings).where(eq(contestWinnings.contestId, wheel.id));
+    expect(rows).toHaveLength(3);
+    // Someone else on their own network still plays.
+    expect((await post(await customer(shop.id), wheel.id, "spin")).status).toBe(201);
+  });
+
+  it("issue 22 row 3: an entry's device id and network are erased once the claims deadline (60 days after the end) has passed", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const lot = await createLot(owner.client, shop.id);
+    const ids: string[] = [];
+    for (const title of ["Ancien jeu", "Jeu récent"]) {
+      const c = await createContest(owner.client, shop.id, { kind: "draw", title, prizes: [{ lotId: lot.id }] });
+      await schedule(owner.client, shop.id, c.id);
+      expect((await post(await player(), c.id, "enter", "device-kept-for-a-while")).status).toBe(201);
+      ids.push(c.id);
+    }
+    const day = 86_400_000;
+    await t.deps.db
+      .update(contests)
+      .set({ startsAt: new Date(Date.now() - 90 * day), endsAt: new Date(Date.now() - 61 * day) })
+      .where(eq(contests.id, ids[0]!));
+    expect(await forgetEntrySignals(t.deps.db)).toBeGreaterThanOrEqual(1);
+    const rows = await t.deps.db.execute<{ contest_id: string; device_id: string | null; network: string | null }>(
+      sql`select contest_id, device_id, network from contest_entries where contest_id in (${ids[0]!}, ${ids[1]!})`,
+    );
+    const old = rows.rows.find((r) => r.contest_id === ids[0])!;
+    const recent = rows.rows.find((r) => r.contest_id === ids[1])!;
+    expect([old.device_id, old.network]).toEqual([null, null]);
+    expect(recent.device_id).toBe("device-kept-for-a-while");
+    expect(recent.network).toMatch(/\.0\/24$/);
+  });
+
+  it("issue 22 row 7: a contest cannot be restricted to a points level any more; the règlement has a claims and disputes article", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const lot = await createLot(owner.client, shop.id);
+    const base = {
+      kind: "draw",
+      title: "Tirage des fidèles",
+      startsAt: new Date(Date.now() - 60_000).toISOString(),
+      endsAt: new Date(Date.now() + 86_400_000).toISOString(),
+      prizes: [{ lotId: lot.id }],
+    };
+    const vip = await owner.client.request(`/api/backoffice/shops/${shop.id}/contests`, {
+      json: { ...base, eligibility: "vip" },
+    });
+    expect(vip.status).toBe(400);
+    const tier = await owner.client.request(`/api/backoffice/shops/${shop.id}/contests`, {
+      json: { ...base, eligibility: "customers", vipTierId: "8d1c5a0e-6f0b-4a43-9d64-7a4a8f7e2b11" },
+    });
+    expect(tier.status).toBe(400);
+    expect((await json(tier)).message).toMatch(/gratuit/);
+    const columns = await t.deps.db.execute<{ column_name: string }>(
+      sql`select column_name from information_schema.columns where table_name = 'contests' and column_name ~ 'vip|tier'`,
+    );
+    expect(columns.rows).toEqual([]);
+
+    const created = await createContest(owner.client, shop.id, { ...base, eligibility: "customers" });
+    await schedule(owner.client, shop.id, created.id);
+    const rules = await json<{ document: { sections: { id: string; heading: string; paragraphs: string[] }[] } }>(
+      await t.request(`/api/contests/${created.id}/rules`),
+    );
+    const claims = rules.document.sections.at(-1)!;
+    expect(claims.id).toBe("claims");
+    expect(claims.heading).toBe("Article 12 — Réclamations et litiges");
+    const text = claims.paragraphs.join(" ");
+    for (const words of [
+      "au plus tard le",
+      "solution amiable",
+      "médiateur de la consommation",
+      "tribunaux français compétents",
+    ])
+      expect(text).toContain(words);
+    const all = rules.document.sections.flatMap((x) => x.paragraphs).join(" ");
+    expect(all).toContain("aucun point de fidélité ne sont demandés");
+    expect(all).not.toMatch(/VIP/);
+  });
+
+  it("issue 22 row 9: won-lot lookups are throttled per staff account (20 misses in 10 minutes), a hit is refunded, and only the first name shows until the lot is handed over", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const lot = await createLot(owner.client, shop.id, { quantity: 5, name: "Éclair" });
+    const wheel = await createContest(owner.client, shop.id, {
+      kind: "wheel",
+      spinPeriod: "contest",
+      prizes: [{ lotId: lot.id, oddsBp: 10_000 }],
+    });
+    await schedule(owner.client, shop.id, wheel.id);
+    const winner = await player({ firstName: "Inès", lastName: "Durand-Secret" });
+    const spin = await json<{ winning: { id: string; code: string } }>(await post(winner, wheel.id, "spin"));
+    const staff = await player();
+    await addStaff(t.deps, shop.id, staff.user.id);
+    const lookup = (who: { client: Client }, code: string) =>
+      who.client.request(`/api/backoffice/shops/${shop.id}/contest-winnings/lookup?code=${code}`);
+    const free = async () => {
+      // A code of the right shape that no lot has (not the winner's).
+      for (;;) {
+        const code = Array.from(
+          { length: 6 },
+          () => "ABCDEFGHJKMNPQRSTUVWXYZ23456789"[Math.floor(Math.random() * 31)],
+        ).join("");
+        if (code !== spin.winning.code) return code;
+      }
+    };
+
+    for (let i = 0; i < 19; i++) expect((await lookup(staff, await free())).status).toBe(404);
+    // Hits do not count: five in a row, then the 20th miss is still allowed.
+    for (let i = 0; i < 5; i++) {
+      const hit = await lookup(staff, spin.winning.code);
+      expect(hit.status).toBe(200);
+      const body = await json<{ winning: { winnerName: string; winnerEmail: string | null; status: string } }>(hit);
+      expect(body.winning).toMatchObject({ winnerName: "Inès", winnerEmail: null, status: "to_hand_over" });
+      expect(JSON.stringify(body)).not.toContain("Durand-Secret");
+      expect(JSON.stringify(body)).not.toContain(winner.user.email);
+    }
+    expect((await lookup(staff, await free())).status).toBe(404);
+    const limited = await lookup(staff, await free());
+    expect(limited.status).toBe(429);
+    expect((await json(limited)).message).toMatch(/^Trop de tentatives\. Réessayez dans/);
+    expect((await lookup(staff, spin.winning.code)).status).toBe(429);
+
+    // Another staff member has their own allowance; once handed over, the full record shows.
+    const colleague = await player();
+    await addStaff(t.deps, shop.id, colleague.user.id);
+    const handed = await json<{ winning: { winnerName: string; winnerEmail: string | null } }>(
+      await colleague.client.request(`/api/backoffice/shops/${shop.id}/contest-winnings/${spin.winning.id}/hand-over`, {
+        method: "POST",
+      }),
+    );
+    expect(handed.winning).toMatchObject({ winnerName: "Inès Durand-Secret", winnerEmail: winner.user.email });
+    const after = await json<{ winning: { winnerName: string } }>(await lookup(colleague, spin.winning.code));
+    expect(after.winning.winnerName).toBe("Inès Durand-Secret");
+  });
+});
+
 describe("two server processes on one PostgreSQL", () => {
   it.skipIf(!inject("testDatabaseUrl"))(
     "both run the draw at the closing time: it happens exactly once (skipped without TEST_DATABASE_URL)",
@@ -513,7 +792,7 @@ describe("two server processes on one PostgreSQL", () => {
           prizes: [{ lotId: lot.id, quantity: 2 }],
         });
         await schedule(owner.client, shop.id, contest.id);
-        for (const p of await Promise.all(Array.from({ length: 6 }, () => signedIn(t)))) {
+        for (const p of await Promise.all(Array.from({ length: 6 }, () => player()))) {
           expect((await p.client.request(`/api/contests/${contest.id}/enter`, { json: {} })).status).toBe(201);
         }
         return { draw: contest };

@@ -2,7 +2,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addStaff } from "../../src/server/db/factories.ts";
+import { addStaff, recordVisit } from "../../src/server/db/factories.ts";
 import { contests } from "../../src/server/db/schema/index.ts";
 import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
 
@@ -69,6 +69,8 @@ describe("contests: owner, shopper and counter", () => {
     const employee = await stack.createUser({ firstName: "Hugo", lastName: "Lemoine" });
     await addStaff(stack.deps, shop.id, employee.id, "member");
     const shopper = await stack.createUser({ firstName: "Léa", lastName: "Client" });
+    // A customer of the shop (a visit at the counter): contests are for customers by default (issue 22 row 3).
+    await recordVisit(stack.deps, { shopId: shop.id, userId: shopper.id, at: new Date() });
 
     // — The owner, on one phone.
     const ownerContext = await signedIn(owner);
@@ -149,10 +151,13 @@ describe("contests: owner, shopper and counter", () => {
     await staffPage.getByLabel("Code de la récompense (6 caractères)").fill(code!);
     await staffPage.getByRole("button", { name: "Rechercher le code" }).click();
     await eventually(() => staffPage.getByRole("heading", { name: "Croissant offert" }).isVisible()).toBe(true);
-    expect(await staffPage.getByText("Léa Client").isVisible()).toBe(true);
+    // Until the lot is handed over, the counter sees the winner's first name only (issue 22 row 9).
+    expect(await staffPage.getByText("Léa", { exact: true }).isVisible()).toBe(true);
+    expect(await staffPage.getByText("Léa Client").count()).toBe(0);
     await expectAccessible(staffPage);
     await staffPage.getByRole("button", { name: "Remettre le lot" }).click();
     await eventually(() => staffPage.getByTestId("lot-status").textContent()).toBe("Remis");
+    await eventually(() => staffPage.getByText("Léa Client").isVisible()).toBe(true);
     expect(await staffPage.getByText("Lot remis par Hugo Lemoine").isVisible()).toBe(true);
     await snap(staffPage, "contests-counter");
 
@@ -173,6 +178,10 @@ describe("contests: owner, shopper and counter", () => {
       .where(eq(contests.id, drawRow!.id));
     await open(ownerPage, "/admin/jeux-concours", "Jeux concours");
     const drawItem = ownerPage.getByRole("listitem").filter({ hasText: "Grand tirage" });
+    // Before the draw, the owner sees the entries and any group of linked accounts (issue 22 row 3).
+    await eventually(() => drawItem.getByTestId("entrant-groups").textContent()).toContain(
+      "1 participation · aucun groupe suspect",
+    );
     await drawItem.getByRole("button", { name: "Tirer au sort" }).click();
     await eventually(() => drawItem.getByText("Tirage effectué : les gagnants sont prévenus.").isVisible()).toBe(true);
     await open(ownerPage, "/admin/gestion-des-lots-2", "Lots gagnés");
@@ -200,6 +209,7 @@ describe("contests: owner, shopper and counter", () => {
       "Article 9 — Lots non réclamés",
       "Article 10 — Données personnelles",
       "Article 11 — Accès au règlement",
+      "Article 12 — Réclamations et litiges",
     ]);
     await expectAccessible(page);
 
@@ -237,6 +247,12 @@ describe("contests: owner, shopper and counter", () => {
 
     // "Reduce motion": the wheel does not spin, it points at the slice at once, and says the result in words.
     const calm = await stack.createUser();
+    // A customer of the wheel's shop: contests are for customers by default (issue 22 row 3).
+    const [wheelRow] = await stack.deps.db
+      .select({ shopId: contests.shopId })
+      .from(contests)
+      .where(eq(contests.title, "Roue du test"));
+    await recordVisit(stack.deps, { shopId: wheelRow!.shopId, userId: calm.id, at: new Date() });
     const calmContext = await stack.newContext({ reducedMotion: "reduce" });
     await stack.signIn(calmContext, calm.email, calm.password);
     const calmPage = await calmContext.newPage();

@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 import { contestPhase, ineligibilityReason, parseClaimCode, periodKey } from "./contests.ts";
 import { contestInputSchema } from "./schemas.ts";
 
-const base = { emailVerified: true, isShopMember: false, hasCard: true, lifetime: 50 };
+const base = { emailVerified: true, isShopMember: false, hasVisited: true };
+
+const validDraw = {
+  kind: "draw",
+  title: "Grand tirage",
+  startsAt: "2026-12-01T08:00:00Z",
+  endsAt: "2026-12-24T08:00:00Z",
+  prizes: [{ lotId: "8d1c5a0e-6f0b-4a43-9d64-7a4a8f7e2b11", quantity: 1 }],
+};
 
 describe("contest rules", () => {
   it("derives open and closed from the dates of a scheduled contest", () => {
@@ -18,22 +26,17 @@ describe("contest rules", () => {
     expect(contestPhase({ ...c, status: "drawn" }, new Date("2026-01-25T00:00:00Z"))).toBe("drawn");
   });
 
-  it("excludes staff, unconfirmed e-mails, non-customers and those below the VIP level — never asks for a purchase", () => {
-    expect(ineligibilityReason(base, { eligibility: "confirmed", vipThreshold: null })).toBeNull();
-    expect(
-      ineligibilityReason({ ...base, isShopMember: true }, { eligibility: "confirmed", vipThreshold: null }),
-    ).toMatch(/personnel/);
-    expect(
-      ineligibilityReason({ ...base, emailVerified: false }, { eligibility: "confirmed", vipThreshold: null }),
-    ).toMatch(/Confirmez/);
-    expect(ineligibilityReason({ ...base, hasCard: false }, { eligibility: "customers", vipThreshold: null })).toMatch(
-      /clients/,
-    );
-    expect(
-      ineligibilityReason({ ...base, hasCard: false }, { eligibility: "confirmed", vipThreshold: null }),
-    ).toBeNull();
-    expect(ineligibilityReason(base, { eligibility: "vip", vipThreshold: 100 })).toMatch(/VIP/);
-    expect(ineligibilityReason({ ...base, lifetime: 100 }, { eligibility: "vip", vipThreshold: 100 })).toBeNull();
+  it("excludes staff, unconfirmed e-mails and, by default, anyone without a visit — never asks for points or a purchase", () => {
+    expect(ineligibilityReason(base, "customers")).toBeNull();
+    expect(ineligibilityReason({ ...base, isShopMember: true }, "confirmed")).toMatch(/personnel/);
+    expect(ineligibilityReason({ ...base, emailVerified: false }, "confirmed")).toMatch(/Confirmez/);
+    expect(ineligibilityReason({ ...base, hasVisited: false }, "customers")).toMatch(/clients de la boutique/);
+    expect(ineligibilityReason({ ...base, hasVisited: false }, "confirmed")).toBeNull();
+    expect(contestInputSchema.parse(validDraw).eligibility).toBe("customers");
+    // No points level: the option and its field are refused.
+    expect(contestInputSchema.safeParse({ ...validDraw, eligibility: "vip" }).success).toBe(false);
+    const tier = contestInputSchema.safeParse({ ...validDraw, vipTierId: "8d1c5a0e-6f0b-4a43-9d64-7a4a8f7e2b12" });
+    expect(tier.error?.issues[0]?.message).toMatch(/gratuit/);
   });
 
   it("counts spins per local day, per week (from Monday), or once for the contest", () => {
@@ -52,13 +55,7 @@ describe("contest rules", () => {
   });
 
   it("refuses any cost, price or purchase field: taking part is free", () => {
-    const valid = {
-      kind: "draw",
-      title: "Grand tirage",
-      startsAt: "2026-12-01T08:00:00Z",
-      endsAt: "2026-12-24T08:00:00Z",
-      prizes: [{ lotId: "8d1c5a0e-6f0b-4a43-9d64-7a4a8f7e2b11", quantity: 1 }],
-    };
+    const valid = validDraw;
     expect(contestInputSchema.safeParse(valid).success).toBe(true);
     for (const extra of [{ cost: 10 }, { pointsCost: 5 }, { purchaseRequired: true }, { price: 2 }]) {
       const parsed = contestInputSchema.safeParse({ ...valid, ...extra });

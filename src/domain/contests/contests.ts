@@ -27,12 +27,16 @@ export function contestPhase(
   return now < c.endsAt ? "open" : "closed";
 }
 
-export const ELIGIBILITIES = ["confirmed", "customers", "vip"] as const;
+/**
+ * Who may take part. Customers (a visit recorded at the counter) by default; never a points level or a purchase
+ * (issue 22 row 7: the VIP restriction was removed, ADR 0033). A visit is not a purchase: scanning is free.
+ */
+export const ELIGIBILITIES = ["customers", "confirmed"] as const;
 export type Eligibility = (typeof ELIGIBILITIES)[number];
+export const DEFAULT_ELIGIBILITY: Eligibility = "customers";
 export const ELIGIBILITY_LABELS_FR: Record<Eligibility, string> = {
+  customers: "Les clients de la boutique (au moins un passage enregistré en boutique avec la carte de fidélité)",
   confirmed: "Toute personne inscrite sur Fidèle avec une adresse e-mail confirmée",
-  customers: "Les clients de la boutique (titulaires de sa carte de fidélité)",
-  vip: "Les clients de la boutique ayant atteint un niveau VIP",
 };
 
 export const SPIN_PERIODS = ["day", "week", "contest"] as const;
@@ -59,20 +63,16 @@ export type Participant = {
   emailVerified: boolean;
   /** Member (owner or staff) of the organising shop. */
   isShopMember: boolean;
-  hasCard: boolean;
-  /** Lifetime points on the shop's card. */
-  lifetime: number;
+  /** At least one visit recorded at the shop's counter. */
+  hasVisited: boolean;
 };
 
-export type EligibilityRule = { eligibility: Eligibility; vipThreshold: number | null };
-
-/** Why this person may not take part (French), or null when they may. Never a purchase, never points spent. */
-export function ineligibilityReason(p: Participant, rule: EligibilityRule): string | null {
+/** Why this person may not take part (French), or null when they may. Never a purchase, never points. */
+export function ineligibilityReason(p: Participant, eligibility: Eligibility): string | null {
   if (p.isShopMember) return "Le personnel et les responsables de la boutique ne peuvent pas participer à ses jeux.";
   if (!p.emailVerified) return "Confirmez d'abord votre adresse e-mail pour participer.";
-  if (rule.eligibility === "customers" && !p.hasCard) return "Ce jeu est réservé aux clients de la boutique.";
-  if (rule.eligibility === "vip" && (!p.hasCard || p.lifetime < (rule.vipThreshold ?? 0)))
-    return "Ce jeu est réservé aux clients ayant atteint le niveau VIP demandé.";
+  if (eligibility === "customers" && !p.hasVisited)
+    return "Ce jeu est réservé aux clients de la boutique : faites d'abord enregistrer un passage en boutique.";
   return null;
 }
 

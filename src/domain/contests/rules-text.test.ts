@@ -23,7 +23,6 @@ const input = (over: Partial<RulesInput["contest"]> = {}): RulesInput => ({
     endsAt: new Date("2026-12-24T17:00:00Z"),
     timeZone: "Europe/Paris",
     eligibility: "customers",
-    vipTierName: null,
     entriesPerPerson: 1,
     spinPeriod: "day",
     seedCommitment: "ab".repeat(32),
@@ -107,9 +106,26 @@ describe("the generated règlement", () => {
     expect(text).toContain("les clients de la boutique");
     expect(text).toContain("Le personnel et les responsables de la boutique");
     expect(text).toContain("une seule fois");
-    const wheel = buildRules(input({ kind: "wheel", spinPeriod: "week", eligibility: "vip", vipTierName: "Or" }));
+    expect(text).toContain("au moins un passage enregistré en boutique");
+    const wheel = buildRules(input({ kind: "wheel", spinPeriod: "week", eligibility: "confirmed" }));
     expect(section(wheel, "participants")).toContain("une fois par semaine");
-    expect(section(wheel, "participants")).toContain("« Or » ou supérieur");
+    expect(section(wheel, "participants")).toContain("adresse e-mail confirmée");
+  });
+
+  it("states the one-person rule the app applies: the groups, and what happens to them in a draw and at the wheel", () => {
+    const text = section(doc, "participants");
+    expect(text).toContain("même appareil, un même numéro de mobile ou un même réseau internet");
+    expect(text).toContain("IPv4 /24 ou IPv6 /48");
+    expect(text).toContain("seules comptent les participations du compte qui s'est inscrit le premier");
+    expect(text).toContain("présentés à l'Organisateur avant le tirage");
+    const wheel = buildRules(input({ kind: "wheel" }));
+    expect(section(wheel, "participants")).toContain("la roue ne peut tourner qu'une fois par période");
+  });
+
+  it("never mentions a points level: points are never asked for", () => {
+    const all = rulesToText(doc);
+    expect(all).not.toMatch(/VIP|niveau/i);
+    expect(section(doc, "free")).toContain("aucun point de fidélité");
   });
 
   it("says participation is free and without purchase, and consent is separate", () => {
@@ -158,5 +174,20 @@ describe("the generated règlement", () => {
     expect(section(doc, "access")).toContain("consultable gratuitement");
     expect(section(doc, "access")).toContain("https://fidele.example/jeu-concours?reglement=c1");
     expect(rulesToText(doc)).toContain("Article 11 — Accès au règlement");
+  });
+
+  it("has a claims and disputes article: deadline, amicable settlement first, the consumer mediator, the courts", () => {
+    const text = section(doc, "claims");
+    expect(rulesToText(doc)).toContain("Article 12 — Réclamations et litiges");
+    // 60 days after 24 December 2026, in the shop's time zone.
+    expect(text).toContain("au plus tard le 22 février 2027 (60 jours après la fin du jeu)");
+    expect(text).toContain("par e-mail à contact@dupain.fr");
+    expect(text).toContain("solution amiable");
+    expect(text).toContain("médiateur de la consommation");
+    expect(text).toContain("L611-1");
+    expect(text).toContain("tribunaux français compétents");
+    expect(text).toContain("R631-3");
+    const noEmail = buildRules({ ...input(), organiser: { ...input().organiser, contactEmail: null } });
+    expect(section(noEmail, "claims")).toContain("par courrier à l'Organisateur, 3 rue des Fours, 69001 Lyon");
   });
 });

@@ -14,8 +14,11 @@ import { oddsPercent } from "./wheel.ts";
  * The règlement, generated from the shop's legal identity (/admin/edit-societe), the contest and its lots. Every
  * section a serious organiser publishes: organiser, dates, who may take part and how often, free participation,
  * mechanism, prizes (nature, number, commercial value), how and when winners are chosen and told, claim deadline,
- * unclaimed prizes, personal data, free access to the règlement.
+ * unclaimed prizes, personal data, free access to the règlement, claims and disputes.
  */
+
+/** Claims about the game are received until this many days after its end (article « Réclamations et litiges »). */
+export const CLAIMS_DEADLINE_DAYS = 60;
 
 export type RulesOrganiser = {
   shopName: string;
@@ -54,7 +57,6 @@ export type RulesInput = {
     endsAt: Date;
     timeZone: string;
     eligibility: Eligibility;
-    vipTierName: string | null;
     entriesPerPerson: number;
     spinPeriod: SpinPeriod;
     seedCommitment: string | null;
@@ -81,6 +83,7 @@ export const RULES_SECTION_IDS = [
   "unclaimed",
   "personal-data",
   "access",
+  "claims",
 ] as const;
 export type RulesSectionId = (typeof RULES_SECTION_IDS)[number];
 
@@ -122,18 +125,40 @@ function prizeLine(p: RulesPrize, kind: ContestKind): string {
   return `${p.name}${p.description ? ` (${p.description})` : ""} : ${count}, valeur commerciale unitaire ${value} TTC, ${handover}.`;
 }
 
+/**
+ * Claims and disputes: a written claim within a deadline, an amicable settlement first, then the consumer
+ * mediator (free for the consumer, Code de la consommation L612-1) and the courts (R631-3: the consumer may
+ * also sue where they lived).
+ */
+function claimsParagraphs(o: RulesOrganiser, contest: RulesInput["contest"]): string[] {
+  const deadline = new Date(contest.endsAt.getTime() + CLAIMS_DEADLINE_DAYS * 86_400_000);
+  const where = orNull(o.contactEmail)
+    ? `par e-mail à ${o.contactEmail!.trim()} ou par courrier à l'adresse de l'Organisateur`
+    : `par courrier à l'Organisateur, ${orNull(o.legalAddress) ?? `${o.address}, ${o.postalCode} ${o.city}`}`;
+  return [
+    `Toute réclamation relative au jeu doit être adressée par écrit, ${where}, au plus tard le ${formatLocalDate(localParts(deadline, contest.timeZone).date)} (${formatNumber(CLAIMS_DEADLINE_DAYS)} jours après la fin du jeu), en précisant le nom du jeu, l'adresse e-mail du compte et l'objet de la réclamation. L'Organisateur y répond dans un délai d'un mois.`,
+    "En cas de désaccord, les parties recherchent d'abord une solution amiable.",
+    "À défaut d'accord amiable, le participant peut recourir gratuitement au médiateur de la consommation dont relève l'Organisateur (articles L611-1 et suivants du Code de la consommation), dans un délai d'un an à compter de sa réclamation écrite ; l'Organisateur en communique le nom et les coordonnées sur simple demande.",
+    "À défaut de solution amiable ou de médiation, tout litige relève des tribunaux français compétents. Le participant peut saisir, à son choix, l'une des juridictions territorialement compétentes selon le Code de procédure civile ou celle du lieu où il demeurait au moment des faits (article R631-3 du Code de la consommation).",
+  ];
+}
+
 export function buildRules(input: RulesInput): RulesDocument {
   const { organiser, contest, prizes } = input;
   const tz = contest.timeZone;
   const isDraw = contest.kind === "draw";
   const total = prizes.reduce((s, p) => s + p.valueCents * p.quantity, 0);
-  const who =
-    contest.eligibility === "vip" && contest.vipTierName
-      ? `${ELIGIBILITY_LABELS_FR.vip} « ${contest.vipTierName} » ou supérieur`
-      : ELIGIBILITY_LABELS_FR[contest.eligibility];
+  const who = ELIGIBILITY_LABELS_FR[contest.eligibility];
   const howOften = isDraw
     ? `Chaque personne peut participer ${contest.entriesPerPerson === 1 ? "une seule fois" : `${formatNumber(contest.entriesPerPerson)} fois`} pendant la durée du jeu ; une même personne ne peut gagner qu'un seul lot.`
     : `Chaque personne peut faire tourner la roue une fois ${contest.spinPeriod === "day" ? "par jour" : contest.spinPeriod === "week" ? "par semaine" : "pendant toute la durée du jeu"}.`;
+  // One person, one entry (ADR 0033): the rule the draw and the wheel apply, stated as they apply it.
+  const onePerson = [
+    "Une personne ne peut participer qu'avec un seul compte. Les comptes qui partagent un même appareil, un même numéro de mobile ou un même réseau internet (même bloc d'adresses IPv4 /24 ou IPv6 /48) pendant le jeu sont présumés appartenir à une même personne et forment un groupe.",
+    isDraw
+      ? "Pour chaque groupe, seules comptent les participations du compte qui s'est inscrit le premier ; les participations des autres comptes du groupe sont écartées du tirage. Les groupes sont présentés à l'Organisateur avant le tirage et la règle s'applique automatiquement, sans choix de sa part."
+      : "Pour chaque groupe, la roue ne peut tourner qu'une fois par période indiquée ci-dessus, quel que soit le compte utilisé ; un tour refusé à ce titre est signalé à l'écran.",
+  ];
   const claimDays = [...new Set(prizes.map((p) => p.claimDays))].sort((a, b) => a - b);
   const claimText =
     claimDays.length === 1
@@ -156,6 +181,7 @@ export function buildRules(input: RulesInput): RulesDocument {
         `Le jeu est ouvert aux personnes physiques majeures suivantes : ${who.charAt(0).toLowerCase()}${who.slice(1)}.`,
         "Le personnel et les responsables de la boutique organisatrice, ainsi que les membres de son équipe sur Fidèle, ne peuvent pas participer.",
         howOften,
+        ...onePerson,
       ],
     },
     {
@@ -232,6 +258,7 @@ export function buildRules(input: RulesInput): RulesDocument {
         "La participation au jeu implique l'acceptation du présent règlement. Le jeu est soumis au droit français (Code de la consommation, article L121-20).",
       ],
     },
+    { id: "claims", heading: "Article 12 — Réclamations et litiges", paragraphs: claimsParagraphs(organiser, contest) },
   ];
   return { title: `Règlement du jeu « ${contest.title} »`, sections };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { imageDataUrlSchema, optionalText, text } from "../schemas/shops.ts";
-import { CONTEST_KINDS, ELIGIBILITIES, HANDOVER_MODES, SPIN_PERIODS } from "./contests.ts";
+import { deviceIdSchema } from "../schemas/cards.ts";
+import { CONTEST_KINDS, DEFAULT_ELIGIBILITY, ELIGIBILITIES, HANDOVER_MODES, SPIN_PERIODS } from "./contests.ts";
 import { ODDS_SCALE } from "./wheel.ts";
 
 /**
@@ -66,21 +67,12 @@ export const contestInputSchema = strictObject({
   description: optionalText("Description", 2000),
   startsAt: instant("la date de début"),
   endsAt: instant("la date de fin"),
-  eligibility: z.enum(ELIGIBILITIES, { error: "Choisissez qui peut participer." }).default("confirmed"),
-  vipTierId: z
-    .string()
-    .uuid("Niveau VIP introuvable.")
-    .nullish()
-    .transform((v) => v ?? null),
+  eligibility: z.enum(ELIGIBILITIES, { error: "Choisissez qui peut participer." }).default(DEFAULT_ELIGIBILITY),
   entriesPerPerson: int("Participations par personne", 1, 10).default(1),
   spinPeriod: z.enum(SPIN_PERIODS, { error: "Choisissez la fréquence." }).default("day"),
   prizes: z.array(prizeSchema).min(1, "Ajoutez au moins un lot.").max(12, "Au plus 12 lots."),
 })
   .refine((c) => c.endsAt > c.startsAt, { message: "La fin doit suivre le début.", path: ["endsAt"] })
-  .refine((c) => c.eligibility !== "vip" || c.vipTierId !== null, {
-    message: "Choisissez le niveau VIP.",
-    path: ["vipTierId"],
-  })
   .refine((c) => c.kind !== "wheel" || c.prizes.reduce((s, p) => s + p.oddsBp, 0) <= ODDS_SCALE, {
     message: "Les chances des lots dépassent 100 %.",
     path: ["prizes"],
@@ -96,8 +88,11 @@ export const contestInputSchema = strictObject({
 export type ContestInput = z.input<typeof contestInputSchema>;
 export type ContestValues = z.output<typeof contestInputSchema>;
 
-/** Entering and spinning: consent to marketing is a separate, unticked choice, never a condition (RGPD art. 7(4)). */
-export const enterSchema = strictObject({ marketingConsent: z.boolean().default(false) });
+/**
+ * Entering and spinning: consent to marketing is a separate, unticked choice, never a condition (RGPD art. 7(4)).
+ * The device id (the one the phone keeps for scans) links accounts on one phone (one-person.ts).
+ */
+export const enterSchema = strictObject({ marketingConsent: z.boolean().default(false), deviceId: deviceIdSchema });
 
 export const featuredSlotSchema = z.enum(["cajvb", "1-an-giagia", "mabbam-giagia"], { error: "Emplacement inconnu." });
 export type FeaturedSlot = z.output<typeof featuredSlotSchema>;

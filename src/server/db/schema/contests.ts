@@ -21,7 +21,6 @@ import {
 } from "../../../domain/contests/contests.ts";
 import type { RulesDocument } from "../../../domain/contests/rules-text.ts";
 import { user } from "./auth.ts";
-import { vipTiers } from "./rewards.ts";
 import { shops } from "./shops.ts";
 
 /**
@@ -77,8 +76,7 @@ export const contests = pgTable(
     status: text({ enum: CONTEST_STORED_STATUSES }).notNull().default("draft"),
     startsAt: timestamp({ withTimezone: true }).notNull(),
     endsAt: timestamp({ withTimezone: true }).notNull(),
-    eligibility: text({ enum: ELIGIBILITIES }).notNull().default("confirmed"),
-    vipTierId: text().references(() => vipTiers.id, { onDelete: "set null" }),
+    eligibility: text({ enum: ELIGIBILITIES }).notNull().default("customers"),
     entriesPerPerson: integer().notNull().default(1),
     spinPeriod: text({ enum: SPIN_PERIODS }).notNull().default("day"),
     seed: text(),
@@ -138,11 +136,20 @@ export const contestEntries = pgTable(
     /** Wheel: the prize won by this spin, or null (the losing slice). */
     prizeId: text().references(() => contestPrizes.id),
     marketingConsent: boolean().notNull().default(false),
+    /**
+     * One person, one entry (src/domain/contests/one-person.ts, ADR 0033): the device id the phone keeps, and the
+     * network the entry came from cut to IPv4 /24 or IPv6 /48 — never the address. Kept as long as the entry
+     * (the règlement's one year after the contest).
+     */
+    deviceId: text(),
+    network: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("contest_entries_once_idx").on(t.contestId, t.userId, t.period, t.n),
     index().on(t.userId, t.createdAt),
+    index("contest_entries_device_idx").on(t.contestId, t.deviceId).where(sql`${t.deviceId} is not null`),
+    index("contest_entries_network_idx").on(t.contestId, t.network).where(sql`${t.network} is not null`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { WINNING_STATUSES } from "../../../domain/contests/contests.ts";
 import {
@@ -9,7 +9,8 @@ import {
 } from "../../../domain/contests/schemas.ts";
 import { AppError } from "../../../domain/errors.ts";
 import { type AppEnv, currentAdmin, currentUser } from "../../lib/context.ts";
-import { enforceThrottle } from "../../lib/throttle.ts";
+import { enforceThrottle, refundThrottle } from "../../lib/throttle.ts";
+import { entryNetwork } from "../../../domain/contests/one-person.ts";
 import { recordAudit } from "../../lib/audit.ts";
 import { photoBodyLimit } from "../../lib/body-size.ts";
 import { validate } from "../../lib/validate.ts";
@@ -24,7 +25,8 @@ import {
   updateContest,
 } from "./contests.service.ts";
 import { drawContest, notifyWinners } from "./draw.service.ts";
-import { enterDraw, spinWheel } from "./entries.service.ts";
+import { enterDraw, type Player, spinWheel } from "./entries.service.ts";
+import { listEntrantGroups } from "./one-person.service.ts";
 import {
   archiveLot,
   createLot,
@@ -68,10 +70,24 @@ const codeQuery = z.object({ code: z.string().min(1, "Saisissez le code.").max(4
 const rulesQuery = z.object({ version: z.coerce.number().int().min(1).optional() });
 const featuredBody = z.object({ contestId: z.string().uuid("Jeu concours introuvable.").nullable() });
 
-
 /** Taking part is throttled per person like sign-in attempts (database-backed, shared by every process). */
 const PLAY_WINDOW_SECONDS = 60;
 const PLAY_MAX = 20;
+
+/**
+ * Won-lot codes looked up at the counter (issue 22 row 9, ADR 0033): 20 misses per staff account and shop in 10
+ * minutes; a code found is given back (a hit does not count). With 1,000 lots waiting among 31^6 codes, guessing
+ * at that pace finds one about every 300 days per account, instead of every few hours.
+ */
+const LOOKUP_WINDOW_SECONDS = 600;
+const LOOKUP_MAX_MISSES = 20;
+
+/** The person taking part, as best the app can tell (src/domain/contests/one-person.ts). */
+const playerOf = (c: Context<AppEnv>, userId: string, deviceId: string | null): Player => ({
+  userId,
+  deviceId,
+  network: entryNetwork(c.get("clientIp")),
+});
 
 /** /api/contests (shoppers, the public page, featured pages) and /api/backoffice/shops/:shopId/… (lots, contests, counter). */
 export const contestsApi = new Hono<AppEnv>()
@@ -103,14 +119,24 @@ export const contestsApi = new Hono<AppEnv>()
   .post("/contests/:id/enter", validate("param", idParam), validate("json", enterSchema), async (c) => {
     const user = currentUser(c);
     const { db } = c.get("deps");
+    const body = c.req.valid("json");
     await enforceThrottle(db, `contest:${user.id}`, PLAY_WINDOW_SECONDS, PLAY_MAX);
-    return c.json(await enterDraw(db, user.id, c.req.valid("param").id, c.req.valid("json").marketingConsent), 201);
+    return c.json(
+      await enterDraw(db, playerOf(c, user.id, body.deviceId), c.req.valid("param").id, body.marketingConsent),
+      201,
+    );
   })
   .post("/contests/:id/spin", validate("param", idParam), validate("json", enterSchema), async (c) => {
     const user = currentUser(c);
     const deps = c.get("deps");
+    const body = c.req.valid("json");
     await enforceThrottle(deps.db, `contest:${user.id}`, PLAY_WINDOW_SECONDS, PLAY_MAX);
-    const result = await spinWheel(deps.db, user.id, c.req.valid("param").id, c.req.valid("json").marketingConsent);
+    const result = await spinWheel(
+      deps.db,
+      playerOf(c, user.id, body.deviceId),
+      c.req.valid("param").id,
+      body.marketingConsent,
+    );
     if (result.winning) {
       await notifyWinners({
         db: deps.db,
@@ -159,7 +185,12 @@ export const contestsManageRoutes = new Hono<ShopEnv>()
   .get("/contest-winnings/export", ownerOnly, validate("query", winningsQuery), async (c) => {
     const access = c.get("access");
     const csv = await winningsCsv(c.get("deps").db, access, c.req.valid("query"));
-    await recordAudit(c.get("deps").db, { actorId: access.userId, shopId: access.shopId, action: "export.winnings", ip: c.get("clientIp") ?? null });
+    await recordAudit(c.get("deps").db, {
+      actorId: access.userId,
+      shopId: access.shopId,
+      action: "export.winnings",
+      ip: c.get("clientIp") ?? null,
+    });
     return c.body(csv, 200, {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": 'attachment; filename="lots-gagnes.csv"',
@@ -167,7 +198,12 @@ export const contestsManageRoutes = new Hono<ShopEnv>()
   })
   .get("/contest-winnings/lookup", validate("query", codeQuery), async (c) => {
     const access = c.get("access");
-    return c.json({ winning: await lookupWinning(c.get("deps").db, access, c.req.valid("query").code) });
+    const { db } = c.get("deps");
+    const key = `lot-lookup:${access.shopId}:${access.userId}`;
+    await enforceThrottle(db, key, LOOKUP_WINDOW_SECONDS, LOOKUP_MAX_MISSES);
+    const winning = await lookupWinning(db, access, c.req.valid("query").code);
+    await refundThrottle(db, key);
+    return c.json({ winning });
   })
   .post("/contest-winnings/:id/hand-over", validate("param", shopWinningParam), async (c) => {
     const { shopId, id } = c.req.valid("param");
@@ -204,6 +240,10 @@ export const contestsManageRoutes = new Hono<ShopEnv>()
     const { shopId, id } = c.req.valid("param");
     const access = c.get("access");
     return c.json(await deleteContest(c.get("deps").db, access, id));
+  })
+  /** Before the draw: the groups of linked accounts and whose entries the draw will set aside (règlement, art. 3). */
+  .get("/contests/:id/groups", ownerOnly, validate("param", shopContestParam), async (c) => {
+    return c.json(await listEntrantGroups(c.get("deps").db, c.get("access"), c.req.valid("param").id));
   })
   .post("/contests/:id/schedule", ownerOnly, validate("param", shopContestParam), async (c) => {
     const { shopId, id } = c.req.valid("param");

@@ -7,7 +7,7 @@ import { losingOddsBp } from "../../../domain/contests/wheel.ts";
 import { AppError } from "../../../domain/errors.ts";
 import { formatEuros } from "../../../domain/format.ts";
 import type { Db } from "../../db/client.ts";
-import { contestPrizes, contestRules, contests, prizeLots, shops, vipTiers } from "../../db/schema/index.ts";
+import { contestPrizes, contestRules, contests, prizeLots, shops } from "../../db/schema/index.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 import { contestNotFound, type Tx } from "./shared.ts";
 
@@ -68,7 +68,6 @@ function ownerContestDto(c: typeof contests.$inferSelect, prizes: PrizeRow[], no
     startsAt: c.startsAt.toISOString(),
     endsAt: c.endsAt.toISOString(),
     eligibility: c.eligibility,
-    vipTierId: c.vipTierId,
     entriesPerPerson: c.entriesPerPerson,
     spinPeriod: c.spinPeriod,
     seedCommitment: c.seedCommitment,
@@ -114,17 +113,6 @@ async function checkLots(db: Tx, shopId: string, values: ContestValues) {
       userMessage: "Un des lots choisis est introuvable.",
       fields: { prizes: "Lot introuvable." },
     });
-  if (values.eligibility === "vip") {
-    const [tier] = await db
-      .select({ id: vipTiers.id })
-      .from(vipTiers)
-      .where(and(eq(vipTiers.id, values.vipTierId ?? ""), eq(vipTiers.shopId, shopId)));
-    if (!tier)
-      throw new AppError("VALIDATION", {
-        userMessage: "Niveau VIP introuvable.",
-        fields: { vipTierId: "Niveau VIP introuvable." },
-      });
-  }
 }
 
 async function writePrizes(tx: Tx, contestId: string, values: ContestValues) {
@@ -147,7 +135,6 @@ const contestColumns = (v: ContestValues) => ({
   startsAt: v.startsAt,
   endsAt: v.endsAt,
   eligibility: v.eligibility,
-  vipTierId: v.eligibility === "vip" ? v.vipTierId : null,
   entriesPerPerson: v.kind === "draw" ? v.entriesPerPerson : 1,
   spinPeriod: v.spinPeriod,
 });
@@ -275,10 +262,9 @@ export async function scheduleContest(db: Db, access: ShopAccess, id: string, ap
 
 export async function buildContestRules(tx: Tx, id: string, appUrl: string): Promise<RulesDocument> {
   const [row] = await tx
-    .select({ contest: contests, shop: shops, tierName: vipTiers.name })
+    .select({ contest: contests, shop: shops })
     .from(contests)
     .innerJoin(shops, eq(shops.id, contests.shopId))
-    .leftJoin(vipTiers, eq(vipTiers.id, contests.vipTierId))
     .where(eq(contests.id, id));
   if (!row) throw contestNotFound();
   const { contest: c, shop } = row;
@@ -306,7 +292,6 @@ export async function buildContestRules(tx: Tx, id: string, appUrl: string): Pro
       endsAt: c.endsAt,
       timeZone: shop.timezone,
       eligibility: c.eligibility,
-      vipTierName: row.tierName,
       entriesPerPerson: c.entriesPerPerson,
       spinPeriod: c.spinPeriod,
       seedCommitment: c.seedCommitment,

@@ -61,7 +61,6 @@ export async function seedContestsDemo(
     startsAt: new Date(now - DAY),
     endsAt: new Date(now + 30 * DAY),
     eligibility: "confirmed" as const,
-    vipTierId: null,
     entriesPerPerson: 1,
     spinPeriod: "day" as const,
     description: null,

@@ -1,5 +1,6 @@
 import { and, asc, eq, lte, max, sql } from "drizzle-orm";
 import { drawSequence, type Ticket } from "../../../domain/contests/draw.ts";
+import { groupEntrants } from "../../../domain/contests/one-person.ts";
 import { formatLocalDate } from "../../../domain/format.ts";
 import { localParts } from "../../../domain/loyalty/time.ts";
 import type { Db } from "../../db/client.ts";
@@ -8,6 +9,7 @@ import type { Logger } from "../../lib/logger.ts";
 import type { Mailer } from "../mail/mail.service.ts";
 import { mailTemplates } from "../mail/templates.ts";
 import { contestPageUrl, prizesOf } from "./contests.service.ts";
+import { entrySignals, forgetEntrySignals } from "./one-person.service.ts";
 import { insertWinning, participantIdOf, type Tx } from "./shared.ts";
 import { recordAudit } from "../../lib/audit.ts";
 
@@ -15,6 +17,8 @@ import { recordAudit } from "../../lib/audit.ts";
  * The draw, exactly once: the transaction starts by moving the contest from "scheduled" to "drawn" with a
  * conditional UPDATE; a second process (or a second click) finds nothing to update and does nothing. The entrant
  * list is frozen inside the same transaction, so an entry either made it before the draw or was refused.
+ * One person, one entry: entries of accounts linked to an earlier entrant (same device, network or mobile) are set
+ * aside before the list is frozen (src/domain/contests/one-person.ts, the règlement's article 3, ADR 0033).
  *
  * Hook points for the job engine (src/server/jobs/, pg-boss): register `runContestJobs` as a scheduled job
  * (every minute is plenty); it draws every due draw, then replaces or expires unclaimed lots, then e-mails winners.
@@ -47,16 +51,15 @@ export async function drawContest({
       )
       .returning();
     if (!contest?.seed) return null;
-    const entries = await tx
-      .select({ id: contestEntries.id, userId: contestEntries.userId })
-      .from(contestEntries)
-      .where(eq(contestEntries.contestId, contestId));
+    // An account deleted since is no longer a participant (entrySignals reads entries that still have one).
+    const entries = await entrySignals(tx, contestId);
+    const { groups, excludedEntryIds } = groupEntrants(entries);
     const byTicket = new Map<string, string>();
     const tickets: Ticket[] = [];
     for (const e of entries) {
-      if (!e.userId) continue; // an account deleted since: no longer a participant
-      byTicket.set(e.id, e.userId);
-      tickets.push({ ticketId: e.id, participantId: await participantIdOf(contestId, e.userId) });
+      if (excludedEntryIds.has(e.entryId)) continue;
+      byTicket.set(e.entryId, e.userId);
+      tickets.push({ ticketId: e.entryId, participantId: await participantIdOf(contestId, e.userId) });
     }
     const prizes = await prizesOf(tx, [contestId]);
     const slots = prizes.flatMap((p) => Array.from({ length: p.quantity }, () => p));
@@ -91,7 +94,18 @@ export async function drawContest({
         .set({ remaining: sql`${prizeLots.remaining} + 1` })
         .where(eq(prizeLots.id, prize.lotId));
     }
-    await recordAudit(tx, { actorId: null, shopId: contest.shopId, action: "contest.draw", target: contestId, details: { winners: won.length, entrants: tickets.length } });
+    await recordAudit(tx, {
+      actorId: null,
+      shopId: contest.shopId,
+      action: "contest.draw",
+      target: contestId,
+      details: {
+        winners: won.length,
+        entrants: tickets.length,
+        groups: groups.length,
+        excludedEntries: excludedEntryIds.size,
+      },
+    });
     return won;
   });
 }
@@ -255,6 +269,7 @@ export async function runContestJobs(
 ) {
   const drawn = await drawDueContests({ db: deps.db, now });
   const redrawn = await expireUnclaimed({ db: deps.db, now });
+  await forgetEntrySignals(deps.db, now);
   const won = [...drawn, ...redrawn];
   if (won.length > 0) deps.logger.info(`contests: ${won.length} lot(s) won by draw`);
   await notifyWinners({ db: deps.db, mailer: deps.mailer, appUrl: deps.appUrl, won, logger: deps.logger });

@@ -154,6 +154,17 @@ type WinningRow = Awaited<ReturnType<typeof winningsQuery>>[number];
 
 const winnerName = (r: WinningRow) => [r.firstName, r.lastName].filter(Boolean).join(" ").trim() || "Client";
 
+/**
+ * At the counter, a lot not handed over yet shows its winner's first name only (issue 22 row 9): enough to greet
+ * the person holding the code, too little to learn who won from a guessed code. Once handed over, the record is
+ * the shop's, like the list the owner sees.
+ */
+function counterDto(r: WinningRow) {
+  const dto = winningDto(r);
+  if (r.status === "handed_over") return dto;
+  return { ...dto, winnerName: r.firstName?.trim() || "Client", winnerEmail: null };
+}
+
 function winningDto(r: WinningRow) {
   return {
     id: r.id,
@@ -171,7 +182,7 @@ function winningDto(r: WinningRow) {
     valueLabel: formatEuros(r.lotValueCents / 100),
     contestTitle: r.contestTitle,
     winnerName: winnerName(r),
-    winnerEmail: r.email,
+    winnerEmail: r.email as string | null,
   };
 }
 export type WinningDto = ReturnType<typeof winningDto>;
@@ -256,7 +267,7 @@ export async function lookupWinning(db: Db, access: ShopAccess, rawCode: string)
     .where(and(eq(contestWinnings.code, code), eq(contestWinnings.shopId, shopScope(access))))
     .limit(1);
   if (!row) throw new AppError("NOT_FOUND", { userMessage: "Aucun lot gagné avec ce code dans votre boutique." });
-  return winningDto(row);
+  return counterDto(row);
 }
 
 /** Staff hand a lot over: once, before its claim deadline, the staff member recorded. */
@@ -287,5 +298,5 @@ export async function handOverWinning(db: Db, access: ShopAccess, id: string, no
             : `Ce lot ne peut plus être remis : ${WINNING_STATUS_LABELS_FR[row.status].toLowerCase()}.`,
     });
   }
-  return winningDto(row);
+  return counterDto(row);
 }

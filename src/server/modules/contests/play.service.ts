@@ -19,7 +19,6 @@ import {
   featuredContests,
   prizeLots,
   shops,
-  vipTiers,
 } from "../../db/schema/index.ts";
 import { prizeDto, prizesOf } from "./contests.service.ts";
 import { contestNotFound, type Tx } from "./shared.ts";
@@ -34,15 +33,9 @@ const publicColumns = {
   shopLat: shops.lat,
   shopLng: shops.lng,
   timezone: shops.timezone,
-  tierName: vipTiers.name,
 };
 
-const publicQuery = (db: Tx) =>
-  db
-    .select(publicColumns)
-    .from(contests)
-    .innerJoin(shops, eq(shops.id, contests.shopId))
-    .leftJoin(vipTiers, eq(vipTiers.id, contests.vipTierId));
+const publicQuery = (db: Tx) => db.select(publicColumns).from(contests).innerJoin(shops, eq(shops.id, contests.shopId));
 type PublicRow = Awaited<ReturnType<typeof publicQuery>>[number];
 
 function summaryDto(
@@ -63,10 +56,7 @@ function summaryDto(
     phaseLabel: CONTEST_PHASE_LABELS_FR[phase],
     startsAt: c.startsAt.toISOString(),
     endsAt: c.endsAt.toISOString(),
-    eligibilityLabel:
-      c.eligibility === "vip" && r.tierName
-        ? `${ELIGIBILITY_LABELS_FR.vip} « ${r.tierName} »`
-        : ELIGIBILITY_LABELS_FR[c.eligibility],
+    eligibilityLabel: ELIGIBILITY_LABELS_FR[c.eligibility],
     entriesPerPerson: c.entriesPerPerson,
     spinPeriod: c.spinPeriod,
     shop: { name: r.shopName, slug: r.shopSlug, city: r.shopCity },

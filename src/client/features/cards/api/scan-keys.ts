@@ -1,22 +1,6 @@
 import type { ScanCode } from "../../../../domain/loyalty/scan-code.ts";
 import { randomKey } from "../../../lib/random-key.ts";
 
-const DEVICE_KEY = "fidele:device-id";
-
-/** The id this phone keeps for good (localStorage), so the shop can notice many accounts on one device. */
-export function deviceId(): string | undefined {
-  try {
-    let id = localStorage.getItem(DEVICE_KEY);
-    if (!id || !/^[A-Za-z0-9_-]{8,100}$/.test(id)) {
-      id = randomKey();
-      localStorage.setItem(DEVICE_KEY, id);
-    }
-    return id;
-  } catch {
-    return undefined;
-  }
-}
-
 const attemptKey = (code: ScanCode) => `fidele:scan-attempt:${code.scanUid}:${code.token ?? ""}:${code.poster ?? ""}`;
 
 /**

@@ -13,7 +13,8 @@ import { useShopByScan } from "../api/get-shop-by-scan.ts";
 import { postScan, type ScanAnswer } from "../api/post-scan.ts";
 import { postScanClaim } from "../api/post-scan-claim.ts";
 import { keepOfflineScan, OFFLINE_SCAN_SENT } from "../api/offline-scans.ts";
-import { attemptIdempotencyKey, deviceId, endAttempt, keepClaim, pendingClaim } from "../api/scan-keys.ts";
+import { deviceId } from "../../../lib/device-id.ts";
+import { attemptIdempotencyKey, endAttempt, keepClaim, pendingClaim } from "../api/scan-keys.ts";
 import { formatMoment } from "../../../../domain/format.ts";
 
 type Outcome = ScanAnswer["outcome"];

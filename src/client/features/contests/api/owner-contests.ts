@@ -34,9 +34,3 @@ export function useOwnerContestActions(shopId: string) {
     remove: async (id: string) => done(await unwrap(contest.$delete({ param: { shopId, id } }))),
   };
 }
-
-/** The shop's VIP levels, for a contest open to one of them. */
-export const listVipTiers = (shopId: string) =>
-  unwrap(api.backoffice.shops[":shopId"]["vip-tiers"].$get({ param: { shopId } })).then((r) => r.tiers);
-export const useVipTiers = (shopId: string) =>
-  useQuery(queryOptions({ queryKey: contestsKeys.part(shopId, "vip-tiers"), queryFn: () => listVipTiers(shopId) }));

@@ -2,6 +2,7 @@ import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { FeaturedSlot } from "../../../../domain/contests/schemas.ts";
 import { myContestsQueryOptions } from "../../../components/contests/won-lots.tsx";
 import { api, unwrap } from "../../../lib/api-client.ts";
+import { deviceId } from "../../../lib/device-id.ts";
 import { contestsKeys } from "./keys.ts";
 
 /** The shopper's side: open contests, mine, a contest's public page and règlement, entering and spinning. */
@@ -33,8 +34,11 @@ export const getFeatured = (slot: FeaturedSlot) => unwrap(api.contests.featured[
 export const useFeatured = (slot: FeaturedSlot) =>
   useQuery(queryOptions({ queryKey: contestsKeys.featured(slot), queryFn: () => getFeatured(slot) }));
 
+/** The phone's device id goes with every entry: one person, one entry (src/domain/contests/one-person.ts). */
+const playBody = (marketingConsent: boolean) => ({ marketingConsent, deviceId: deviceId() ?? null });
+
 export const spin = (id: string, marketingConsent: boolean) =>
-  unwrap(api.contests[":id"].spin.$post({ param: { id }, json: { marketingConsent } }));
+  unwrap(api.contests[":id"].spin.$post({ param: { id }, json: playBody(marketingConsent) }));
 export type SpinResult = Awaited<ReturnType<typeof spin>>;
 
 export function usePlay() {
@@ -42,7 +46,7 @@ export function usePlay() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: ["contests"] });
   return {
     enter: async (id: string, marketingConsent: boolean) => {
-      const result = await unwrap(api.contests[":id"].enter.$post({ param: { id }, json: { marketingConsent } }));
+      const result = await unwrap(api.contests[":id"].enter.$post({ param: { id }, json: playBody(marketingConsent) }));
       await refresh();
       return result;
     },

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
 import {
   type ContestKind,
+  DEFAULT_ELIGIBILITY,
   ELIGIBILITIES,
   ELIGIBILITY_LABELS_FR,
   type Eligibility,
@@ -15,7 +16,7 @@ import { Notice } from "../../../components/ui/notice.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { TextareaField } from "../../../components/ui/textarea-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
-import { type OwnerContest, useOwnerContestActions, useVipTiers } from "../api/owner-contests.ts";
+import { type OwnerContest, useOwnerContestActions } from "../api/owner-contests.ts";
 import { usePrizeLots } from "../api/prize-lots.ts";
 import { errorText } from "./contests-frame.tsx";
 
@@ -44,7 +45,6 @@ export function ContestForm({
   onDone: () => void;
 }) {
   const lots = usePrizeLots(shopId);
-  const tiers = useVipTiers(shopId);
   const { save } = useOwnerContestActions(shopId);
   const now = Date.now();
   const [kind, setKind] = useState<ContestKind>(editing?.kind ?? "draw");
@@ -52,8 +52,7 @@ export function ContestForm({
   const [description, setDescription] = useState(editing?.description ?? "");
   const [startsAt, setStartsAt] = useState(toLocalInput(editing?.startsAt ?? new Date(now).toISOString()));
   const [endsAt, setEndsAt] = useState(toLocalInput(editing?.endsAt ?? new Date(now + 14 * 86_400_000).toISOString()));
-  const [eligibility, setEligibility] = useState<Eligibility>(editing?.eligibility ?? "confirmed");
-  const [vipTierId, setVipTierId] = useState(editing?.vipTierId ?? "");
+  const [eligibility, setEligibility] = useState<Eligibility>(editing?.eligibility ?? DEFAULT_ELIGIBILITY);
   const [entries, setEntries] = useState(String(editing?.entriesPerPerson ?? 1));
   const [spinPeriod, setSpinPeriod] = useState<SpinPeriod>(editing?.spinPeriod ?? "day");
   const [picks, setPicks] = useState<Record<string, Pick>>(() =>
@@ -88,7 +87,6 @@ export function ContestForm({
         startsAt: new Date(startsAt).toISOString() as unknown as Date,
         endsAt: new Date(endsAt).toISOString() as unknown as Date,
         eligibility,
-        vipTierId: eligibility === "vip" ? vipTierId || null : null,
         entriesPerPerson: entries as unknown as number,
         spinPeriod,
         prizes: chosen.map((l) => ({
@@ -162,21 +160,10 @@ export function ContestForm({
           </option>
         ))}
       </SelectField>
-      {eligibility === "vip" ? (
-        <SelectField
-          label="Niveau VIP minimum"
-          value={vipTierId}
-          onChange={(e) => setVipTierId(e.target.value)}
-          error={fields.vipTierId}
-        >
-          <option value="">Choisir…</option>
-          {(tiers.data ?? []).map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-            </option>
-          ))}
-        </SelectField>
-      ) : null}
+      <p className="text-sm text-stone-700 dark:text-stone-300">
+        Une personne, une participation : les comptes qui partagent un appareil, un réseau internet ou un numéro de
+        mobile comptent pour une seule personne (article 3 du règlement). Un jeu ne demande jamais de points ni d'achat.
+      </p>
       {kind === "draw" ? (
         <Field
           label="Participations par personne"

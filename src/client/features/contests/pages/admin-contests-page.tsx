@@ -5,6 +5,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { type OwnerContest, useOwnerContestActions, useOwnerContests } from "../api/owner-contests.ts";
 import { ContestForm } from "../components/contest-form.tsx";
+import { EntrantGroups } from "../components/entrant-groups.tsx";
 import { ContestsFrame, errorText, LoadError, Section } from "../components/contests-frame.tsx";
 
 function ContestItem({ shopId, contest, onEdit }: { shopId: string; contest: OwnerContest; onEdit: () => void }) {
@@ -48,6 +49,9 @@ function ContestItem({ shopId, contest, onEdit }: { shopId: string; contest: Own
           )
           .join(" · ")}
       </p>
+      {c.kind === "draw" && (c.phase === "open" || c.phase === "closed") ? (
+        <EntrantGroups shopId={shopId} contestId={c.id} />
+      ) : null}
       {message ? <Notice tone={message.tone}>{message.text}</Notice> : null}
       <div className="flex flex-wrap gap-2">
         {c.phase === "draft" || c.phase === "scheduled" || c.phase === "open" ? (

@@ -278,10 +278,18 @@ export default function ValidateRewardPage() {
         setFound(await lookupRedemption(shopId, code));
         setOutcome(null);
       } catch (e) {
+        const lotFailure: { error?: unknown } = {};
         const asLot =
-          e instanceof ApiError && e.status === 404 ? await lookupLot(shopId, code).catch(() => null) : null;
+          e instanceof ApiError && e.status === 404
+            ? await lookupLot(shopId, code).catch((error: unknown) => {
+                lotFailure.error = error;
+                return null;
+              })
+            : null;
         if (asLot) return setLot(asLot);
-        setError(e instanceof ApiError ? e.message : "Une erreur inattendue est survenue. Réessayez.");
+        // Too many wrong lot codes: say so and how long to wait, not "not found" (issue 22 row 9).
+        const shown = lotFailure.error instanceof ApiError && lotFailure.error.status === 429 ? lotFailure.error : e;
+        setError(shown instanceof ApiError ? shown.message : "Une erreur inattendue est survenue. Réessayez.");
       } finally {
         setBusy(false);
       }
