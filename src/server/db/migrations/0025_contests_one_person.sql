@@ -6,5 +6,8 @@ ALTER TABLE "contests" ALTER COLUMN "eligibility" SET DEFAULT 'customers';--> st
 -- What links accounts of one person: the device id the phone keeps and the network prefix (never the address).
 ALTER TABLE "contest_entries" ADD COLUMN "device_id" text;--> statement-breakpoint
 ALTER TABLE "contest_entries" ADD COLUMN "network" text;--> statement-breakpoint
+-- lock-ok: partial indexes on columns just added (every existing row is NULL, so nothing is inserted): one scan of
+-- contest entries, a few thousand rows per contest.
 CREATE INDEX "contest_entries_device_idx" ON "contest_entries" USING btree ("contest_id","device_id") WHERE "device_id" IS NOT NULL;--> statement-breakpoint
+-- lock-ok: as above.
 CREATE INDEX "contest_entries_network_idx" ON "contest_entries" USING btree ("contest_id","network") WHERE "network" IS NOT NULL;
