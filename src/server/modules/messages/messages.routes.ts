@@ -25,7 +25,7 @@ import {
   setPreference,
   subscriptionSchema,
 } from "./preferences.service.ts";
-import { pushSenderFor } from "./push.ts";
+import { pushPolicy, pushSenderFor } from "./push.ts";
 import { inboxKey } from "./sending.service.ts";
 
 const idParam = z.object({ id: z.string().uuid("Message introuvable.") });
@@ -110,6 +110,7 @@ export const messagesRoutes = new Hono<AppEnv>()
     const { db, env, logger } = c.get("deps");
     const result = await saveSubscription(db, user.id, c.req.valid("json"), {
       push: pushSenderFor(env),
+      policy: pushPolicy(env),
       userAgent: c.req.header("user-agent")?.slice(0, 300) ?? null,
       recheck: false,
       logger,
@@ -122,13 +123,15 @@ export const messagesRoutes = new Hono<AppEnv>()
     return c.json(
       await saveSubscription(db, user.id, c.req.valid("json"), {
         push: pushSenderFor(env),
+        policy: pushPolicy(env),
         userAgent: c.req.header("user-agent")?.slice(0, 300) ?? null,
         recheck: true,
       }),
     );
   })
   .post("/devices/renew", validate("json", renewSchema), async (c) => {
-    return c.json(await renewSubscription(c.get("deps").db, currentUser(c).id, c.req.valid("json")));
+    const { db, env } = c.get("deps");
+    return c.json(await renewSubscription(db, currentUser(c).id, c.req.valid("json"), pushPolicy(env)));
   })
   .delete("/devices/:deviceId", validate("param", deviceParam), async (c) => {
     return c.json(await deleteSubscription(c.get("deps").db, currentUser(c).id, c.req.valid("param").deviceId));
