@@ -9,10 +9,7 @@ import { recordVisit } from "../../src/server/db/factories.ts";
 import { pushSubscriptions } from "../../src/server/db/schema/index.ts";
 import { trustCertificateAuthority } from "../../src/server/lib/outbound.ts";
 import { finishIfDone, processMessageBatch } from "../../src/server/modules/messages/sending.service.ts";
-import {
-  MAX_DEVICES_PER_ACCOUNT,
-  SUBSCRIBE_THROTTLE,
-} from "../../src/server/modules/messages/preferences.service.ts";
+import { MAX_DEVICES_PER_ACCOUNT, SUBSCRIBE_THROTTLE } from "../../src/server/modules/messages/preferences.service.ts";
 import { type PushService, startPushService } from "../fixtures/push-service.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { type Client, shopWithOwner, signedIn } from "./shops-helpers.ts";

@@ -1,6 +1,8 @@
+import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseEnv } from "../env.ts";
 import { pushPolicy } from "../modules/messages/push.ts";
 import { gatewayPolicy } from "../modules/sms/providers.ts";
 import {
@@ -215,5 +217,61 @@ describe("issue 22 item 1: a name resolving to a private address is never connec
       );
     }
     expect(connections).toBe(before);
+  });
+});
+
+describe("issue 22 item 1: the operator's settings", () => {
+  const env = (origins: string) =>
+    parseEnv({
+      NODE_ENV: "test",
+      SECRET: "x".repeat(40),
+      DATA_DIR: "/tmp/fidele-unused",
+      PUSH_SERVICE_ORIGINS: origins,
+    });
+
+  it("PUSH_SERVICE_ORIGINS takes https origins only, normalised", () => {
+    expect(env(" https://Push.Example.org:8443/ , https://127.0.0.1:9443").PUSH_SERVICE_ORIGINS).toEqual([
+      "https://push.example.org:8443",
+      "https://127.0.0.1:9443",
+    ]);
+    expect(env("").PUSH_SERVICE_ORIGINS).toEqual([]);
+    for (const bad of [
+      "http://push.example.org",
+      "https://push.example.org/path",
+      "https://u:p@push.example.org",
+      "x",
+    ]) {
+      expect(() => env(bad), bad).toThrow(/PUSH_SERVICE_ORIGINS/);
+    }
+  });
+
+  it("a gateway's redirect is not followed (fetch used to follow it anywhere)", async () => {
+    let reached = 0;
+    const elsewhere = net.createServer((socket) => {
+      reached++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, "127.0.0.1", resolve));
+    const target = `http://127.0.0.1:${(elsewhere.address() as net.AddressInfo).port}/`;
+    const gateway = http.createServer((_req, res) => res.writeHead(302, { location: target }).end());
+    await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(gateway.address() as net.AddressInfo).port}`;
+    try {
+      const policy = gatewayPolicy({ SMS_PROVIDER: "smsgate", SMS_API_URL: base }, base);
+      const answer = await outboundRequest(`${base}/message`, policy, {
+        method: "POST",
+        body: "{}",
+        timeoutMs: 10_000,
+      });
+      expect(answer.status).toBe(302);
+      expect(reached).toBe(0);
+      await expect(outboundRequest(target, policy, { method: "GET", timeoutMs: 10_000 })).rejects.toBeInstanceOf(
+        OutboundRefused,
+      );
+    } finally {
+      gateway.closeAllConnections();
+      await new Promise<void>((resolve) => gateway.close(() => resolve()));
+      await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
+    }
   });
 });
