@@ -232,8 +232,9 @@ async function send(
   };
 }
 
-function serverEnv(vapid: webpush.VapidKeys, caFile: string, secret: string) {
+function serverEnv(vapid: webpush.VapidKeys, caFile: string, secret: string, ps: PushService) {
   return {
+    PUSH_SERVICE_ORIGINS: ps.origin,
     SECRET: secret,
     VAPID_PUBLIC_KEY: vapid.publicKey,
     VAPID_PRIVATE_KEY: vapid.privateKey,
@@ -259,7 +260,7 @@ async function benchPostgres(adminUrl: string, ps: PushService, vapid: webpush.V
       for (const scenario of scenarios) {
         console.log(`postgresql, ${scenario}: seeding ${N} customers…`);
         const world = await prepareWorld(database, secret, ps);
-        const env = { ...serverEnv(vapid, caFile, secret), DATABASE_URL: url };
+        const env = { ...serverEnv(vapid, caFile, secret, ps), DATABASE_URL: url };
         const servers: Server[] = [];
         try {
           for (let i = 0; i < (scenario === "1 process" ? 1 : 2); i++) servers.push(await startServerProcess(env));
@@ -284,7 +285,7 @@ async function benchPglite(ps: PushService, vapid: webpush.VapidKeys, caFile: st
     await migrateDatabase(database);
     const world = await prepareWorld(database, secret, ps);
     await database.close();
-    const server = await startServerProcess({ ...serverEnv(vapid, caFile, secret), DATA_DIR: dataDir });
+    const server = await startServerProcess({ ...serverEnv(vapid, caFile, secret, ps), DATA_DIR: dataDir });
     try {
       return await send("pglite", "1 process", [server], world, ps);
     } finally {

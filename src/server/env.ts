@@ -5,6 +5,15 @@ import { z } from "zod";
 import { isValidTimeZone } from "../domain/loyalty/time.ts";
 import { parseDays, parseHours } from "../domain/sms/send-window.ts";
 
+/** "https://host[:port]" and nothing more (no path, query or credentials). */
+function isHttpsOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (
+    url.protocol === "https:" && url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password
+  );
+}
+
 /** The only reader of process.env. Fails at start with the list of bad variables. */
 const boolish = z
   .enum(["1", "0", "true", "false", "yes", "no", ""])
@@ -57,6 +66,24 @@ const EnvSchema = z.object({
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),
+  /**
+   * Push services besides the browsers' own (a self-hosted one), as origins separated by commas: subscriptions
+   * there are accepted, and reached even on a private address (lib/outbound.ts, ADR 0031).
+   */
+  PUSH_SERVICE_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? "")
+        .split(",")
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (origins) => origins.every(isHttpsOrigin),
+      "PUSH_SERVICE_ORIGINS: https origins separated by commas, such as https://push.example.org:8443",
+    )
+    .transform((origins) => origins.map((o) => new URL(o).origin)),
   /** SMS gateway (modules/sms/providers.ts); unset: SMS stay in the outbox the platform admin reads. */
   SMS_PROVIDER: z.enum(["brevo", "ovh", "twilio", "smsgate", "outbox", ""]).optional().transform((v) => v || "outbox"),
   /** The gateway's API address, to point it elsewhere (tests, Twilio/OVH regions, SMSGate's device or cloud). */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Database } from "../../src/server/db/client.ts";
 import { openDatabase } from "../../src/server/db/client.ts";
 import { changeMessageStatus, createMessage } from "../../src/server/modules/messages/compose.service.ts";
-import { setPushAgent } from "../../src/server/modules/messages/push.ts";
+import { trustCertificateAuthority } from "../../src/server/lib/outbound.ts";
 import { seedMessagesWorld } from "../fixtures/messages-world.ts";
 import { type PushService, startPushService } from "../fixtures/push-service.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
@@ -31,7 +31,7 @@ beforeAll(async () => {
   }
   const vapid = webpush.generateVAPIDKeys();
   ps = await startPushService();
-  setPushAgent(ps.agent);
+  trustCertificateAuthority(ps.cert);
   t = await createTestApp({
     jobs: true,
     database,
@@ -39,6 +39,7 @@ beforeAll(async () => {
       VAPID_PUBLIC_KEY: vapid.publicKey,
       VAPID_PRIVATE_KEY: vapid.privateKey,
       VAPID_SUBJECT: "mailto:test@fidele.local",
+      PUSH_SERVICE_ORIGINS: ps.origin,
       JOBS_SUPERVISE_SECONDS: "1",
       MESSAGES_LEASE_SECONDS: "4",
     },
@@ -46,7 +47,7 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  setPushAgent(undefined);
+  trustCertificateAuthority(undefined);
   await t?.close();
   await ps?.close();
   await dropScratch?.();

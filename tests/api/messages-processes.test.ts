@@ -94,6 +94,7 @@ describe.skipIf(!url)("sending across two server processes on one PostgreSQL (ru
       VAPID_SUBJECT: "mailto:test@fidele.local",
       // The servers trust the local push service's certificate.
       NODE_EXTRA_CA_CERTS: caFile,
+      PUSH_SERVICE_ORIGINS: ps.origin,
       JOBS_SUPERVISE_SECONDS: "1",
       MESSAGES_LEASE_SECONDS: "4",
       LOG_LEVEL: "info",

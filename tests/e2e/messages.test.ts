@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordVisit } from "../../src/server/db/factories.ts";
 import { buildPushPayload } from "../../src/domain/messages/payload.ts";
 import { messageDeliveries, messages, pushSubscriptions } from "../../src/server/db/schema/index.ts";
-import { setPushAgent } from "../../src/server/modules/messages/push.ts";
+import { trustCertificateAuthority } from "../../src/server/lib/outbound.ts";
 import { type PushService, startPushService } from "../fixtures/push-service.ts";
 import { expectAccessible, type Stack, startStack } from "../setup/e2e.ts";
 
@@ -19,11 +19,11 @@ let stack: Stack;
 let ps: PushService;
 beforeAll(async () => {
   ps = await startPushService();
-  setPushAgent(ps.agent);
-  stack = await startStack();
+  trustCertificateAuthority(ps.cert);
+  stack = await startStack({ env: { PUSH_SERVICE_ORIGINS: ps.origin } });
 });
 afterAll(async () => {
-  setPushAgent(undefined);
+  trustCertificateAuthority(undefined);
   await stack?.close();
   await ps?.close();
 });

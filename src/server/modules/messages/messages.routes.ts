@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { announceSchema, composeSchema, PLATFORM_AUDIENCES, segmentSchema } from "../../../domain/messages/segments.ts";
@@ -25,7 +25,7 @@ import {
   setPreference,
   subscriptionSchema,
 } from "./preferences.service.ts";
-import { pushSenderFor } from "./push.ts";
+import { pushPolicy, pushSenderFor } from "./push.ts";
 import { inboxKey } from "./sending.service.ts";
 
 const idParam = z.object({ id: z.string().uuid("Message introuvable.") });
@@ -61,6 +61,18 @@ const platformCountSchema = z.object({
 export const STREAM_HEARTBEAT_MS = 30_000;
 const STREAM_POLL_MS = 3000;
 const STREAM_MAX_MS = 10 * 60_000;
+
+/** A device turns push on (POST) or its weekly check (PUT, `recheck`): the same saving, through the push policy. */
+function saveDevice(c: Context<AppEnv>, input: z.output<typeof subscriptionSchema>, recheck: boolean) {
+  const { db, env, logger } = c.get("deps");
+  return saveSubscription(db, currentUser(c).id, input, {
+    push: pushSenderFor(env),
+    policy: pushPolicy(env),
+    userAgent: c.req.header("user-agent")?.slice(0, 300) ?? null,
+    recheck,
+    logger,
+  });
+}
 
 /** /api/messages: the shopper's inbox, preferences and devices; a shop's composer; platform announcements. */
 export const messagesRoutes = new Hono<AppEnv>()
@@ -105,30 +117,15 @@ export const messagesRoutes = new Hono<AppEnv>()
     await setPreference(db, user.id, c.req.valid("json"));
     return c.json(await getPreferences(db, user.id, pushSenderFor(env).publicKey));
   })
-  .post("/devices", validate("json", subscriptionSchema), async (c) => {
-    const user = currentUser(c);
-    const { db, env, logger } = c.get("deps");
-    const result = await saveSubscription(db, user.id, c.req.valid("json"), {
-      push: pushSenderFor(env),
-      userAgent: c.req.header("user-agent")?.slice(0, 300) ?? null,
-      recheck: false,
-      logger,
-    });
-    return c.json(result, 201);
-  })
-  .put("/devices", validate("json", subscriptionSchema), async (c) => {
-    const user = currentUser(c);
-    const { db, env } = c.get("deps");
-    return c.json(
-      await saveSubscription(db, user.id, c.req.valid("json"), {
-        push: pushSenderFor(env),
-        userAgent: c.req.header("user-agent")?.slice(0, 300) ?? null,
-        recheck: true,
-      }),
-    );
-  })
+  .post("/devices", validate("json", subscriptionSchema), async (c) =>
+    c.json(await saveDevice(c, c.req.valid("json"), false), 201),
+  )
+  .put("/devices", validate("json", subscriptionSchema), async (c) =>
+    c.json(await saveDevice(c, c.req.valid("json"), true)),
+  )
   .post("/devices/renew", validate("json", renewSchema), async (c) => {
-    return c.json(await renewSubscription(c.get("deps").db, currentUser(c).id, c.req.valid("json")));
+    const { db, env } = c.get("deps");
+    return c.json(await renewSubscription(db, currentUser(c).id, c.req.valid("json"), pushPolicy(env)));
   })
   .delete("/devices/:deviceId", validate("param", deviceParam), async (c) => {
     return c.json(await deleteSubscription(c.get("deps").db, currentUser(c).id, c.req.valid("param").deviceId));

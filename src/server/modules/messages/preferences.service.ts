@@ -6,6 +6,8 @@ import { formatPhone } from "../../../domain/sms/phone.ts";
 import { buildPushPayload, PREFERENCE_WORDING, WELCOME_PUSH } from "../../../domain/messages/payload.ts";
 import type { Db } from "../../db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
+import { checkDestination, type OutboundPolicy } from "../../lib/outbound.ts";
+import { enforceThrottle } from "../../lib/throttle.ts";
 import { EMAIL_WORDING } from "../../../domain/newsletter/consent.ts";
 import type { PushSender } from "./push.ts";
 import { removeSubscription } from "./push-driver.ts";
@@ -45,11 +47,20 @@ export const renewSchema = z.object({
 });
 
 /** The service worker's pushsubscriptionchange: the browser renewed this device's subscription. */
-export async function renewSubscription(db: Db, userId: string, input: z.output<typeof renewSchema>) {
+export async function renewSubscription(
+  db: Db,
+  userId: string,
+  input: z.output<typeof renewSchema>,
+  policy: OutboundPolicy,
+) {
   const { endpoint, keys } = input.subscription;
+  assertPushEndpoint(endpoint, policy);
+  await enforceThrottle(db, `push-subscribe:${userId}`, SUBSCRIBE_THROTTLE.windowSeconds, SUBSCRIBE_THROTTLE.max);
   const rows = await db.execute<{ id: string }>(sql`
     update push_subscriptions set endpoint = ${endpoint}, p256dh = ${keys.p256dh}, auth = ${keys.auth}, checked_at = now()
-    where endpoint = ${input.oldEndpoint} and user_id = ${userId} returning id`);
+    where endpoint = ${input.oldEndpoint} and user_id = ${userId}
+      and not exists (select 1 from push_subscriptions o where o.endpoint = ${endpoint} and o.endpoint <> ${input.oldEndpoint})
+    returning id`);
   return { renewed: rows.rows.length > 0 };
 }
 
@@ -153,20 +164,46 @@ async function recordPushConsent(db: Db, userId: string, granted: boolean) {
   );
 }
 
+/** A person's devices with push on (issue 22): at most this many; subscribing one more drops the oldest. */
+export const MAX_DEVICES_PER_ACCOUNT = 10;
+/** Subscriptions (new, weekly checks, renewals) per account: this many an hour. */
+export const SUBSCRIBE_THROTTLE = { windowSeconds: 3600, max: 10 } as const;
+
+const ENDPOINT_REFUSED = "Adresse d'abonnement invalide : ce n'est pas un service de notifications connu.";
+
+/** The endpoint is a push service's (no network here: nothing is connected to while the person waits). */
+export function assertPushEndpoint(endpoint: string, policy: OutboundPolicy) {
+  if (!checkDestination(endpoint, policy).ok) throw new AppError("VALIDATION", { userMessage: ENDPOINT_REFUSED });
+}
+
 /**
  * This device turns push on: its subscription is kept (one per device: a new one
  * replaces the old), the push consent recorded, and a welcome push sent (SPEC §7.3).
  * `recheck`: the weekly check or a pushsubscriptionchange — no consent row, no welcome.
+ *
+ * Issue 22: the answer is the same whatever the push service does — the welcome leaves
+ * after the answer, through the outbound door, and its fate is only logged. A row of
+ * another account (same device id or endpoint) is never changed or dropped, unless the
+ * caller holds that very subscription (endpoint and both keys equal: the same browser,
+ * signed in to another account), which then moves to the caller. Past
+ * MAX_DEVICES_PER_ACCOUNT the oldest device of the account is dropped.
  */
 export async function saveSubscription(
   db: Db,
   userId: string,
   input: z.output<typeof subscriptionSchema>,
-  options: { push: PushSender; userAgent: string | null; recheck: boolean; logger?: Logger },
+  options: { push: PushSender; policy: OutboundPolicy; userAgent: string | null; recheck: boolean; logger?: Logger },
 ) {
   const { endpoint, keys } = input.subscription;
-  await db.transaction(async (tx) => {
-    // The endpoint may have belonged to another account on this browser (sign-out, sign-in): it is now this one's.
+  assertPushEndpoint(endpoint, options.policy);
+  await enforceThrottle(db, `push-subscribe:${userId}`, SUBSCRIBE_THROTTLE.windowSeconds, SUBSCRIBE_THROTTLE.max);
+  const saved = await db.transaction(async (tx) => {
+    const foreign = await tx.execute<{ id: string }>(sql`
+      select id from push_subscriptions
+      where (device_id = ${input.deviceId} or endpoint = ${endpoint}) and user_id <> ${userId}
+        and not (endpoint = ${endpoint} and p256dh = ${keys.p256dh} and auth = ${keys.auth})`);
+    if (foreign.rows.length > 0) return false;
+    // What is left with this endpoint under another device id is the caller's own, or the same browser's.
     await tx.execute(
       sql`delete from push_subscriptions where endpoint = ${endpoint} and device_id <> ${input.deviceId}`,
     );
@@ -175,24 +212,42 @@ export async function saveSubscription(
       values (${userId}, ${input.deviceId}, ${endpoint}, ${keys.p256dh}, ${keys.auth}, ${options.userAgent})
       on conflict (device_id) do update set user_id = excluded.user_id, endpoint = excluded.endpoint, p256dh = excluded.p256dh,
         auth = excluded.auth, user_agent = excluded.user_agent, checked_at = now()`);
+    await tx.execute(sql`
+      delete from push_subscriptions where user_id = ${userId} and id not in (
+        select id from push_subscriptions where user_id = ${userId}
+        order by checked_at desc, created_at desc limit ${MAX_DEVICES_PER_ACCOUNT})`);
+    return true;
   });
-  if (options.recheck) return { welcomed: false };
+  if (!saved) {
+    options.logger?.warn("push: subscription of another account left alone", { userId });
+    return { saved: true };
+  }
+  if (options.recheck) return { saved: true };
   await recordPushConsent(db, userId, true);
+  void sendWelcome(db, input, options).catch((error: unknown) =>
+    options.logger?.warn("welcome push failed", { error: error instanceof Error ? error.message : String(error) }),
+  );
+  return { saved: true };
+}
+
+async function sendWelcome(
+  db: Db,
+  input: z.output<typeof subscriptionSchema>,
+  options: { push: PushSender; logger?: Logger },
+) {
+  const { endpoint, keys } = input.subscription;
   const outcome = await options.push.send(
     { endpoint, p256dh: keys.p256dh, auth: keys.auth },
     buildPushPayload({ ...WELCOME_PUSH, url: "/notifications", tag: "welcome" }),
     { urgency: "normal" },
   );
-  if (!outcome.ok) {
-    options.logger?.warn("welcome push failed", { status: outcome.status });
-    if (outcome.gone) {
-      await db.execute(sql`delete from push_subscriptions where device_id = ${input.deviceId}`);
-      throw new AppError("VALIDATION", {
-        userMessage: "Le service de notifications de votre navigateur a refusé l'abonnement. Réessayez.",
-      });
-    }
+  if (outcome.ok) return;
+  options.logger?.warn("welcome push failed", { status: outcome.status });
+  if (outcome.gone) {
+    await db.execute(
+      sql`delete from push_subscriptions where device_id = ${input.deviceId} and endpoint = ${endpoint}`,
+    );
   }
-  return { welcomed: outcome.ok };
 }
 
 /** This device turns push off (the consent for other devices stays). */

@@ -3,6 +3,7 @@ import type https from "node:https";
 import path from "node:path";
 import webpush from "web-push";
 import type { Env } from "../../env.ts";
+import { agentFor, checkDestination, type OutboundPolicy } from "../../lib/outbound.ts";
 
 /**
  * Standard Web Push with VAPID (RFC 8030, RFC 8292) through `web-push`. The keys come
@@ -63,10 +64,27 @@ export function vapidKeys(
   return result;
 }
 
-/** Tests and the benchmark reach a local push service over HTTPS with their own certificate authority. */
-let testAgent: https.Agent | undefined;
-export function setPushAgent(agent: https.Agent | undefined) {
-  testAgent = agent;
+/**
+ * Where a push endpoint may point (issue 22): the browsers' push services on port 443 — Chrome, Edge's Chromium,
+ * Opera, Samsung (FCM), Firefox (autopush), Windows (WNS), Safari (APNs web push) — and the push services the
+ * operator names in PUSH_SERVICE_ORIGINS. Checked when a device subscribes and again before every push.
+ */
+export const BROWSER_PUSH_HOSTS = [
+  "fcm.googleapis.com",
+  "*.push.services.mozilla.com",
+  "*.notify.windows.com",
+  "web.push.apple.com",
+  "*.push.apple.com",
+] as const;
+
+export function pushPolicy(env: Pick<Env, "PUSH_SERVICE_ORIGINS">): OutboundPolicy {
+  return {
+    purpose: "push",
+    hosts: BROWSER_PUSH_HOSTS,
+    protocols: ["https:"],
+    ports: [443],
+    trustedOrigins: env.PUSH_SERVICE_ORIGINS,
+  };
 }
 
 function retryAfterMs(value: string | undefined): number | null {
@@ -80,7 +98,7 @@ function retryAfterMs(value: string | undefined): number | null {
 /** A VAPID token is good for up to 24 h (RFC 8292 §2): one per push service, signed twice a day, not per push. */
 const VAPID_TOKEN_SECONDS = 12 * 60 * 60;
 
-export function createPushSender(keys: VapidKeys): PushSender {
+export function createPushSender(keys: VapidKeys, policy: OutboundPolicy): PushSender {
   const tokens = new Map<string, { authorization: string; renewAt: number }>();
   const authorizationFor = (endpoint: string) => {
     const audience = new URL(endpoint).origin;
@@ -101,6 +119,11 @@ export function createPushSender(keys: VapidKeys): PushSender {
   return {
     publicKey: keys.publicKey,
     async send(target, payload, options = {}) {
+      // A stored endpoint is checked again when used: one saved before the rule, or a service the operator dropped,
+      // is gone (the driver deletes it) and nothing is connected to.
+      const checked = checkDestination(target.endpoint, policy);
+      if (!checked.ok)
+        return { ok: false, status: 0, gone: true, retryAfterMs: null, error: `refused: ${checked.reason}` };
       try {
         const result = await webpush.sendNotification(
           { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
@@ -111,7 +134,7 @@ export function createPushSender(keys: VapidKeys): PushSender {
             urgency: options.urgency ?? "normal",
             ...(options.topic ? { topic: options.topic } : {}),
             timeout: 10_000,
-            ...(testAgent ? { agent: testAgent } : {}),
+            agent: agentFor(checked.destination) as https.Agent,
           },
         );
         return { ok: true, status: result.statusCode };
@@ -142,13 +165,14 @@ export function createPushSender(keys: VapidKeys): PushSender {
 }
 
 const senders = new Map<string, PushSender>();
-/** The sender for this configuration (one per key pair). */
+/** The sender for this configuration (one per key pair and set of push services). */
 export function pushSenderFor(env: Env): PushSender {
   const keys = vapidKeys(env);
-  let sender = senders.get(keys.publicKey);
+  const key = `${keys.publicKey} ${env.PUSH_SERVICE_ORIGINS.join(",")}`;
+  let sender = senders.get(key);
   if (!sender) {
-    sender = createPushSender(keys);
-    senders.set(keys.publicKey, sender);
+    sender = createPushSender(keys, pushPolicy(env));
+    senders.set(key, sender);
   }
   return sender;
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { countSegments } from "../../../domain/sms/segments.ts";
 import type { Env } from "../../env.ts";
+import { type OutboundPolicy, type OutboundResponse, outboundRequest } from "../../lib/outbound.ts";
 
 /**
  * One interface for every SMS gateway a French shop uses, each a plain HTTP client
@@ -46,10 +47,24 @@ export interface SmsProvider {
 const TIMEOUT_MS = 15_000;
 const cut = (s: string) => (s.length > 500 ? `${s.slice(0, 497)}…` : s);
 
-async function call(url: string, init: RequestInit): Promise<SmsResult & { json: unknown }> {
-  let response: Response;
+/**
+ * Where a gateway may be reached (issue 22, lib/outbound.ts): the address the operator wrote in SMS_API_URL, as
+ * written (SMS Gateway for Android is often a phone on the shop's own network); else the gateway's public API host
+ * on port 443, its name resolved and checked at connection time.
+ */
+export function gatewayPolicy(config: Pick<Env, "SMS_PROVIDER" | "SMS_API_URL">, defaultBase: string): OutboundPolicy {
+  const purpose = `sms ${config.SMS_PROVIDER}`;
+  return config.SMS_API_URL
+    ? { purpose, hosts: [], protocols: ["https:", "http:"], trustedOrigins: [new URL(config.SMS_API_URL).origin] }
+    : { purpose, hosts: [new URL(defaultBase).hostname], protocols: ["https:"], ports: [443], trustedOrigins: [] };
+}
+
+type CallInit = { method: string; headers: Record<string, string>; body?: string };
+
+async function call(url: string, init: CallInit, policy: OutboundPolicy): Promise<SmsResult & { json: unknown }> {
+  let response: OutboundResponse;
   try {
-    response = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    response = await outboundRequest(url, policy, { ...init, timeoutMs: TIMEOUT_MS });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return {
@@ -60,7 +75,7 @@ async function call(url: string, init: RequestInit): Promise<SmsResult & { json:
       json: null,
     };
   }
-  const body = await response.text().catch(() => "");
+  const body = response.body;
   let json: unknown = null;
   try {
     json = body ? JSON.parse(body) : null;
@@ -68,11 +83,12 @@ async function call(url: string, init: RequestInit): Promise<SmsResult & { json:
     json = null;
   }
   const answer = cut(`HTTP ${response.status} ${body}`.trim());
-  if (response.ok) return { ok: true, status: response.status, id: null, answer, json };
+  if (response.status >= 200 && response.status < 300)
+    return { ok: true, status: response.status, id: null, answer, json };
   let retryAfterMs: number | null = null;
   if (response.status === 429) {
-    const header = response.headers.get("retry-after");
-    const seconds = header && /^\d+$/.test(header) ? Number(header) : 60;
+    const header = response.headers["retry-after"];
+    const seconds = typeof header === "string" && /^\d+$/.test(header) ? Number(header) : 60;
     retryAfterMs = Math.min(seconds, 3600) * 1000;
   }
   return { ok: false, status: response.status, answer, retryAfterMs, json };
@@ -115,24 +131,30 @@ function stopNumberOf(config: Config): string | null {
 
 function brevo(config: Config): SmsProvider {
   need(config, "BREVO_API_KEY", "SMS_SENDER");
-  const url = `${trimSlash(config.SMS_API_URL ?? "https://api.brevo.com")}/v3/transactionalSMS/send`;
+  const defaultBase = "https://api.brevo.com";
+  const policy = gatewayPolicy(config, defaultBase);
+  const url = `${trimSlash(config.SMS_API_URL ?? defaultBase)}/v3/transactionalSMS/send`;
   return {
     name: "brevo",
     stopNumber: stopNumberOf(config),
     addsOwnStopClause: false,
     async send({ to, text, marketing }) {
-      const result = await call(url, {
-        method: "POST",
-        headers: { accept: "application/json", "content-type": "application/json", "api-key": config.BREVO_API_KEY! },
-        body: JSON.stringify({
-          sender: config.SMS_SENDER,
-          recipient: to.replace(/^\+/, ""),
-          content: text,
-          type: marketing ? "marketing" : "transactional",
-          tag: marketing ? "fidele-campagne" : "fidele-test",
-          unicodeEnabled: countSegments(text).encoding === "UCS-2",
-        }),
-      });
+      const result = await call(
+        url,
+        {
+          method: "POST",
+          headers: { accept: "application/json", "content-type": "application/json", "api-key": config.BREVO_API_KEY! },
+          body: JSON.stringify({
+            sender: config.SMS_SENDER,
+            recipient: to.replace(/^\+/, ""),
+            content: text,
+            type: marketing ? "marketing" : "transactional",
+            tag: marketing ? "fidele-campagne" : "fidele-test",
+            unicodeEnabled: countSegments(text).encoding === "UCS-2",
+          }),
+        },
+        policy,
+      );
       return result.ok
         ? { ...result, id: idOf(field(result.json, "messageId") ?? field(result.json, "reference")) }
         : result;
@@ -142,16 +164,18 @@ function brevo(config: Config): SmsProvider {
 
 function ovh(config: Config): SmsProvider {
   need(config, "OVH_APP_KEY", "OVH_APP_SECRET", "OVH_CONSUMER_KEY", "OVH_SMS_SERVICE");
-  const base = trimSlash(config.SMS_API_URL ?? "https://eu.api.ovh.com/1.0");
+  const defaultBase = "https://eu.api.ovh.com/1.0";
+  const policy = gatewayPolicy(config, defaultBase);
+  const base = trimSlash(config.SMS_API_URL ?? defaultBase);
   const url = `${base}/sms/${encodeURIComponent(config.OVH_SMS_SERVICE!)}/jobs`;
   // The signature's timestamp must be the API's: its clock minus ours, asked once.
   let delta: number | null = null;
   const now = async () => {
     if (delta === null) {
       try {
-        const response = await fetch(`${base}/auth/time`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
-        const server = Number(await response.text());
-        delta = Number.isFinite(server) && response.ok ? server - Math.floor(Date.now() / 1000) : 0;
+        const response = await outboundRequest(`${base}/auth/time`, policy, { method: "GET", timeoutMs: TIMEOUT_MS });
+        const server = Number(response.body);
+        delta = Number.isFinite(server) && response.status === 200 ? server - Math.floor(Date.now() / 1000) : 0;
       } catch {
         delta = 0;
       }
@@ -178,17 +202,21 @@ function ovh(config: Config): SmsProvider {
       const signature = `$1$${createHash("sha1")
         .update([config.OVH_APP_SECRET, config.OVH_CONSUMER_KEY, "POST", url, body, timestamp].join("+"))
         .digest("hex")}`;
-      const result = await call(url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "X-Ovh-Application": config.OVH_APP_KEY!,
-          "X-Ovh-Consumer": config.OVH_CONSUMER_KEY!,
-          "X-Ovh-Timestamp": timestamp,
-          "X-Ovh-Signature": signature,
+      const result = await call(
+        url,
+        {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "X-Ovh-Application": config.OVH_APP_KEY!,
+            "X-Ovh-Consumer": config.OVH_CONSUMER_KEY!,
+            "X-Ovh-Timestamp": timestamp,
+            "X-Ovh-Signature": signature,
+          },
+          body,
         },
-        body,
-      });
+        policy,
+      );
       if (!result.ok) return result;
       const invalid = field(result.json, "invalidReceivers");
       if (Array.isArray(invalid) && invalid.includes(to)) {
@@ -202,22 +230,28 @@ function ovh(config: Config): SmsProvider {
 
 function twilio(config: Config): SmsProvider {
   need(config, "TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "SMS_SENDER");
-  const base = trimSlash(config.SMS_API_URL ?? "https://api.twilio.com");
+  const defaultBase = "https://api.twilio.com";
+  const policy = gatewayPolicy(config, defaultBase);
+  const base = trimSlash(config.SMS_API_URL ?? defaultBase);
   const url = `${base}/2010-04-01/Accounts/${encodeURIComponent(config.TWILIO_ACCOUNT_SID!)}/Messages.json`;
   return {
     name: "twilio",
     stopNumber: stopNumberOf(config),
     addsOwnStopClause: false,
     async send({ to, text }) {
-      const result = await call(url, {
-        method: "POST",
-        headers: {
-          authorization: basic(config.TWILIO_ACCOUNT_SID!, config.TWILIO_AUTH_TOKEN!),
-          "content-type": "application/x-www-form-urlencoded",
-          accept: "application/json",
+      const result = await call(
+        url,
+        {
+          method: "POST",
+          headers: {
+            authorization: basic(config.TWILIO_ACCOUNT_SID!, config.TWILIO_AUTH_TOKEN!),
+            "content-type": "application/x-www-form-urlencoded",
+            accept: "application/json",
+          },
+          body: new URLSearchParams({ To: to, From: config.SMS_SENDER!, Body: text }).toString(),
         },
-        body: new URLSearchParams({ To: to, From: config.SMS_SENDER!, Body: text }).toString(),
-      });
+        policy,
+      );
       return result.ok ? { ...result, id: idOf(field(result.json, "sid")) } : result;
     },
   };
@@ -225,20 +259,25 @@ function twilio(config: Config): SmsProvider {
 
 function smsgate(config: Config): SmsProvider {
   need(config, "SMS_API_URL", "SMSGATE_USERNAME", "SMSGATE_PASSWORD");
+  const policy = gatewayPolicy(config, config.SMS_API_URL!);
   const url = `${trimSlash(config.SMS_API_URL!)}/message`;
   return {
     name: "smsgate",
     stopNumber: stopNumberOf(config),
     addsOwnStopClause: false,
     async send({ to, text }) {
-      const result = await call(url, {
-        method: "POST",
-        headers: {
-          authorization: basic(config.SMSGATE_USERNAME!, config.SMSGATE_PASSWORD!),
-          "content-type": "application/json",
+      const result = await call(
+        url,
+        {
+          method: "POST",
+          headers: {
+            authorization: basic(config.SMSGATE_USERNAME!, config.SMSGATE_PASSWORD!),
+            "content-type": "application/json",
+          },
+          body: JSON.stringify({ textMessage: { text }, phoneNumbers: [to] }),
         },
-        body: JSON.stringify({ textMessage: { text }, phoneNumbers: [to] }),
-      });
+        policy,
+      );
       if (!result.ok) return result;
       if (field(result.json, "state") === "Failed") {
         return { ok: false, status: result.status, answer: result.answer, retryAfterMs: null };
