@@ -96,32 +96,32 @@ export const messagesRoutes = new Hono<AppEnv>()
     });
   })
   .get("/preferences", async (c) => {
-    const { db, env } = c.get("deps");
-    return c.json(await getPreferences(db, currentUser(c).id, pushSenderFor(env).publicKey));
+    const deps = c.get("deps");
+    return c.json(await getPreferences(deps.db, currentUser(c).id, pushSenderFor(deps).publicKey));
   })
   .put("/preferences", validate("json", preferenceSchema), async (c) => {
     const user = currentUser(c);
-    const { db, env } = c.get("deps");
-    await setPreference(db, user.id, c.req.valid("json"));
-    return c.json(await getPreferences(db, user.id, pushSenderFor(env).publicKey));
+    const deps = c.get("deps");
+    await setPreference(deps.db, user.id, c.req.valid("json"));
+    return c.json(await getPreferences(deps.db, user.id, pushSenderFor(deps).publicKey));
   })
   .post("/devices", validate("json", subscriptionSchema), async (c) => {
     const user = currentUser(c);
-    const { db, env, logger } = c.get("deps");
-    const result = await saveSubscription(db, user.id, c.req.valid("json"), {
-      push: pushSenderFor(env),
+    const deps = c.get("deps");
+    const result = await saveSubscription(deps.db, user.id, c.req.valid("json"), {
+      push: pushSenderFor(deps),
       userAgent: c.req.header("user-agent")?.slice(0, 300) ?? null,
       recheck: false,
-      logger,
+      logger: deps.logger,
     });
     return c.json(result, 201);
   })
   .put("/devices", validate("json", subscriptionSchema), async (c) => {
     const user = currentUser(c);
-    const { db, env } = c.get("deps");
+    const deps = c.get("deps");
     return c.json(
-      await saveSubscription(db, user.id, c.req.valid("json"), {
-        push: pushSenderFor(env),
+      await saveSubscription(deps.db, user.id, c.req.valid("json"), {
+        push: pushSenderFor(deps),
         userAgent: c.req.header("user-agent")?.slice(0, 300) ?? null,
         recheck: true,
       }),
