@@ -10,6 +10,7 @@ import { type Env, unsetLegalDetails } from "./env.ts";
 import type { Deps } from "./lib/context.ts";
 import { createJobs } from "./jobs/jobs.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
+import { createMetrics } from "./lib/metrics.ts";
 import { createMailer, type Mailer } from "./modules/mail/mail.service.ts";
 import { loadVapidKeys } from "./modules/messages/push.ts";
 
@@ -31,7 +32,8 @@ export async function createDeps(
   const auth = createAuth({ db, mailer, secret: env.SECRET, appUrl: env.APP_URL, logger });
   const jobs = createJobs({ database, env, logger });
   const vapid = await loadVapidKeys(db, env);
-  return { database, db, env, logger, mailer, auth, jobs, vapid };
+  const metrics = createMetrics({ database, jobs });
+  return { database, db, env, logger, mailer, auth, jobs, vapid, metrics };
 }
 
 /** How long after listening the job engine starts (see startServer). */

@@ -7,6 +7,7 @@ import type { Jobs } from "../jobs/jobs.ts";
 import type { Mailer } from "../modules/mail/mail.service.ts";
 import type { VapidKeys } from "../modules/messages/push.ts";
 import type { Logger } from "./logger.ts";
+import type { Metrics } from "./metrics.ts";
 
 export type Deps = {
   database: Database;
@@ -18,6 +19,8 @@ export type Deps = {
   jobs: Jobs;
   /** The instance's web-push keys, the same in every process (ADR 0038). */
   vapid: VapidKeys;
+  /** What /metrics serves and the platform console's health reads (lib/metrics.ts). */
+  metrics: Metrics;
 };
 
 export type AppEnv = {
