@@ -15,6 +15,8 @@ import { inputHygiene } from "./lib/input-hygiene.ts";
 import { sameSiteOnly } from "./lib/same-site.ts";
 import { heartbeat, resolveSession } from "./lib/sessions.ts";
 import { createSpaIndex } from "./lib/spa-index.ts";
+import { metricsRoute } from "./lib/metrics-route.ts";
+import { requestLog } from "./lib/request-log.ts";
 import { accountsRoutes } from "./modules/accounts/accounts.routes.ts";
 import { handleAuth } from "./modules/accounts/auth-proxy.ts";
 import { adminRoutes, platformRoutes } from "./modules/admin/admin.routes.ts";
@@ -97,6 +99,9 @@ export type AppType = typeof api;
 export function createApp({ deps, clientDir }: AppOptions) {
   const app = new Hono<AppEnv>();
   const isHttps = deps.env.APP_URL.startsWith("https://");
+
+  // First: its request id is on every line logged while the request is served, its timing covers all the rest.
+  app.use(requestLog);
 
   app.use(async (c, next) => {
     c.set("deps", deps);
@@ -185,6 +190,9 @@ export function createApp({ deps, clientDir }: AppOptions) {
     if (!asset) throw new AppError("NOT_FOUND");
     return c.body(new Uint8Array(readDocsAsset(file)), 200, { "Content-Type": asset.type });
   });
+
+  // Prometheus, outside /api (no session, no same-site check): a bearer token of its own (lib/metrics-route.ts).
+  app.get("/metrics", metricsRoute);
 
   app.all("/api/*", () => {
     throw new AppError("NOT_FOUND", { message: "unknown API route" });

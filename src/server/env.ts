@@ -62,7 +62,7 @@ const EnvSchema = z.object({
   LEGAL_DIRECTOR: z.string().default(LEGAL_PLACEHOLDERS.LEGAL_DIRECTOR),
   LEGAL_HOST: z.string().default(LEGAL_PLACEHOLDERS.LEGAL_HOST),
   LEGAL_CONTACT: z.string().default(LEGAL_PLACEHOLDERS.LEGAL_CONTACT),
-  /** Web push (VAPID): generated once into DATA_DIR/vapid.json when absent (modules/messages/push.ts). */
+  /** Web push (VAPID): the pair together, or neither (then generated once into the database; ADR 0038). */
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),
@@ -128,7 +128,19 @@ const EnvSchema = z.object({
   JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** Tests only: registers the `test.probe` queue (no route reaches it; a test sends to it through pg-boss). */
   JOBS_TEST_PROBE: boolish,
-});
+  /** Bearer token of GET /metrics (Prometheus); unset: /metrics answers 404. */
+  METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
+})
+  // Several processes share a PostgreSQL server: a secret generated into one process's DATA_DIR would differ from
+  // the next one's (sessions signed by one refused by the other), so it is the operator's to set (ADR 0038).
+  .refine((env) => !env.DATABASE_URL || env.SECRET, {
+    path: ["SECRET"],
+    message: "SECRET is required with DATABASE_URL (every process must sign sessions with the same one)",
+  })
+  .refine((env) => Boolean(env.VAPID_PUBLIC_KEY) === Boolean(env.VAPID_PRIVATE_KEY), {
+    path: ["VAPID_PRIVATE_KEY"],
+    message: "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together (or neither: the pair is generated once)",
+  });
 
 export type Env = z.infer<typeof EnvSchema> & { SECRET: string; APP_URL: string };
 

@@ -10,7 +10,9 @@ import { type Env, unsetLegalDetails } from "./env.ts";
 import type { Deps } from "./lib/context.ts";
 import { createJobs } from "./jobs/jobs.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
+import { createMetrics } from "./lib/metrics.ts";
 import { createMailer, type Mailer } from "./modules/mail/mail.service.ts";
+import { loadVapidKeys } from "./modules/messages/push.ts";
 
 export const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/client");
 
@@ -29,7 +31,9 @@ export async function createDeps(
   const mailer = options.mailer ?? createMailer({ db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger });
   const auth = createAuth({ db, mailer, secret: env.SECRET, appUrl: env.APP_URL, logger });
   const jobs = createJobs({ database, env, logger });
-  return { database, db, env, logger, mailer, auth, jobs };
+  const vapid = await loadVapidKeys(db, env);
+  const metrics = createMetrics({ database, jobs });
+  return { database, db, env, logger, mailer, auth, jobs, vapid, metrics };
 }
 
 /** How long after listening the job engine starts (see startServer). */

@@ -29,11 +29,14 @@ type ProbeLine = { event: "started" | "done"; id: string; label: string; pid: nu
 /** The probe's log lines of every server process, in the order each printed them. */
 function probeLines(): ProbeLine[] {
   return servers.flatMap((server, index) =>
-    [...server.stdout().matchAll(/job test\.probe (started|done) (\{.*\})/g)].map((m) => ({
-      event: m[1] as "started" | "done",
-      ...(JSON.parse(m[2]!) as Omit<ProbeLine, "event" | "server">),
-      server: index,
-    })),
+    server
+      .stdout()
+      .split("\n")
+      .filter((line) => line.includes('"msg":"job test.probe '))
+      .map((line) => {
+        const { msg, id, label, pid, attempt } = JSON.parse(line) as Omit<ProbeLine, "event" | "server"> & { msg: string };
+        return { event: msg.endsWith("started") ? ("started" as const) : ("done" as const), id, label, pid, attempt, server: index };
+      }),
   );
 }
 

@@ -39,6 +39,17 @@ export type RequestInit2 = Omit<RequestInit, "body"> & {
   ip?: string;
 };
 
+/** Log lines to the console, error lines to console.error: an error logged by the app fails the test. */
+export const consoleDestination = {
+  write(line: string) {
+    const text = line.trimEnd();
+    const level = (JSON.parse(text) as { level?: string }).level;
+    if (level === "error" || level === "fatal") console.error(text);
+    else if (level === "warn") console.warn(text);
+    else console.log(text);
+  },
+};
+
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
 /**
@@ -61,7 +72,7 @@ export async function createTestApp(
     ...options.env,
   });
   const database = options.database ?? (await openTestDatabase());
-  const logger = createLogger("warn");
+  const logger = createLogger("warn", consoleDestination);
   const mails: SentMail[] = [];
   // With SMTP_URL (a local smtp-server), mail also really leaves over SMTP.
   const outbox = createMailer({ db: database.db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger });

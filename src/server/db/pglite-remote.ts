@@ -65,6 +65,11 @@ export class RemotePGlite implements PgliteLike {
   #stopped: Error | undefined;
   readonly waitReady: Promise<void>;
 
+  /** Statements sent to the worker and not answered yet (the /metrics database gauge on PGlite). */
+  get inFlight(): number {
+    return this.#pending.size;
+  }
+
   constructor(init: WorkerInit) {
     this.#worker = new Worker(new URL("./pglite-worker.ts", import.meta.url), {
       workerData: init,

@@ -11,10 +11,10 @@ export const testProbe = defineJob({
   worker: { pollingIntervalSeconds: 0.5, localConcurrency: 2 },
   async run(data: { label: string; holdMs?: number; fail?: boolean }, { logger, job }) {
     const line = { id: job.id, label: data.label, pid: process.pid, attempt: job.retryCount };
-    logger.info(`job test.probe started ${JSON.stringify(line)}`);
+    logger.info("job test.probe started", line);
     if (data.holdMs) await new Promise((r) => setTimeout(r, data.holdMs));
     if (data.fail) throw new Error(`probe ${data.label} fails on purpose`);
-    logger.info(`job test.probe done ${JSON.stringify(line)}`);
+    logger.info("job test.probe done", line);
     return { pid: process.pid };
   },
 });

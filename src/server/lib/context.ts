@@ -5,9 +5,23 @@ import type { Database, Db } from "../db/client.ts";
 import type { Env } from "../env.ts";
 import type { Jobs } from "../jobs/jobs.ts";
 import type { Mailer } from "../modules/mail/mail.service.ts";
+import type { VapidKeys } from "../modules/messages/push.ts";
 import type { Logger } from "./logger.ts";
+import type { Metrics } from "./metrics.ts";
 
-export type Deps = { database: Database; db: Db; env: Env; logger: Logger; mailer: Mailer; auth: Auth; jobs: Jobs };
+export type Deps = {
+  database: Database;
+  db: Db;
+  env: Env;
+  logger: Logger;
+  mailer: Mailer;
+  auth: Auth;
+  jobs: Jobs;
+  /** The instance's web-push keys, the same in every process (ADR 0038). */
+  vapid: VapidKeys;
+  /** What /metrics serves and the platform console's health reads (lib/metrics.ts). */
+  metrics: Metrics;
+};
 
 export type AppEnv = {
   Variables: {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, date, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, date, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { user } from "./auth.ts";
 
 /** The shopper's profile (SPEC §3 "profiles: id, last_seen"); id is the user's id. */
@@ -81,3 +81,14 @@ export const authThrottle = pgTable("auth_throttle", {
 
 export type Profile = typeof profiles.$inferSelect;
 export type ConsentChannel = (typeof consents.$inferSelect)["channel"];
+
+/**
+ * What the instance generates once and every process must share (the web-push VAPID key pair): written by the
+ * first process to need it (`insert … on conflict do nothing`, then read), so two processes never hand out two
+ * keys (src/server/lib/instance-keys.ts, ADR 0038).
+ */
+export const instanceKeys = pgTable("instance_keys", {
+  name: text().primaryKey(),
+  value: jsonb().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

@@ -53,7 +53,7 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   .get("/overview", async (c) => {
     currentAdmin(c);
-    return c.json(await platformOverview(c.get("deps").db, c.get("deps").database.kind));
+    return c.json(await platformOverview(c.get("deps")));
   })
   .get("/users", validate("query", usersQuerySchema), async (c) => {
     currentAdmin(c);

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import type { Auth, SessionUser } from "../../auth.ts";
 import type { Db } from "../../db/client.ts";
+import type { Deps } from "../../lib/context.ts";
+import { healthFigures } from "../../lib/metrics.ts";
 import { AUDIT_ACTIONS, type AuditAction, recordAudit } from "../../lib/audit.ts";
 import { CSV_BATCH, cappedTotal, csvStream, LIST_COUNT_CAP, type ListKeyset } from "../../lib/list-page.ts";
 import { forgetSession, forgetUser } from "../../lib/sessions.ts";
@@ -239,9 +241,9 @@ export async function revokeSession(db: Db, viewer: SessionUser, sessionId: stri
 
 /**
  * The platform at a glance (the platform admin's /admin): activity over 30 days in one query, and health — the
- * database, the job queue (pg-boss's own table, once the engine has made it) and the mail outbox.
+ * figures GET /metrics serves (lib/metrics.ts: database, event loop, job queues, sends, mail outbox).
  */
-export async function platformOverview(db: Db, databaseKind: string) {
+export async function platformOverview({ db, database, metrics }: Pick<Deps, "db" | "database" | "metrics">) {
   const counts = await db.execute<{
     shops: number;
     suspended_shops: number;
@@ -250,9 +252,6 @@ export async function platformOverview(db: Db, databaseKind: string) {
     scans: number;
     redemptions: number;
     messages: number;
-    outbox: number;
-    outbox_failed: number;
-    has_jobs: boolean;
   }>(sql`
     select
       (select count(*)::int from shops where deleted_at is null) as shops,
@@ -261,19 +260,8 @@ export async function platformOverview(db: Db, databaseKind: string) {
       (select count(*)::int from "user" where role is distinct from 'admin' and created_at > now() - interval '30 days') as new_shoppers,
       (select count(*)::int from scans where outcome = 'accepted' and created_at > now() - interval '30 days') as scans, -- scans_accepted_created_idx
       (select count(*)::int from redemptions where status = 'validated' and created_at > now() - interval '30 days') as redemptions,
-      (select count(*)::int from messages where created_at > now() - interval '30 days') as messages,
-      (select count(*)::int from mail_outbox) as outbox,
-      (select count(*)::int from mail_outbox where status = 'failed') as outbox_failed,
-      to_regclass('pgboss.job') is not null as has_jobs`);
+      (select count(*)::int from messages where created_at > now() - interval '30 days') as messages`);
   const c = counts.rows[0]!;
-  let jobs = { queued: 0, failed: 0 };
-  if (c.has_jobs) {
-    const result = await db.execute<{ queued: number; failed: number }>(sql`
-      select count(*) filter (where state in ('created', 'retry'))::int as queued,
-             count(*) filter (where state = 'failed')::int as failed
-      from pgboss.job`);
-    jobs = result.rows[0] ?? jobs;
-  }
   // One pass per table over the 30 days (scans by scans_accepted_created_idx), grouped by UTC day.
   const series = await db.execute<{ day: string; scans: number; signups: number; redemptions: number; messages: number }>(sql`
     with d as (
@@ -318,12 +306,8 @@ export async function platformOverview(db: Db, databaseKind: string) {
       messages: c.messages,
     },
     health: {
-      database: databaseKind === "pglite" ? "PGlite (fichier local)" : "PostgreSQL",
-      jobsStarted: c.has_jobs,
-      jobsQueued: jobs.queued,
-      jobsFailed: jobs.failed,
-      outbox: c.outbox,
-      outboxFailed: c.outbox_failed,
+      database: database.kind === "pglite" ? "PGlite (fichier local)" : "PostgreSQL",
+      ...(await healthFigures(metrics)),
     },
   };
 }

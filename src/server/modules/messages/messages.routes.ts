@@ -64,9 +64,10 @@ const STREAM_MAX_MS = 10 * 60_000;
 
 /** A device turns push on (POST) or its weekly check (PUT, `recheck`): the same saving, through the push policy. */
 function saveDevice(c: Context<AppEnv>, input: z.output<typeof subscriptionSchema>, recheck: boolean) {
-  const { db, env, logger } = c.get("deps");
+  const deps = c.get("deps");
+  const { db, env, logger } = deps;
   return saveSubscription(db, currentUser(c).id, input, {
-    push: pushSenderFor(env),
+    push: pushSenderFor(deps),
     policy: pushPolicy(env),
     userAgent: c.req.header("user-agent")?.slice(0, 300) ?? null,
     recheck,
@@ -108,14 +109,14 @@ export const messagesRoutes = new Hono<AppEnv>()
     });
   })
   .get("/preferences", async (c) => {
-    const { db, env } = c.get("deps");
-    return c.json(await getPreferences(db, currentUser(c).id, pushSenderFor(env).publicKey));
+    const deps = c.get("deps");
+    return c.json(await getPreferences(deps.db, currentUser(c).id, pushSenderFor(deps).publicKey));
   })
   .put("/preferences", validate("json", preferenceSchema), async (c) => {
     const user = currentUser(c);
-    const { db, env } = c.get("deps");
-    await setPreference(db, user.id, c.req.valid("json"));
-    return c.json(await getPreferences(db, user.id, pushSenderFor(env).publicKey));
+    const deps = c.get("deps");
+    await setPreference(deps.db, user.id, c.req.valid("json"));
+    return c.json(await getPreferences(deps.db, user.id, pushSenderFor(deps).publicKey));
   })
   .post("/devices", validate("json", subscriptionSchema), async (c) =>
     c.json(await saveDevice(c, c.req.valid("json"), false), 201),
@@ -188,10 +189,7 @@ export const messagesManageRoutes = new Hono<ShopEnv>()
   })
   .post("/sent", ownerOnly, validate("json", composeSchema), async (c) => {
     const access = c.get("access");
-    return c.json(
-      { message: await createMessage(c.get("deps"), { kind: "shop", access }, c.req.valid("json")) },
-      201,
-    );
+    return c.json({ message: await createMessage(c.get("deps"), { kind: "shop", access }, c.req.valid("json")) }, 201);
   })
   .get("/sent/:id", ownerOnly, validate("param", shopMessageParam), async (c) => {
     const { id } = c.req.valid("param");

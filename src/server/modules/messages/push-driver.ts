@@ -52,7 +52,7 @@ export const pushDriver: ChannelDriver = {
         select id, endpoint, p256dh, auth from push_subscriptions where user_id = ${delivery.user_id}`)
     ).rows;
     if (devices.length === 0) return { status: "skipped", detail: "no device" };
-    const push = pushSenderFor(ctx.deps.env);
+    const push = pushSenderFor(ctx.deps);
     let delivered = false;
     let waitMs = 0;
     const errors: string[] = [];

@@ -1,15 +1,17 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type https from "node:https";
 import path from "node:path";
 import webpush from "web-push";
+import type { Db } from "../../db/client.ts";
 import type { Env } from "../../env.ts";
+import { sharedInstanceKey } from "../../lib/instance-keys.ts";
 import { agentFor, checkDestination, type OutboundPolicy } from "../../lib/outbound.ts";
 
 /**
- * Standard Web Push with VAPID (RFC 8030, RFC 8292) through `web-push`. The keys come
- * from the environment (VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY / VAPID_SUBJECT) or are
- * generated on first start and kept in DATA_DIR/vapid.json, so subscriptions survive
- * restarts (a new key pair would orphan every device).
+ * Standard Web Push with VAPID (RFC 8030, RFC 8292) through `web-push`. The keys come from the environment
+ * (VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY / VAPID_SUBJECT) or from the database, generated once for the whole
+ * instance (ADR 0038): every process signs with the same pair, or a device subscribed through one process would
+ * be refused by its push service when another sends; a new pair would orphan every device.
  */
 export type VapidKeys = { publicKey: string; privateKey: string; subject: string };
 
@@ -32,36 +34,33 @@ export type PushSender = {
 /** A day: a promotion older than that is not worth showing when a phone comes back online. */
 export const PUSH_TTL_SECONDS = 24 * 60 * 60;
 
-const keysByDir = new Map<string, VapidKeys>();
+/** Where releases before ADR 0038 kept the generated pair: carried into the database by the first start after. */
+function keysFromDataDir(dataDir: string): { publicKey: string; privateKey: string } | null {
+  try {
+    const keys = JSON.parse(readFileSync(path.join(dataDir, "vapid.json"), "utf8"));
+    return typeof keys?.publicKey === "string" && typeof keys?.privateKey === "string"
+      ? { publicKey: keys.publicKey, privateKey: keys.privateKey }
+      : null;
+  } catch {
+    return null;
+  }
+}
 
-export function vapidKeys(
+/** The instance's VAPID keys: the environment's pair when set, else the database's (generated once). */
+export async function loadVapidKeys(
+  db: Db,
   env: Pick<Env, "DATA_DIR" | "APP_URL" | "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY" | "VAPID_SUBJECT">,
-): VapidKeys {
+): Promise<VapidKeys> {
   const subject =
     env.VAPID_SUBJECT ?? (env.APP_URL.startsWith("https://") ? env.APP_URL : "mailto:contact@fidele.local");
   if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY) {
     return { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject };
   }
-  const known = keysByDir.get(env.DATA_DIR);
-  if (known) return { ...known, subject };
-  const file = path.join(env.DATA_DIR, "vapid.json");
-  let keys: { publicKey: string; privateKey: string };
-  try {
-    keys = JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    mkdirSync(env.DATA_DIR, { recursive: true });
-    const fresh = webpush.generateVAPIDKeys();
-    try {
-      // "wx": two processes starting together keep the first one's keys.
-      writeFileSync(file, JSON.stringify(fresh), { mode: 0o600, flag: "wx" });
-      keys = fresh;
-    } catch {
-      keys = JSON.parse(readFileSync(file, "utf8"));
-    }
-  }
-  const result = { ...keys, subject };
-  keysByDir.set(env.DATA_DIR, result);
-  return result;
+  const keys = await sharedInstanceKey(db, "vapid", () => {
+    const { publicKey, privateKey } = keysFromDataDir(env.DATA_DIR) ?? webpush.generateVAPIDKeys();
+    return { publicKey, privateKey };
+  });
+  return { publicKey: keys.publicKey, privateKey: keys.privateKey, subject };
 }
 
 /**
@@ -165,9 +164,14 @@ export function createPushSender(keys: VapidKeys, policy: OutboundPolicy): PushS
 }
 
 const senders = new Map<string, PushSender>();
-/** The sender for this configuration (one per key pair and set of push services). */
-export function pushSenderFor(env: Env): PushSender {
-  const keys = vapidKeys(env);
+/** The sender for this instance's keys (`deps.vapid`, loaded at start) and its push services. */
+export function pushSenderFor({
+  vapid: keys,
+  env,
+}: {
+  vapid: VapidKeys;
+  env: Pick<Env, "PUSH_SERVICE_ORIGINS">;
+}): PushSender {
   const key = `${keys.publicKey} ${env.PUSH_SERVICE_ORIGINS.join(",")}`;
   let sender = senders.get(key);
   if (!sender) {

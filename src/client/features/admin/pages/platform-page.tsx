@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
-import { formatDateTime, formatNumber, plural } from "../../../../domain/format.ts";
+import { formatDateTime, formatDecimal, formatNumber, plural } from "../../../../domain/format.ts";
 import { ActionError, ReasonForm } from "../components/reason-form.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
@@ -20,6 +20,8 @@ function Kpi({ label, value, detail }: { label: string; value: number; detail?: 
     </div>
   );
 }
+
+const SEND_CHANNEL_LABELS = { push: "push", email: "par courriel", sms: "par SMS" } as const;
 
 function Overview() {
   const overview = useQuery({ queryKey: ["admin", "overview"], queryFn: () => unwrap(api.admin.overview.$get()) });
@@ -68,7 +70,13 @@ function Overview() {
               Santé
             </h2>
             <ul className="rounded-2xl border border-stone-200 bg-white p-4 text-sm dark:border-stone-800 dark:bg-stone-900">
-              <li>Base de données : {data.health.database}</li>
+              <li>
+                Base de données : {data.health.database}
+                {data.health.databaseUp
+                  ? ` — ${plural(data.health.pool.total, "connexion", "connexions")} (${plural(data.health.pool.idle, "libre", "libres")}, ${formatNumber(data.health.pool.waiting)} en attente)`
+                  : " — ne répond pas"}
+              </li>
+              <li>Boucle d'événements : {formatDecimal(data.health.eventLoopDelayMs)} ms de retard (99e centile)</li>
               <li>
                 Tâches de fond :{" "}
                 {data.health.jobsStarted
@@ -79,6 +87,12 @@ function Overview() {
                 Courriels : {plural(data.health.outbox, "dans la boîte d'envoi", "dans la boîte d'envoi")}
                 {data.health.outboxFailed > 0 ? `, ${plural(data.health.outboxFailed, "en échec", "en échec")}` : ""}
               </li>
+              {data.health.sends.map((send) => (
+                <li key={send.channel}>
+                  Envois {SEND_CHANNEL_LABELS[send.channel]} : {plural(send.delivered, "remis", "remis")},{" "}
+                  {plural(send.failed, "en échec", "en échec")}
+                </li>
+              ))}
             </ul>
           </section>
         </>
