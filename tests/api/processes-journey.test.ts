@@ -3,7 +3,9 @@ import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createShop, createUser } from "../../src/server/db/factories.ts";
+import { eq } from "drizzle-orm";
+import { createReward, createShop, createUser } from "../../src/server/db/factories.ts";
+import { shops } from "../../src/server/db/schema/index.ts";
 import { parseEnv } from "../../src/server/env.ts";
 import type { Deps } from "../../src/server/lib/context.ts";
 import { createLogger } from "../../src/server/lib/logger.ts";
@@ -80,7 +82,7 @@ describe.skipIf(!url)("a day through two processes behind a round-robin proxy (P
     await scratch?.drop();
   });
 
-  it("scan, message with push, export: every step on either process, pushes signed with the one instance key", async () => {
+  it("scan, redeem, contest, message with push, export: every step on either process, pushes signed with the one instance key", async () => {
     const owner = await createUser(deps!, { withoutPassword: true });
     const shopper = await createUser(deps!, { withoutPassword: true });
     const shop = await createShop(deps!, { ownerId: owner.id, name: "Épicerie des deux processus" });
@@ -107,6 +109,63 @@ describe.skipIf(!url)("a day through two processes behind a round-robin proxy (P
       expect(res.status).toBe(200);
       expect(((await res.json()) as { accepted: boolean }).accepted).toBe(i === 0);
     }
+
+    // The shopper redeems a reward on one process; the owner validates it at the counter on whichever answers.
+    const reward = await createReward(deps!, { shopId: shop.id, title: "Café offert", cost: 1 });
+    const redeemed = await call(shopperCookie, `/api/rewards/${reward.slug}/redeem`, {
+      json: { idempotencyKey: newKey() },
+    });
+    expect(redeemed.res.status).toBeLessThan(300);
+    const redemptionId = ((await redeemed.res.json()) as { redemption: { id: string } }).redemption.id;
+    const validated = await call(ownerCookie, `/api/backoffice/shops/${shop.id}/redemptions/${redemptionId}/validate`, {
+      method: "POST",
+    });
+    expect(validated.res.status).toBe(200);
+    const mine = await call(shopperCookie, `/api/redemptions/${redemptionId}`);
+    expect(JSON.stringify(await mine.res.json())).toContain('"validated"');
+
+    // A contest: the owner schedules a draw for customers; the shopper (a customer since the scan) enters once.
+    await deps!.db
+      .update(shops)
+      .set({
+        legal: {
+          legalName: "Épicerie SAS",
+          legalForm: "SAS",
+          vatNumber: null,
+          shareCapital: "1 000 €",
+          rcs: "RCS Lyon 1",
+          legalAddress: "1 rue des Processus, 69001 Lyon",
+          director: "Camille Deux",
+          contactEmail: "contact@epicerie.example",
+        },
+      })
+      .where(eq(shops.id, shop.id));
+    const lot = await call(ownerCookie, `/api/backoffice/shops/${shop.id}/prize-lots`, {
+      json: { name: "Panier garni", valueCents: 2500, quantity: 1, handover: "counter", claimDays: 15 },
+    });
+    expect(lot.res.status).toBe(201);
+    const lotId = ((await lot.res.json()) as { lot: { id: string } }).lot.id;
+    const created = await call(ownerCookie, `/api/backoffice/shops/${shop.id}/contests`, {
+      json: {
+        title: "Tirage du marché",
+        kind: "draw",
+        startsAt: new Date(Date.now() - 60_000).toISOString(),
+        endsAt: new Date(Date.now() + 86_400_000).toISOString(),
+        prizes: [{ lotId, quantity: 1 }],
+      },
+    });
+    expect(created.res.status).toBe(201);
+    const contestId = ((await created.res.json()) as { contest: { id: string } }).contest.id;
+    const scheduled = await call(ownerCookie, `/api/backoffice/shops/${shop.id}/contests/${contestId}/schedule`, {
+      method: "POST",
+    });
+    expect(scheduled.res.status).toBe(200);
+    const entries = [
+      await call(shopperCookie, `/api/contests/${contestId}/enter`, { json: {} }),
+      await call(shopperCookie, `/api/contests/${contestId}/enter`, { json: {} }),
+    ];
+    expect(entries.map((e) => e.res.status)).toEqual([201, 409]);
+    expect(new Set(entries.map((e) => e.servedBy)).size).toBe(2);
 
     // Push: accepted, then the device subscribes through whichever process answers.
     expect(
