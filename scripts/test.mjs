@@ -4,6 +4,7 @@
 // Each suite writes vitest's JSON report; the counts are added up over all suites and
 // the last line printed is exactly `N passed, N failed` (CI reads it, STACK.md).
 // Exit code 1 when a test failed, a suite did not run, or a suite ran no test.
+import "./require-node.mjs";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
