@@ -50,7 +50,8 @@ try {
   const { startServer } = await import("./server.ts");
   logger.debug(`start: server modules loaded at ${seconds(performance.now())}`);
   const running = await startServer(env, { database: await opening, migrated: true, logger, webBuild });
-  logger.debug(`start: listening at ${seconds(performance.now())}`);
+  const cpu = process.cpuUsage(); // all threads: on an idle machine with two cores, the wall time is at most this
+  logger.debug(`start: listening at ${seconds(performance.now())} (CPU ${seconds((cpu.user + cpu.system) / 1000)})`);
   running.deps.logger.info(
     `Fidèle écoute sur ${env.APP_URL} (port ${running.port}, base ${running.deps.database.kind === "pglite" ? `embarquée dans ${env.DATA_DIR}` : "PostgreSQL"})`,
   );
