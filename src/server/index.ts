@@ -64,6 +64,7 @@ try {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  process.on("SIGHUP", stop);
 } catch (error) {
   if (error instanceof DataDirLockedError) {
     console.error(error.message);
