@@ -116,7 +116,9 @@ function sourceLocations() {
   return {
     name: "fidele-source-locations",
     setup(build) {
-      build.onLoad({ filter: /[\\/]src[\\/].*\.tsx?$/ }, (args) => {
+      const sources = path.join(ROOT, "src") + path.sep;
+      build.onLoad({ filter: /\.tsx?$/ }, (args) => {
+        if (!args.path.startsWith(sources)) return undefined; // packages keep esbuild's own handling
         let code = readFileSync(args.path, "utf8");
         if (!code.includes("import.meta")) return undefined;
         const fromBundle = (target) => path.relative(SERVER_DIR, target).split(path.sep).join("/");
