@@ -1,6 +1,7 @@
 // `npm run dev`: the API server under `tsx watch` (restarts on change) on port 3000
 // and Vite's dev server (hot reload) which proxies /api to it (vite.config.ts).
 // Open the address Vite prints (http://localhost:5173).
+import "./require-node.mjs";
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";

@@ -4,6 +4,7 @@
 // Each suite writes vitest's JSON report; the counts are added up over all suites and
 // the last line printed is exactly `N passed, N failed` (CI reads it, STACK.md).
 // Exit code 1 when a test failed, a suite did not run, or a suite ran no test.
+import "./require-node.mjs";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -27,8 +28,20 @@ if (testDatabaseUrl)
   suites.push({ name: "api (PostgreSQL)", project: "api", env: { ...baseEnv, TEST_DATABASE_URL: testDatabaseUrl } });
 suites.push({ name: "e2e (Chromium)", project: "e2e", env: baseEnv });
 
-// Extra arguments go to every vitest run (e.g. `npm test -- --bail=1`).
+// Extra arguments go to every vitest run (e.g. `npm test -- --bail=1`). Files named (`npm test -- tests/api/x.test.ts`)
+// run only the suites whose project holds them (vitest.config.ts's include folders).
 const extraArgs = process.argv.slice(2);
+const PROJECT_FOLDERS = { unit: ["src/domain", "src/client"], api: ["src/server", "tests/api"], e2e: ["tests/e2e"] };
+const named = extraArgs.filter((a) => !a.startsWith("-")).map((a) => path.relative(root, path.resolve(a)));
+if (named.length > 0) {
+  const holds = (suite) => named.some((file) => PROJECT_FOLDERS[suite.project].some((dir) => file.startsWith(dir)));
+  for (let i = suites.length - 1; i >= 0; i--) if (!holds(suites[i])) suites.splice(i, 1);
+  if (suites.length === 0) {
+    console.error(`[test] no suite holds ${named.join(", ")} (${Object.values(PROJECT_FOLDERS).flat().join(", ")})`);
+    console.log("0 passed, 1 failed");
+    process.exit(1);
+  }
+}
 
 function run(suite, reportFile) {
   const args = [

@@ -6,7 +6,8 @@ import { migratedDataDir, type ServerProcess, spawnServer, waitHealthy } from ".
 /**
  * PGlite's data directory belongs to one process (STACK.md): a second server on
  * the same DATA_DIR stops at once with a French-and-English message, touching
- * nothing, and the first one keeps serving.
+ * nothing, and the first one keeps serving. The servers are the built ones `npm start` runs (dist/server, ADR 0037):
+ * this also proves the bundle opens PGlite in its built worker, finds the migrations and the database functions.
  */
 const servers: ServerProcess[] = [];
 afterAll(async () => {
@@ -14,7 +15,7 @@ afterAll(async () => {
 });
 
 async function start(dataDir: string) {
-  const server = await spawnServer({ DATA_DIR: dataDir });
+  const server = await spawnServer({ DATA_DIR: dataDir }, { built: true });
   servers.push(server);
   return server;
 }

@@ -163,7 +163,10 @@ export async function createTestApp(
   };
 }
 
-/** A server process as `npm start` runs it (node + tsx loader), for tests across processes. */
+/**
+ * A server process, for tests across processes: from its sources (node + tsx's loader) by default, or as `npm start`
+ * runs it with `built: true` (the bundle in dist/server, built first when its sources changed; ADR 0037).
+ */
 export type ServerProcess = {
   child: ChildProcess;
   url: string;
@@ -175,7 +178,10 @@ export type ServerProcess = {
   stop: () => Promise<number>;
 };
 
-export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+export async function spawnServer(
+  env: Record<string, string>,
+  options: { built?: boolean } = {},
+): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const clean = { ...process.env };
   for (const key of [
@@ -191,7 +197,13 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   ]) {
     delete clean[key];
   }
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/server/index.ts")], {
+  let args = ["--import", "tsx", path.join(ROOT, "src/server/index.ts")];
+  if (options.built) {
+    const { ensureServerBuild, SERVER_ENTRY } = await import("../../scripts/build.mjs");
+    await ensureServerBuild();
+    args = ["--enable-source-maps", SERVER_ENTRY];
+  }
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       ...clean,
