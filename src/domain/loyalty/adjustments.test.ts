@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { formatNumber } from "../format.ts";
-import { adjustmentAlertLabelFr, adjustmentCap, decideAdjustment, type AdjustmentRules } from "./adjustments.ts";
+import { formatNumber, formatSigned } from "../format.ts";
+import {
+  adjustmentAlertLabelFr,
+  adjustmentOutcomeFr,
+  adjustmentCap,
+  decideAdjustment,
+  type AdjustmentRules,
+} from "./adjustments.ts";
 
 const rules: AdjustmentRules = {
   cardMode: "points",
@@ -47,5 +53,10 @@ describe("corrections: the team's cap (issue 22, row 17)", () => {
       "plus de 3 corrections dans la journée par la même personne",
     );
     expect(adjustmentAlertLabelFr("team_card", { cap: 10, perDay: 3 })).toBe("carte d'un membre de l'équipe");
+  });
+
+  it("the author reads whether the correction is applied or waits", () => {
+    expect(adjustmentOutcomeFr("applied", -2)).toBe(`Correction de ${formatSigned(-2)} enregistrée.`);
+    expect(adjustmentOutcomeFr("pending", 50)).toMatch(/^Correction de \+50 envoyée pour accord/);
   });
 });

@@ -1,4 +1,4 @@
-import { formatNumber, plural } from "../format.ts";
+import { formatNumber, formatSigned, plural } from "../format.ts";
 import type { LedgerKind } from "./ledger.ts";
 
 /**
@@ -88,4 +88,11 @@ export function decideAdjustment(input: {
     kind: isMember && !input.rules.staffAdjustmentsLifetime ? "adjustment_balance" : "adjustment",
     alerts,
   };
+}
+
+/** What the author of a correction reads once it is sent: applied, or waiting for the owner or a manager. */
+export function adjustmentOutcomeFr(status: AdjustmentStatus, delta: number): string {
+  return status === "pending"
+    ? `Correction de ${formatSigned(delta)} envoyée pour accord : elle dépasse ce que l'équipe peut corriger seule, le propriétaire ou un gérant doit la valider.`
+    : `Correction de ${formatSigned(delta)} enregistrée.`;
 }
