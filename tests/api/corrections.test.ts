@@ -111,7 +111,7 @@ describe("issue 22 row 17: corrections are the owner's to see and bound", () => 
       author: { id: w.member.user.id, name: "Inès Caisse", roleLabel: "Équipier" },
       customer: { id: w.customer.user.id, name: "Léa Cliente", email: w.customer.user.email },
     });
-    expect(feed.adjustments[0]?.alertLabels[0]).toMatch(/plafond de l'équipe/);
+    expect(feed.adjustments[0]?.alertLabels).toEqual(["au-delà du plafond de l'équipe (10 points)"]);
     // A member sees no feed and decides nothing.
     expect((await w.member.client.request(`${w.base}/adjustments`)).status).toBe(403);
     expect((await w.decide(w.member.client, body.adjustment.id, "approve")).status).toBe(403);
@@ -200,6 +200,10 @@ describe("issue 22 row 17: corrections are the owner's to see and bound", () => 
     expect(item).toMatchObject({ id: adjustment.id, status: "applied" });
     expect(item?.decidedBy).toBeTruthy();
 
+    // A request that would take the balance below zero is refused at once, as an applied correction would be.
+    const tooMuch = await w.adjust(w.member.client, -56);
+    expect(tooMuch.status).toBe(409);
+    expect((await tooMuch.json()).message).toBe("Le solde ne peut pas devenir négatif (solde actuel : 55).");
     // A refusal moves nothing; another shop's owner cannot see or decide it.
     const { adjustment: second } = await (await w.adjust(w.member.client, -50)).json();
     const stranger = await shopWithOwner(t);

@@ -46,13 +46,15 @@ describe("corrections: the team's cap (issue 22, row 17)", () => {
   });
 
   it("alerts read in French, with the shop's figures", () => {
-    expect(adjustmentAlertLabelFr("over_cap", { cap: 1000, perDay: 3 })).toBe(
-      `au-delà du plafond de l'équipe (${formatNumber(1000)})`,
+    expect(adjustmentAlertLabelFr("over_cap", { cap: 1000, perDay: 3, mode: "points" })).toBe(
+      `au-delà du plafond de l'équipe (${formatNumber(1000)} points)`,
     );
-    expect(adjustmentAlertLabelFr("many_today", { cap: 10, perDay: 3 })).toBe(
+    expect(adjustmentAlertLabelFr("many_today", { cap: 1, perDay: 3, mode: "stamps" })).toBe(
       "plus de 3 corrections dans la journée par la même personne",
     );
-    expect(adjustmentAlertLabelFr("team_card", { cap: 10, perDay: 3 })).toBe("carte d'un membre de l'équipe");
+    expect(adjustmentAlertLabelFr("team_card", { cap: 1, perDay: 3, mode: "stamps" })).toBe(
+      "carte d'un membre de l'équipe",
+    );
   });
 
   it("the author reads whether the correction is applied or waits", () => {

@@ -1,4 +1,4 @@
-import { formatNumber, formatSigned, plural } from "../format.ts";
+import { type CardMode, formatAmount, formatSigned, plural } from "../format.ts";
 import type { LedgerKind } from "./ledger.ts";
 
 /**
@@ -31,10 +31,13 @@ export const ADJUSTMENT_STATUS_LABELS_FR: Record<AdjustmentStatus, string> = {
 export const ADJUSTMENT_ALERTS = ["over_cap", "many_today", "team_card"] as const;
 export type AdjustmentAlert = (typeof ADJUSTMENT_ALERTS)[number];
 
-export function adjustmentAlertLabelFr(alert: AdjustmentAlert, rules: { cap: number; perDay: number }): string {
+export function adjustmentAlertLabelFr(
+  alert: AdjustmentAlert,
+  rules: { cap: number; perDay: number; mode: CardMode },
+): string {
   switch (alert) {
     case "over_cap":
-      return `au-delà du plafond de l'équipe (${formatNumber(rules.cap)})`;
+      return `au-delà du plafond de l'équipe (${formatAmount(rules.mode, rules.cap)})`;
     case "many_today":
       return `plus de ${plural(rules.perDay, "correction", "corrections")} dans la journée par la même personne`;
     case "team_card":

@@ -36,12 +36,15 @@ const ownCard = () =>
   });
 
 /** The balance would go below zero: 409 with the balance now. */
+const belowZeroError = (balance: number) =>
+  new AppError("CONFLICT", {
+    message: "adjustment below zero",
+    userMessage: `Le solde ne peut pas devenir négatif (solde actuel : ${balance}).`,
+  });
+
 async function belowZero(db: Db, cardId: string) {
   const [card] = await db.select({ balance: cards.balance }).from(cards).where(eq(cards.id, cardId));
-  return new AppError("CONFLICT", {
-    message: "adjustment below zero",
-    userMessage: `Le solde ne peut pas devenir négatif (solde actuel : ${card?.balance ?? 0}).`,
-  });
+  return belowZeroError(card?.balance ?? 0);
 }
 
 /** Writes an adjustment's ledger entry (at most once per adjustment: ledger_entries_adjustment_once_idx). */
@@ -97,8 +100,8 @@ export async function adjustCard(db: Db, access: ShopAccess, input: z.output<typ
       ).rows;
       if (earlier) return { id: earlier.id, replayed: true };
       const [facts] = (
-        await tx.execute<{ earlier_today: number; is_team_card: boolean }>(sql`
-          select
+        await tx.execute<{ earlier_today: number; is_team_card: boolean; balance: number }>(sql`
+          select c.balance,
             (select count(*)::int from adjustments a
               where a.shop_id = s.id and a.actor_id = ${access.userId}
                 and a.created_at >= (date_trunc('day', now() at time zone s.timezone) at time zone s.timezone)) as earlier_today,
@@ -113,6 +116,9 @@ export async function adjustCard(db: Db, access: ShopAccess, input: z.output<typ
         rules: target,
       });
       const applied = decision.status === "applied";
+      // A request that could never be applied is refused now, as an applied one would be.
+      const balance = facts?.balance ?? 0;
+      if (!applied && balance + input.delta < 0) throw belowZeroError(balance);
       const [row] = (
         await tx.execute<{ id: string }>(sql`
           insert into adjustments (shop_id, card_id, actor_id, delta, reason, status, kind, alerts, idempotency_key, decided_by, decided_at)
@@ -246,7 +252,7 @@ export async function listAdjustments(db: Db, access: ShopAccess, q: z.output<ty
       statusLabel: ADJUSTMENT_STATUS_LABELS_FR[r.status],
       countsLifetime: r.kind === "adjustment",
       alerts: r.alerts,
-      alertLabels: r.alerts.map((a) => adjustmentAlertLabelFr(a, { cap, perDay: rules.staffAdjustmentsPerDay })),
+      alertLabels: r.alerts.map((a) => adjustmentAlertLabelFr(a, { cap, perDay: rules.staffAdjustmentsPerDay, mode: rules.cardMode })),
       createdAt: iso(r.created_at) as string,
       decidedAt: iso(r.decided_at),
       author: {

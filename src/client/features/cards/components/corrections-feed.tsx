@@ -68,14 +68,14 @@ function CorrectionItem({ shopId, mode, item }: { shopId: string; mode: CardMode
           ) : (
             <p className="truncate font-semibold">{item.customer.name}</p>
           )}
-          <p className="text-sm text-stone-700 dark:text-stone-300">« {item.reason} »</p>
         </div>
-        <div className="flex shrink-0 flex-col items-end gap-1">
-          <span className="font-bold tabular-nums text-brand-800 dark:text-brand-200">
-            {signedAmount(mode, item.delta)}
-          </span>
-          <StatusBadge item={item} />
-        </div>
+        <span className="shrink-0 font-bold tabular-nums text-brand-800 dark:text-brand-200">
+          {signedAmount(mode, item.delta)}
+        </span>
+      </div>
+      <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">« {item.reason} »</p>
+      <div className="mt-2">
+        <StatusBadge item={item} />
       </div>
       <p className="mt-2 text-sm text-stone-600 dark:text-stone-400">
         Par {item.author.name}
