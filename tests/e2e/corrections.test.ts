@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addStaff, grantPoints } from "../../src/server/db/factories.ts";
-import { cards } from "../../src/server/db/schema/index.ts";
+import { cards, shops } from "../../src/server/db/schema/index.ts";
 import { expectAccessible, type Stack, startStack } from "../setup/e2e.ts";
 
 /** Issue 22, row 17 (ADR 0036): the owner sees the team's corrections and approves one that waits. */
@@ -75,6 +75,29 @@ describe("corrections: the owner's feed", () => {
     // 3 + 1 + 5 on the balance; the lifetime total keeps the 3 earned (the owner did not let corrections count).
     expect(card).toEqual({ balance: 9, lifetime: 3 });
     await snapFull(page, "corrections-feed-approved");
+
+    // The owner sets the team's cap in the card settings: 2 stamps, 1 a day, counting for VIP levels.
+    await page.goto("/admin/creativcard");
+    await eventually(() => heading(page)).toBe("Carte et règles");
+    const settings = page.getByRole("group", { name: "Corrections de solde par l'équipe" });
+    await settings.getByLabel("Correction la plus forte permise à un équipier").fill("2");
+    await settings.getByLabel("Corrections par équipier et par jour, sans accord").fill("1");
+    await settings.getByLabel("Les corrections des équipiers comptent pour les niveaux VIP").check({ force: true });
+    // Centred in the viewport, below the sticky admin bar.
+    await settings.evaluate((el) => el.scrollIntoView({ block: "center", behavior: "instant" }));
+    await page.screenshot({ path: "test-results/screens/corrections-card-settings.png" });
+    await page.getByRole("button", { name: "Enregistrer la carte" }).click();
+    await eventually(async () => {
+      const [row] = await stack.deps.db
+        .select({
+          limit: shops.adjustmentLimit,
+          perDay: shops.staffAdjustmentsPerDay,
+          vip: shops.staffAdjustmentsLifetime,
+        })
+        .from(shops)
+        .where(eq(shops.id, shop.id));
+      return row;
+    }).toEqual({ limit: 2, perDay: 1, vip: true });
     await context.close();
   });
 });

@@ -22,7 +22,8 @@ import {
   updateDoublePoints,
 } from "./card-settings.service.ts";
 import { getCodesAhead } from "./counter-codes.service.ts";
-import { adjustCard, decideAdjustmentRequest, listAdjustments } from "./adjustments.service.ts";
+import { listAdjustments } from "./adjustments-feed.service.ts";
+import { adjustCard, decideAdjustmentRequest } from "./adjustments.service.ts";
 import { creditVisit, getReaderCode, lookupCustomer } from "./counter.service.ts";
 import { customersCsv, getCustomer, listCustomers } from "./customers.service.ts";
 import { getDashboard } from "./dashboard.service.ts";
