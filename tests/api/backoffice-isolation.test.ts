@@ -46,6 +46,9 @@ const PERIOD = { label: "Happy hour", weekdays: [1], startTime: "16:00", endTime
 type Route = { method: "GET" | "POST" | "PUT" | "DELETE"; path: string; body?: unknown; level: "staff" | "owner" };
 
 /** Every back-office route of a shop, with a valid body, pointing at `shopId` and at rows of shop B. */
+/** Any correction id: the guards answer before the row is looked for. */
+const ADJUSTMENT_ID = "00000000-0000-4000-8000-000000000000";
+
 function routes(shopId: string): Route[] {
   const base = `/api/backoffice/shops/${shopId}`;
   return [
@@ -55,6 +58,9 @@ function routes(shopId: string): Route[] {
     { method: "GET", path: `${base}/lookup?email=${encodeURIComponent(rowsB.customerEmail)}`, level: "staff" },
     { method: "POST", path: `${base}/credit`, body: { email: rowsB.customerEmail, idempotencyKey: newKey() }, level: "staff" },
     { method: "POST", path: `${base}/adjust`, body: { cardId: rowsB.cardId, delta: 5, reason: "Test", idempotencyKey: newKey() }, level: "staff" },
+    { method: "GET", path: `${base}/adjustments`, level: "owner" },
+    { method: "POST", path: `${base}/adjustments/${ADJUSTMENT_ID}/approve`, level: "owner" },
+    { method: "POST", path: `${base}/adjustments/${ADJUSTMENT_ID}/refuse`, level: "owner" },
     { method: "GET", path: `${base}/dashboard`, level: "owner" },
     { method: "GET", path: `${base}/page`, level: "owner" },
     { method: "PUT", path: `${base}/page`, body: PAGE, level: "owner" },

@@ -265,6 +265,7 @@ describe("a card's totals: summarizeLedger ↔ the ledger trigger (fidele_ledger
     redemption: -8,
     refund: 8,
     adjustment: -2,
+    adjustment_balance: 6,
     expiry: -3,
     validation: 0,
   };

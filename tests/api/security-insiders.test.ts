@@ -144,6 +144,9 @@ describe("row 1 — nobody profits from their own power", () => {
       "POST /api/cards/scan",
       "POST /api/backoffice/shops/:shopId/credit",
       "POST /api/backoffice/shops/:shopId/adjust",
+      // A waiting correction approved by the owner or a manager: never on their own card nor their own request
+      // (tests/api/corrections.test.ts).
+      "POST /api/backoffice/shops/:shopId/adjustments/:adjustmentId/approve",
       "POST /api/backoffice/shops/:shopId/redemptions/:id/validate",
       "POST /api/backoffice/shops/:shopId/redemptions/:id/refuse",
       "POST /api/rewards/:slug/redeem",
@@ -181,6 +184,8 @@ describe("row 1 — nobody profits from their own power", () => {
       // The platform admin's ban, unban and sign-out-everywhere of an account.
       /^POST \/api\/admin\/users\/:userId\/(ban|unban|sign-out|resend-confirmation)$/,
       /^PUT \/api\/backoffice\/shops\/:shopId\/customers\/:userId\/note$/,
+      // Refusing a waiting correction: its points never move.
+      /^POST \/api\/backoffice\/shops\/:shopId\/adjustments\/:adjustmentId\/refuse$/,
       // SMS: the monthly budget, a test SMS, and the gateway's STOP webhook (a consent row).
       /^(PUT|POST) \/api\/backoffice\/shops\/:shopId\/sms\/(budget|test)$/,
       /^POST \/api\/sms\/webhook$/,
@@ -213,7 +218,7 @@ describe("row 1 — nobody profits from their own power", () => {
     expect((await scan(staff.client, t.deps.db, other.shop.id)).body.accepted).toBe(true);
   });
 
-  it("a member's correction above the shop's limit needs the owner or a manager; the owner sees author and reason", async () => {
+  it("a member's correction above the shop's limit waits for the owner or a manager; the owner sees author and reason", async () => {
     const { shop, owner } = await shopWithOwner(t, { rules: { mode: "points" } });
     const member = await signedIn(t, { firstName: "Inès", lastName: "Caisse" });
     await addStaff(t.deps, shop.id, member.user.id, "member");
@@ -224,30 +229,28 @@ describe("row 1 — nobody profits from their own power", () => {
     const adjust = (client: Client, delta: number, reason = "Achat oublié") =>
       post(client, `/api/backoffice/shops/${shop.id}/adjust`, { cardId, delta, reason, idempotencyKey: newKey() });
 
-    // The default limit is 100.
-    expect((await adjust(member.client, 100)).status).toBe(201);
-    const over = await adjust(member.client, 101);
-    expect(over.status).toBe(403);
-    expect((await over.json()).message).toBe(
-      "Une correction de plus de 100 doit être faite par le propriétaire ou un gérant de la boutique.",
-    );
-    expect((await adjust(member.client, -101)).status).toBe(403);
+    // The default limit is a visit's worth (10 points here, issue 22 row 17); beyond it the correction waits (202).
+    expect((await adjust(member.client, 10)).status).toBe(201);
+    const over = await adjust(member.client, 11);
+    expect(over.status).toBe(202);
+    expect((await over.json()).status).toBe("pending");
+    expect((await adjust(member.client, -11)).status).toBe(202);
+    expect(await balanceOf(cardId)).toBe(15);
     expect((await adjust(manager.client, 500, "Carte papier reprise")).status).toBe(201);
     expect((await adjust(owner.client, 1000, "Carte papier reprise")).status).toBe(201);
     // A reason is required.
     expect((await adjust(member.client, 1, "")).status).toBe(400);
 
-    // The owner lowers the limit in the card settings.
+    // The owner sets the limit in the card settings.
     const settings = (await (await owner.client.request(`/api/backoffice/shops/${shop.id}/card`)).json()).card;
-    expect(settings.adjustmentLimit).toBe(100);
-    const { summary: _s, shop: _shop, ...body } = settings;
+    expect(settings).toMatchObject({ adjustmentLimit: null, adjustmentCap: 10, staffAdjustmentsPerDay: 3 });
+    const { summary: _s, shop: _shop, adjustmentCap: _cap, ...body } = settings;
     const saved = await owner.client.request(`/api/backoffice/shops/${shop.id}/card`, {
       method: "PUT",
-      json: { ...body, adjustmentLimit: 10 },
+      json: { ...body, adjustmentLimit: 5 },
     });
     expect(saved.status).toBe(200);
-    expect((await saved.json()).card.adjustmentLimit).toBe(10);
-    expect((await adjust(member.client, 11)).status).toBe(403);
+    expect((await saved.json()).card).toMatchObject({ adjustmentLimit: 5, adjustmentCap: 5 });
     // A member cannot change the limit.
     const denied = await member.client.request(`/api/backoffice/shops/${shop.id}/card`, {
       method: "PUT",
@@ -261,11 +264,11 @@ describe("row 1 — nobody profits from their own power", () => {
     ).json()) as {
       entries: { kind: string; delta: number; reason: string | null; author: string | null }[];
     };
-    const corrections = history.entries.filter((e) => e.kind === "adjustment");
-    expect(corrections.map((e) => [e.delta, e.author, e.reason])).toEqual([
-      [1000, `${owner.user.firstName} ${owner.user.lastName}`, "Carte papier reprise"],
-      [500, "Marc Gérant", "Carte papier reprise"],
-      [100, "Inès Caisse", "Achat oublié"],
+    const corrections = history.entries.filter((e) => e.kind.startsWith("adjustment"));
+    expect(corrections.map((e) => [e.kind, e.delta, e.author, e.reason])).toEqual([
+      ["adjustment", 1000, `${owner.user.firstName} ${owner.user.lastName}`, "Carte papier reprise"],
+      ["adjustment", 500, "Marc Gérant", "Carte papier reprise"],
+      ["adjustment_balance", 10, "Inès Caisse", "Achat oublié"],
     ]);
   });
 });

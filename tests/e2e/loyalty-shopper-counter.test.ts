@@ -147,10 +147,11 @@ describe("the counter (staff)", () => {
     await expectAccessible(page);
     await snapFull(page, "counter-manager-corrected");
 
+    // A member's correction moves the balance only (issue 22 row 17: VIP levels stay the owner's to grant).
     const adjustments = await stack.deps.db
       .select({ delta: ledgerEntries.delta, reason: ledgerEntries.reason, actorId: ledgerEntries.actorId })
       .from(ledgerEntries)
-      .where(and(eq(ledgerEntries.shopId, shop.id), eq(ledgerEntries.kind, "adjustment")));
+      .where(and(eq(ledgerEntries.shopId, shop.id), eq(ledgerEntries.kind, "adjustment_balance")));
     expect(adjustments).toEqual([{ delta: -1, reason: "Passage crédité par erreur", actorId: employee.id }]);
     const recorded = await stack.deps.db.select({ outcome: scans.outcome, method: scans.method }).from(scans).where(eq(scans.userId, customer.id));
     expect(recorded.map((r) => [r.outcome, r.method]).sort()).toEqual([

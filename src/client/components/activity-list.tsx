@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
+import { ADJUSTMENT_KINDS } from "../../domain/loyalty/ledger.ts";
 import { formatAmountFr } from "../../domain/loyalty/scan-rules.ts";
 import { api, unwrap } from "../lib/api-client.ts";
 import { Glyph } from "./loyalty/glyph.tsx";
@@ -32,7 +33,7 @@ function EntryRow({ entry }: { entry: Entry }) {
         }`}
         aria-hidden="true"
       >
-        <Glyph name={entry.kind === "redemption" || isHandover ? "sparkle" : entry.kind === "adjustment" ? "list" : "check"} className="size-5" />
+        <Glyph name={entry.kind === "redemption" || isHandover ? "sparkle" : ADJUSTMENT_KINDS.includes(entry.kind) ? "list" : "check"} className="size-5" />
       </span>
       <div className="min-w-0 flex-1">
         {/* The whole name and the date, on two lines if need be: a narrow phone cut both (issue 12). */}

@@ -5,8 +5,24 @@
  * points never move it. A `validation` entry moves nothing (delta 0): it records
  * which staff member handed a reward over.
  */
-export const LEDGER_KINDS = ["scan", "bonus", "double_points", "redemption", "refund", "adjustment", "expiry", "validation"] as const;
+export const LEDGER_KINDS = [
+  "scan",
+  "bonus",
+  "double_points",
+  "redemption",
+  "refund",
+  "adjustment",
+  "adjustment_balance",
+  "expiry",
+  "validation",
+] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+/**
+ * A correction by the shop: `adjustment` moves the balance and the lifetime total, `adjustment_balance` the balance
+ * only (a team member's correction while the owner keeps VIP levels out of their reach, ADR 0036).
+ */
+export const ADJUSTMENT_KINDS: readonly LedgerKind[] = ["adjustment", "adjustment_balance"];
 
 /** Kinds that count toward the lifetime total. */
 export const LIFETIME_KINDS: readonly LedgerKind[] = ["scan", "bonus", "double_points", "adjustment"];
@@ -18,6 +34,7 @@ export const LEDGER_KIND_LABELS_FR: Record<LedgerKind, string> = {
   redemption: "Récompense utilisée",
   refund: "Points rendus",
   adjustment: "Correction par la boutique",
+  adjustment_balance: "Correction par la boutique",
   expiry: "Points expirés",
   validation: "Récompense remise en boutique",
 };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ADJUSTMENT_STATUSES } from "../loyalty/adjustments.ts";
 import { LEDGER_KINDS } from "../loyalty/ledger.ts";
 import { parsePersonalCode } from "../loyalty/personal-code.ts";
 import { SCAN_OUTCOMES } from "../loyalty/scan-rules.ts";
@@ -116,6 +117,16 @@ export const adjustmentSchema = z.object({
   idempotencyKey: idempotencyKeySchema,
 });
 export type AdjustmentInput = z.input<typeof adjustmentSchema>;
+
+/** GET …/adjustments: the owner's feed of corrections (ADR 0036). */
+export const adjustmentsQuerySchema = z.object({
+  status: z.enum(ADJUSTMENT_STATUSES, { error: "Statut inconnu." }).optional(),
+  alerts: z
+    .enum(["1", "0", "true", "false"])
+    .optional()
+    .transform((v) => v === "1" || v === "true"),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
 
 const limit = (max: number, fallback: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 const offset = z.coerce.number().int().min(0).max(100_000).default(0);

@@ -228,13 +228,30 @@ export const cardSettingsSchema = z.object({
     .max(240, "Le délai ne peut pas dépasser 4 heures.")
     .optional(),
   design: cardDesignSchema,
-  /** A manual adjustment larger than this needs the owner or a manager (kept as is when absent). */
-  adjustmentLimit: z.coerce
+  /**
+   * A team member's correction larger than this waits for the owner or a manager; empty or null: a visit's worth
+   * (ADR 0036). Kept as is when absent, as are the two below.
+   */
+  adjustmentLimit: z
+    .union([
+      z.literal("").transform(() => null),
+      z.null(),
+      z.coerce
+        .number({ error: "Saisissez un nombre." })
+        .int("Nombre entier attendu.")
+        .min(1, "Au moins 1.")
+        .max(10_000, "Au plus 10 000."),
+    ])
+    .optional(),
+  /** A team member's corrections a day beyond which each waits for approval (0: every one waits). */
+  staffAdjustmentsPerDay: z.coerce
     .number({ error: "Saisissez un nombre." })
     .int("Nombre entier attendu.")
-    .min(1, "Au moins 1.")
-    .max(10_000, "Au plus 10 000.")
+    .min(0, "Au moins 0.")
+    .max(50, "Au plus 50 par jour.")
     .optional(),
+  /** Whether a team member's correction moves the lifetime total (VIP levels) too. */
+  staffAdjustmentsLifetime: z.boolean().optional(),
 });
 export type CardSettingsInput = z.input<typeof cardSettingsSchema>;
 

@@ -112,7 +112,7 @@ export const BACK_OFFICE_MENU: readonly MenuGroup[] = [
       {
         to: "/admin/liste-scans",
         label: "Passages",
-        text: "Historique et alertes",
+        text: "Historique, alertes et corrections",
         icon: "M4 6h16M4 12h16M4 18h10",
         roles: OWNER,
       },

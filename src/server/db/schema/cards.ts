@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { ADJUSTMENT_ALERTS, ADJUSTMENT_STATUSES } from "../../../domain/loyalty/adjustments.ts";
 import { LEDGER_KINDS } from "../../../domain/loyalty/ledger.ts";
 import { SCAN_METHODS, SCAN_OUTCOMES } from "../../../domain/loyalty/scan-rules.ts";
 import { user } from "./auth.ts";
@@ -79,6 +80,53 @@ export const ledgerEntries = pgTable(
     check("ledger_entries_delta_check", sql`${t.delta} <> 0 or ${t.kind} = 'validation'`),
     /** A redemption is refunded at most once, whatever races or restarts. */
     uniqueIndex("ledger_entries_refund_once_idx").on(t.refId).where(sql`${t.kind} = 'refund'`),
+    /** A correction (its `adjustments` row) reaches the ledger at most once, however many approvals race. */
+    uniqueIndex("ledger_entries_adjustment_once_idx")
+      .on(t.refId)
+      .where(sql`${t.kind} in ('adjustment', 'adjustment_balance') and ${t.refId} is not null`),
+  ],
+);
+
+/**
+ * Every correction of a card by the shop's team (issue 22, row 17; ADR 0036): applied at once, or waiting for the
+ * owner or a manager, or refused. The owner's feed reads this table; an applied one has its ledger entry
+ * (`ledger_entries.ref_id` = this id, of kind `kind`).
+ */
+export const adjustments = pgTable(
+  "adjustments",
+  {
+    id: text()
+      .primaryKey()
+      .default(sql`gen_random_uuid()::text`),
+    shopId: text()
+      .notNull()
+      .references(() => shops.id, { onDelete: "cascade" }),
+    cardId: text()
+      .notNull()
+      .references(() => cards.id),
+    /** Who made or asked for it (no FK: history outlives accounts). */
+    actorId: text().notNull(),
+    delta: integer().notNull(),
+    reason: text().notNull(),
+    status: text({ enum: ADJUSTMENT_STATUSES }).notNull(),
+    /** The ledger kind it has (or will have) once applied: whether the lifetime total moves. */
+    kind: text({ enum: ["adjustment", "adjustment_balance"] }).notNull(),
+    /** What made it unusual when it was made (ADJUSTMENT_ALERTS). */
+    alerts: text({ enum: ADJUSTMENT_ALERTS }).array().notNull().default(sql`'{}'::text[]`),
+    idempotencyKey: text().notNull(),
+    /** Who approved or refused it (no FK). */
+    decidedBy: text(),
+    decidedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex().on(t.actorId, t.idempotencyKey),
+    index().on(t.shopId, t.createdAt),
+    index().on(t.shopId, t.actorId, t.createdAt),
+    index("adjustments_pending_idx").on(t.shopId, t.createdAt).where(sql`${t.status} = 'pending'`),
+    index().on(t.cardId),
+    check("adjustments_delta_check", sql`${t.delta} <> 0`),
+    check("adjustments_status_check", sql`${t.status} in ('applied', 'pending', 'refused')`),
   ],
 );
 

@@ -83,8 +83,15 @@ export const shops = pgTable(
     timezone: text().notNull().default("Europe/Paris"),
     /** How long a pending redemption holds its points (then they come back). */
     redemptionTtlMinutes: integer().notNull().default(15),
-    /** A manual adjustment larger than this (either way) needs the owner or a manager, not a member. */
-    adjustmentLimit: integer().notNull().default(100),
+    /**
+     * A team member's correction larger than this (either way) waits for the owner or a manager; null: a visit's
+     * worth (src/domain/loyalty/adjustments.ts, ADR 0036).
+     */
+    adjustmentLimit: integer(),
+    /** A team member's corrections a day at this shop beyond which each waits for approval. */
+    staffAdjustmentsPerDay: integer().notNull().default(3),
+    /** Whether a team member's correction moves the lifetime total (VIP levels) too. */
+    staffAdjustmentsLifetime: boolean().notNull().default(false),
     /** The reward given once a year in a customer's birthday week, or null (no FK: rewards are archived, not deleted). */
     birthdayRewardId: text(),
     configVersion: integer().notNull().default(1),
@@ -96,6 +103,10 @@ export const shops = pgTable(
     index().on(t.category),
     check("shops_rules_check", sql`${t.stampsGoal} > 0 and ${t.pointsPerVisit} > 0 and ${t.cooldownMinutes} >= 0 and ${t.dailyCap} > 0`),
     check("shops_offline_grace_check", sql`${t.offlineGraceMinutes} between 0 and 240`),
+    check(
+      "shops_adjustments_check",
+      sql`(${t.adjustmentLimit} is null or ${t.adjustmentLimit} > 0) and ${t.staffAdjustmentsPerDay} between 0 and 50`,
+    ),
   ],
 );
 

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import { formatMinutes, plural } from "../../../domain/format.ts";
+import { adjustmentCap } from "../../../domain/loyalty/adjustments.ts";
 import { formatAmountFr } from "../../../domain/loyalty/scan-rules.ts";
 import type { DoublePointsPeriod } from "../../../domain/loyalty/double-points.ts";
 import { randomSecret } from "../../../domain/loyalty/scan-code.ts";
@@ -48,6 +49,10 @@ export async function getCardSettings(db: Db, access: ShopAccess) {
     dailyCap: s.dailyCap,
     allowStaticPoster: s.allowStaticPoster,
     adjustmentLimit: s.adjustmentLimit,
+    /** The team's cap in effect (a visit's worth when no limit is set). */
+    adjustmentCap: adjustmentCap(s),
+    staffAdjustmentsPerDay: s.staffAdjustmentsPerDay,
+    staffAdjustmentsLifetime: s.staffAdjustmentsLifetime,
     offlineGraceMinutes: s.offlineGraceMinutes,
     design: designOf(s.cardDesign),
     summary: rulesSummaryFr(s),
@@ -66,6 +71,8 @@ export async function updateCardSettings(db: Db, access: ShopAccess, input: z.ou
     allowStaticPoster: input.allowStaticPoster,
     cardDesign: input.design,
     ...(input.adjustmentLimit === undefined ? {} : { adjustmentLimit: input.adjustmentLimit }),
+    ...(input.staffAdjustmentsPerDay === undefined ? {} : { staffAdjustmentsPerDay: input.staffAdjustmentsPerDay }),
+    ...(input.staffAdjustmentsLifetime === undefined ? {} : { staffAdjustmentsLifetime: input.staffAdjustmentsLifetime }),
     ...(input.offlineGraceMinutes === undefined ? {} : { offlineGraceMinutes: input.offlineGraceMinutes }),
   });
   return getCardSettings(db, access);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { emailSchema } from "../../../domain/schemas/accounts.ts";
 import {
   adjustmentSchema,
+  adjustmentsQuerySchema,
   creditVisitSchema,
   customersQuerySchema,
   dashboardQuerySchema,
@@ -21,7 +22,9 @@ import {
   updateDoublePoints,
 } from "./card-settings.service.ts";
 import { getCodesAhead } from "./counter-codes.service.ts";
-import { adjustCard, creditVisit, getReaderCode, lookupCustomer } from "./counter.service.ts";
+import { listAdjustments } from "./adjustments-feed.service.ts";
+import { adjustCard, decideAdjustmentRequest } from "./adjustments.service.ts";
+import { creditVisit, getReaderCode, lookupCustomer } from "./counter.service.ts";
 import { customersCsv, getCustomer, listCustomers } from "./customers.service.ts";
 import { getDashboard } from "./dashboard.service.ts";
 import { listScans, listTodayScans, scansCsv } from "./scans-list.service.ts";
@@ -29,6 +32,7 @@ import { saveCustomerNote } from "./customer-profile.service.ts";
 
 const cardParam = z.object({ cardId: z.string().uuid("Client introuvable.") });
 const periodParam = z.object({ periodId: z.string().uuid("Opération introuvable.") });
+const adjustmentParam = z.object({ adjustmentId: z.string().uuid("Correction introuvable.") });
 const lookupQuery = z.object({ email: emailSchema });
 const personParam = z.object({ userId: z.string().min(1).max(100) });
 const noteSchema = z.object({ note: z.string().max(2000, "La note tient en 2 000 caractères au plus.") });
@@ -72,11 +76,24 @@ export const cardsManageRoutes = new Hono<ShopEnv>()
   .post("/adjust", validate("json", adjustmentSchema), async (c) => {
     const { replayed, ...result } = await adjustCard(c.get("deps").db, c.get("access"), c.req.valid("json"));
     if (replayed) c.header("Idempotent-Replayed", "true");
-    return c.json(result, replayed ? 200 : 201);
+    // 202: a team member's correction beyond the cap waits for the owner or a manager (ADR 0036).
+    return c.json(result, replayed ? 200 : result.status === "pending" ? 202 : 201);
   })
   // — owner (or shop admin, or platform admin) —
   .get("/dashboard", ownerOnly, validate("query", dashboardQuerySchema), async (c) => {
     return c.json(await getDashboard(c.get("deps").db, c.get("access"), c.req.valid("query").days));
+  })
+  /* The corrections' feed, and the owner's or a manager's word on the waiting ones (ADR 0036). */
+  .get("/adjustments", ownerOnly, validate("query", adjustmentsQuerySchema), async (c) => {
+    return c.json(await listAdjustments(c.get("deps").db, c.get("access"), c.req.valid("query")));
+  })
+  .post("/adjustments/:adjustmentId/approve", ownerOnly, validate("param", adjustmentParam), async (c) => {
+    const id = c.req.valid("param").adjustmentId;
+    return c.json(await decideAdjustmentRequest(c.get("deps").db, c.get("access"), id, "approve"));
+  })
+  .post("/adjustments/:adjustmentId/refuse", ownerOnly, validate("param", adjustmentParam), async (c) => {
+    const id = c.req.valid("param").adjustmentId;
+    return c.json(await decideAdjustmentRequest(c.get("deps").db, c.get("access"), id, "refuse"));
   })
   .get("/card", ownerOnly, async (c) => c.json({ card: await getCardSettings(c.get("deps").db, c.get("access")) }))
   .put("/card", ownerOnly, validate("json", cardSettingsSchema), async (c) => {

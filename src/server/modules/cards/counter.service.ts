@@ -2,20 +2,18 @@ import { and, eq, sql } from "drizzle-orm";
 import QRCode from "qrcode";
 import type { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
-import { formatNumber, plural } from "../../../domain/format.ts";
-import { LEDGER_KIND_LABELS_FR } from "../../../domain/loyalty/ledger.ts";
+import { plural } from "../../../domain/format.ts";
 import { importCodeKey, rotatingToken, scanUrl, stepEndsAt, timeStep } from "../../../domain/loyalty/scan-code.ts";
-import type { adjustmentSchema, creditVisitSchema } from "../../../domain/schemas/cards.ts";
+import type { creditVisitSchema } from "../../../domain/schemas/cards.ts";
 import type { Database, Db } from "../../db/client.ts";
-import { cards, ledgerEntries, profiles, shops, user } from "../../db/schema/index.ts";
+import { cards, profiles, shops, user } from "../../db/schema/index.ts";
 import { performScan } from "./scan.service.ts";
 import { findByPersonalCode } from "./personal-code.service.ts";
 import { consumeThrottle, refundThrottle } from "../../lib/throttle.ts";
-import { designOf, imageUrl, pgErrorCode } from "../../lib/shop-dto.ts";
+import { designOf, imageUrl } from "../../lib/shop-dto.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
-import { recordAudit } from "../../lib/audit.ts";
 
-/** The counter: the rotating code, visits typed by staff, corrections. */
+/** The counter: the rotating code, visits typed by staff (corrections: adjustments.service.ts). */
 
 /** The shop with its code key, as the access reaches it. */
 export async function scopedCodeShop(db: Db, access: ShopAccess) {
@@ -174,88 +172,5 @@ export async function lookupCustomer(db: Db, access: ShopAccess, email: string) 
     balance: r.balance,
     visits: r.visits,
     lastVisitAt: r.last_scan_at === null ? null : new Date(r.last_scan_at).toISOString(),
-  };
-}
-
-/**
- * /manager: correct a mistake. An "adjustment" ledger entry with the staff
- * member and the reason; a card of another shop is "not found"; the balance can
- * never go below zero; a retry with the same key adds nothing.
- */
-export async function adjustCard(db: Db, access: ShopAccess, input: z.output<typeof adjustmentSchema>) {
-  const [target] = await db
-    .select({ userId: cards.userId, limit: shops.adjustmentLimit })
-    .from(cards)
-    .innerJoin(shops, eq(shops.id, cards.shopId))
-    .where(and(eq(cards.id, input.cardId), eq(cards.shopId, shopScope(access))))
-    .limit(1);
-  if (!target) throw new AppError("NOT_FOUND", { userMessage: "Carte introuvable." });
-  // Nobody profits from their own power: not even the owner corrects their own card.
-  if (target.userId === access.userId) {
-    throw new AppError("FORBIDDEN", {
-      message: "self adjustment",
-      userMessage:
-        "Vous ne pouvez pas corriger votre propre carte : un autre responsable de la boutique doit le faire.",
-    });
-  }
-  if (access.role === "member" && Math.abs(input.delta) > target.limit) {
-    throw new AppError("FORBIDDEN", {
-      message: "adjustment over the member limit",
-      userMessage: `Une correction de plus de ${formatNumber(target.limit)} doit être faite par le propriétaire ou un gérant de la boutique.`,
-    });
-  }
-  let inserted: { id: string } | undefined;
-  try {
-    const result = await db.execute<{ id: string }>(sql`
-      insert into ledger_entries (card_id, shop_id, kind, delta, actor_id, reason, idempotency_key)
-      select c.id, c.shop_id, 'adjustment', ${input.delta}, ${access.userId}, ${input.reason}, ${input.idempotencyKey}
-      from cards c where c.id = ${input.cardId} and c.shop_id = ${shopScope(access)}
-      on conflict (actor_id, idempotency_key) do nothing
-      returning id`);
-    inserted = result.rows[0];
-  } catch (error) {
-    if (pgErrorCode(error) === "23514") {
-      const [card] = await db.select({ balance: cards.balance }).from(cards).where(eq(cards.id, input.cardId));
-      throw new AppError("CONFLICT", {
-        message: "adjustment below zero",
-        userMessage: `Le solde ne peut pas devenir négatif (solde actuel : ${card?.balance ?? 0}).`,
-      });
-    }
-    throw error;
-  }
-  if (inserted) await recordAudit(db, { actorId: access.userId, shopId: access.shopId, action: "points.adjust", target: input.cardId, details: { delta: input.delta, reason: input.reason } });
-  const [entry] = await db
-    .select({
-      id: ledgerEntries.id,
-      cardId: ledgerEntries.cardId,
-      kind: ledgerEntries.kind,
-      delta: ledgerEntries.delta,
-      reason: ledgerEntries.reason,
-      createdAt: ledgerEntries.createdAt,
-      balance: cards.balance,
-      lifetime: cards.lifetime,
-    })
-    .from(ledgerEntries)
-    .innerJoin(cards, eq(cards.id, ledgerEntries.cardId))
-    .where(
-      and(
-        inserted ? eq(ledgerEntries.id, inserted.id) : sql`${ledgerEntries.actorId} = ${access.userId} and ${ledgerEntries.idempotencyKey} = ${input.idempotencyKey}`,
-        eq(ledgerEntries.shopId, shopScope(access)),
-      ),
-    )
-    .limit(1);
-  if (!entry) throw new AppError("NOT_FOUND", { userMessage: "Carte introuvable." });
-  return {
-    entry: {
-      id: entry.id,
-      cardId: entry.cardId,
-      kind: entry.kind,
-      kindLabel: LEDGER_KIND_LABELS_FR[entry.kind],
-      delta: entry.delta,
-      reason: entry.reason,
-      createdAt: entry.createdAt.toISOString(),
-    },
-    card: { id: entry.cardId, balance: entry.balance, lifetime: entry.lifetime },
-    replayed: !inserted,
   };
 }

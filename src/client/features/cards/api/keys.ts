@@ -9,4 +9,5 @@ export const cardsKeys = {
   customer: (shopId: string, cardId: string) => backofficeKeys.part(shopId, "customer", cardId),
   scans: (shopId: string, filters: unknown) => backofficeKeys.part(shopId, "scans", filters),
   doublePoints: (shopId: string) => backofficeKeys.part(shopId, "double-points"),
+  adjustments: (shopId: string) => backofficeKeys.part(shopId, "adjustments"),
 };

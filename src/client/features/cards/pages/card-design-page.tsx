@@ -17,6 +17,7 @@ import { SelectField } from "../../../components/ui/select-field.tsx";
 import { useForm } from "../../../lib/use-form.ts";
 import { type CardSettings, useCardSettings } from "../../../components/back-office/card-settings.ts";
 import { useSaveCardSettings } from "../api/save-card-settings.ts";
+import { type CorrectionDraft, CorrectionSettingsFields } from "../components/correction-settings-fields.tsx";
 import {
   BackofficeError,
   BackofficePage,
@@ -62,14 +63,13 @@ const OFFLINE_GRACES = [
   { value: 240, label: "Acceptés s'ils arrivent dans les 4 heures" },
 ];
 
-type Draft = {
+type Draft = CorrectionDraft & {
   mode: "stamps" | "points";
   stampsGoal: string;
   pointsPerVisit: string;
   cooldownMinutes: string;
   dailyCap: string;
   allowStaticPoster: boolean;
-  adjustmentLimit: string;
   offlineGraceMinutes: string;
   design: CardDesign;
 };
@@ -81,7 +81,9 @@ const toDraft = (c: CardSettings): Draft => ({
   cooldownMinutes: String(c.cooldownMinutes),
   dailyCap: String(c.dailyCap),
   allowStaticPoster: c.allowStaticPoster,
-  adjustmentLimit: String(c.adjustmentLimit),
+  adjustmentLimit: c.adjustmentLimit === null ? "" : String(c.adjustmentLimit),
+  staffAdjustmentsPerDay: String(c.staffAdjustmentsPerDay),
+  staffAdjustmentsLifetime: c.staffAdjustmentsLifetime,
   offlineGraceMinutes: String(c.offlineGraceMinutes),
   design: { ...c.design },
 });
@@ -278,16 +280,12 @@ function CardDesignForm({ shopId, settings }: { shopId: string; settings: CardSe
               onChange={(ev) => update({ dailyCap: ev.target.value })}
               error={e.dailyCap}
             />
-            <Field
-              label="Correction la plus forte permise à l'équipe"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={10000}
-              value={draft.adjustmentLimit}
-              onChange={(ev) => update({ adjustmentLimit: ev.target.value })}
-              hint="Au-delà, seuls vous et vos gérants peuvent corriger un solde. Chaque correction garde son auteur et son motif dans l'historique du client."
-              error={e.adjustmentLimit}
+            <CorrectionSettingsFields
+              draft={draft}
+              update={update}
+              errors={e}
+              mode={draft.mode}
+              visitWorth={draft.mode === "stamps" ? 1 : clampInt(draft.pointsPerVisit, 1, 1000, settings.pointsPerVisit)}
             />
             <SelectField
               label="Passages scannés sans réseau"

@@ -8,6 +8,7 @@ import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { TextareaField } from "../../../components/ui/textarea-field.tsx";
 import { api, ApiError, unwrap } from "../../../lib/api-client.ts";
+import { adjustmentOutcomeFr } from "../../../../domain/loyalty/adjustments.ts";
 import { adjustCard } from "../api/counter.ts";
 
 const getProfile = (id: string) => unwrap(api.profiles[":id"].$get({ param: { id } }));
@@ -94,13 +95,13 @@ function ShopCustomer({ personId, shop }: { personId: string; shop: ShopView }) 
     event.preventDefault();
     setAdjustState({ busy: true });
     try {
-      await adjustCard(shop.shopId, {
+      const result = await adjustCard(shop.shopId, {
         cardId: shop.card.id,
         delta: Number(delta),
         reason,
         idempotencyKey: crypto.randomUUID(),
       });
-      setAdjustState({ busy: false, done: `Correction de ${formatSigned(Number(delta))} enregistrée.` });
+      setAdjustState({ busy: false, done: adjustmentOutcomeFr(result.status, Number(delta)) });
       setDelta("");
       setReason("");
       await refresh();
@@ -157,6 +158,10 @@ function ShopCustomer({ personId, shop }: { personId: string; shop: ShopView }) 
 
       <form onSubmit={onAdjust} className={`${box} flex flex-col gap-3`} noValidate aria-label="Corriger le solde">
         <h3 className="font-semibold">Corriger le solde</h3>
+        <p className="text-sm text-stone-600 dark:text-stone-400">
+          Un équipier corrige seul dans la limite fixée par la boutique ; au-delà, la correction attend l'accord du
+          propriétaire ou d'un gérant. Personne ne corrige sa propre carte.
+        </p>
         {adjustState.error ? <Notice tone="error">{adjustState.error}</Notice> : null}
         {adjustState.done ? <Notice tone="success">{adjustState.done}</Notice> : null}
         <Field

@@ -4,6 +4,7 @@ import { Link, useLocation } from "react-router";
 import { z } from "zod";
 import { parsePersonalCode } from "../../../../domain/loyalty/personal-code.ts";
 import { emailSchema } from "../../../../domain/schemas/accounts.ts";
+import { adjustmentOutcomeFr } from "../../../../domain/loyalty/adjustments.ts";
 import { adjustmentSchema, creditVisitFormSchema } from "../../../../domain/schemas/cards.ts";
 import { Glyph } from "../../../components/loyalty/glyph.tsx";
 import { Button } from "../../../components/ui/button.tsx";
@@ -110,7 +111,11 @@ function Correction({ shopId, preset, onDone }: { shopId: string; preset: { emai
       const result = await adjust(shopId, { cardId: customer.cardId, delta, reason, idempotencyKey: attempt.current() });
       attempt.done();
       setCustomer({ ...customer, balance: result.card.balance });
-      setSaved(`Correction enregistrée (${formatSigned(delta)}) pour ${fullName(customer)}. Nouveau solde : ${result.card.balance}.`);
+      setSaved(
+        result.status === "pending"
+          ? `${adjustmentOutcomeFr(result.status, delta)} Client : ${fullName(customer)}.`
+          : `Correction enregistrée (${formatSigned(delta)}) pour ${fullName(customer)}. Nouveau solde : ${result.card.balance}.`,
+      );
       onDone();
     } catch (error) {
       if (error instanceof ApiError && error.status !== 0) attempt.done();

@@ -11,6 +11,7 @@ import { backofficeFileUrl } from "../../../lib/download-file.ts";
 import type { ShopOverview } from "../../../components/back-office/shop-overview.ts";
 import { type Scan, type ScansFilter, scansQuery, useScans } from "../api/list-scans.ts";
 import { BackofficeError, BackofficePage, PageSkeleton } from "../../../components/back-office/back-office-page.tsx";
+import { CorrectionsFeed } from "../components/corrections-feed.tsx";
 import { DownloadButton } from "../../../components/ui/download-button.tsx";
 import { formatDateTime, personName, plural } from "../../../../domain/format.ts";
 
@@ -195,11 +196,22 @@ function ScansBody({ shop }: { shop: ShopOverview }) {
   );
 }
 
-/** /admin/liste-scans and /admin/scans: every scan attempt, flagged ones first, with filters and a CSV export. */
+/**
+ * /admin/liste-scans and /admin/scans: the team's corrections (the waiting ones to decide), then every scan
+ * attempt, flagged ones first, with filters and a CSV export.
+ */
 export default function ScansPage() {
   return (
-    <BackofficePage title="Passages" lead="Chaque scan de votre code, crédité ou refusé, et pourquoi.">
-      {(shop) => <ScansBody shop={shop} />}
+    <BackofficePage
+      title="Passages"
+      lead="Chaque scan de votre code, crédité ou refusé, et pourquoi ; chaque correction de solde faite par l'équipe."
+    >
+      {(shop) => (
+        <>
+          <CorrectionsFeed shopId={shop.id} mode={shop.mode} />
+          <ScansBody shop={shop} />
+        </>
+      )}
     </BackofficePage>
   );
 }

@@ -45,7 +45,7 @@ function InviteForm({ shopId }: { shopId: string }) {
         label="Rôle"
         name="role"
         defaultValue="member"
-        hint={`${SHOP_ROLE_LABELS_FR.member} : le comptoir (code, crédit d'un passage). ${SHOP_ROLE_LABELS_FR.admin} : aussi le tableau de bord, les clients et les réglages.`}
+        hint={`${SHOP_ROLE_LABELS_FR.member} : le comptoir (code, crédit d'un passage, petites corrections de solde dans la limite des réglages de la carte ; au-delà, elles attendent votre accord). ${SHOP_ROLE_LABELS_FR.admin} : aussi le tableau de bord, les clients, les réglages et l'accord sur les corrections.`}
         error={form.fieldErrors.role}
       >
         <option value="member">{SHOP_ROLE_LABELS_FR.member} (comptoir)</option>
