@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReward } from "../../src/server/db/factories.ts";
 import { finishIfDone, processMessageBatch } from "../../src/server/modules/messages/sending.service.ts";
-import { createTestApp, type TestApp } from "../setup/api.ts";
+import { createTestApp, type TestApp, UNCAPPED_SENDING } from "../setup/api.ts";
 import { type CapturedMail, startSmtp } from "../setup/smtp.ts";
 import { type Client, shopWithOwner, signedIn } from "./shops-helpers.ts";
 
@@ -19,7 +19,12 @@ let smtp: Awaited<ReturnType<typeof startSmtp>>;
 beforeAll(async () => {
   smtp = await startSmtp({ rejectRecipient: (address) => address.startsWith("inexistant-") });
   t = await createTestApp({
-    env: { SMTP_URL: smtp.url, EMAIL_RATE_PER_SECOND: "1000", EMAIL_WEBHOOK_SECRET: WEBHOOK_SECRET },
+    env: {
+      ...UNCAPPED_SENDING,
+      SMTP_URL: smtp.url,
+      EMAIL_RATE_PER_SECOND: "1000",
+      EMAIL_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    },
   });
 });
 afterAll(async () => {
