@@ -46,6 +46,9 @@ describe("issue 22 row 5: a shop's sending quota", () => {
       sql`select count(*)::int as n from messages where shop_id = ${shop.id}`,
     );
     expect(rows.rows[0]?.n).toBe(3);
+    // The composer tells the owner the quota and what is used.
+    const composer = await (await owner.client.request(`/api/messages/shops/${shop.id}/composer`)).json();
+    expect(composer.quota).toMatchObject({ perDay: 3, perMonth: 30, today: 3 });
     // Scheduled for a day with room, it is taken.
     const tomorrow = new Date(Date.now() + 26 * 3_600_000).toISOString();
     const later = await owner.client.request(sent, { json: { ...compose, scheduledAt: tomorrow } });

@@ -12,10 +12,11 @@ import {
   segmentLabelFr,
 } from "../../../domain/messages/segments.ts";
 import type { Db } from "../../db/client.ts";
+import type { Env } from "../../env.ts";
 import type { Deps } from "../../lib/context.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 import { type AudienceSpec, countAudience } from "./audience.ts";
-import { enforceShopQuota } from "./quota.ts";
+import { enforceShopQuota, quotaUse } from "./quota.ts";
 import { enqueueSending, startSending } from "./sending.service.ts";
 import { sendingProgress } from "../../../domain/messages/progress.ts";
 
@@ -66,14 +67,18 @@ export async function countRecipients(
   return countAudience(db, await specFor(db, sender, target), target.push, target.email ?? false, target.sms ?? false);
 }
 
-/** What the composer needs: the shop's VIP levels (for the segment) and its name (for the preview). */
-export async function composerContext(db: Db, access: ShopAccess) {
+/** What the composer needs: the shop's VIP levels (for the segment), its name (for the preview), its quota used. */
+export async function composerContext(db: Db, env: Env, access: ShopAccess) {
   const shop = await db.execute<{ name: string }>(sql`select s.name from shops s where s.id = ${shopScope(access)}`);
   if (!shop.rows[0]) throw new AppError("NOT_FOUND", { userMessage: "Boutique introuvable." });
   const tiers = await db.execute<{ id: string; name: string; threshold: number }>(
     sql`select id, name, threshold from vip_tiers where shop_id = ${access.shopId} order by threshold`,
   );
-  return { shopName: shop.rows[0].name, tiers: tiers.rows };
+  return {
+    shopName: shop.rows[0].name,
+    tiers: tiers.rows,
+    quota: await quotaUse(db, env, access.shopId, "message", new Date()),
+  };
 }
 
 type ComposeOutput = z.output<typeof composeSchema>;

@@ -41,6 +41,24 @@ const nextMonthStart = (date: string) => {
   return m === 12 ? `${y + 1}-01-01` : `${y}-${String(m + 1).padStart(2, "0")}-01`;
 };
 
+/** What a shop used of its quota today and this month (its time zone), for the composer. */
+export async function quotaUse(db: Db, env: Env, shopId: string, kind: QuotaKind, now: Date) {
+  const shop = await db.execute<{ timezone: string }>(sql`select timezone from shops where id = ${shopId}`);
+  const tz = shop.rows[0]?.timezone ?? "Europe/Paris";
+  const day = localParts(now, tz).date;
+  return {
+    ...quotaOf(env, kind),
+    today: await countBetween(db, shopId, kind, zonedToUtc(day, 0, tz), zonedToUtc(addDays(day, 1), 0, tz)),
+    month: await countBetween(
+      db,
+      shopId,
+      kind,
+      zonedToUtc(monthStart(day), 0, tz),
+      zonedToUtc(nextMonthStart(day), 0, tz),
+    ),
+  };
+}
+
 /** Locks the shop row and throws 429 (French, with the first day a send is possible) when `at`'s day or month is full. */
 export async function enforceShopQuota(tx: Db, env: Env, shopId: string, kind: QuotaKind, at: Date) {
   const shop = await tx.execute<{ timezone: string }>(sql`select timezone from shops where id = ${shopId} for update`);

@@ -157,6 +157,22 @@ async function ownerPhone(db: Db, userId: string) {
   return { verified: row?.verified_phone ?? null, pending: row?.fresh ? (row.pending_phone ?? null) : null };
 }
 
+type RequestRow = {
+  requested_segments: number | null;
+  request_note: string | null;
+  requested_at: Date | string | null;
+};
+
+/** An owner's pending budget request (sms_budgets.requested_*), or null. */
+const requestOf = (r: RequestRow) =>
+  r.requested_segments != null && r.requested_at
+    ? {
+        monthlySegments: Number(r.requested_segments),
+        note: r.request_note ?? "",
+        at: new Date(r.requested_at).toISOString(),
+      }
+    : null;
+
 /** What /admin/test-sms shows: the gateway, the STOP number, the budget granted and asked for, the owner's number, the send window. */
 export async function smsOverview(db: Db, access: ShopAccess, env: Env, provider: SmsProvider, now: Date) {
   await ownShop(db, access);
@@ -164,11 +180,9 @@ export async function smsOverview(db: Db, access: ShopAccess, env: Env, provider
   const budget = await budgetOf(db, access.shopId, budgetMonth(now, window.timeZone));
   const opening = nextWindowOpening(now, window);
   const request = (
-    await db.execute<{
-      requested_segments: number | null;
-      request_note: string | null;
-      requested_at: Date | string | null;
-    }>(sql`select requested_segments, request_note, requested_at from sms_budgets where shop_id = ${access.shopId}`)
+    await db.execute<RequestRow>(
+      sql`select requested_segments, request_note, requested_at from sms_budgets where shop_id = ${access.shopId}`,
+    )
   ).rows[0];
   const phone = await ownerPhone(db, access.userId);
   return {
@@ -176,14 +190,7 @@ export async function smsOverview(db: Db, access: ShopAccess, env: Env, provider
     stopNumber: provider.stopNumber,
     sender: env.SMS_SENDER ?? null,
     budget: { ...budget, max: env.SMS_MONTHLY_SEGMENTS_MAX },
-    request:
-      request?.requested_segments != null && request.requested_at
-        ? {
-            monthlySegments: Number(request.requested_segments),
-            note: request.request_note ?? "",
-            at: new Date(request.requested_at).toISOString(),
-          }
-        : null,
+    request: request ? requestOf(request) : null,
     phone: {
       verified: phone.verified ? formatPhone(phone.verified) : null,
       pending: phone.pending ? formatPhone(phone.pending) : null,
@@ -512,17 +519,16 @@ export async function smsVolume(db: Db, env: Env, now: Date) {
   const today = localParts(now, tz).date;
   const dayStart = zonedToUtc(today, 0, tz).toISOString();
   const baselineStart = zonedToUtc(addDays(today, -SPIKE_BASELINE_DAYS), 0, tz).toISOString();
-  const rows = await db.execute<{
-    id: string;
-    name: string;
-    monthly: number | null;
-    requested_segments: number | null;
-    request_note: string | null;
-    requested_at: Date | string | null;
-    month_used: number | null;
-    today: number;
-    baseline: number;
-  }>(sql`
+  const rows = await db.execute<
+    RequestRow & {
+      id: string;
+      name: string;
+      monthly: number | null;
+      month_used: number | null;
+      today: number;
+      baseline: number;
+    }
+  >(sql`
     select s.id, s.name, b.monthly_segments as monthly, b.requested_segments, b.request_note, b.requested_at,
       u.segments as month_used,
       coalesce((select sum(o.segments) from sms_outbox o where o.shop_id = s.id and o.status <> 'failed'
@@ -545,14 +551,7 @@ export async function smsVolume(db: Db, env: Env, now: Date) {
       todaySegments: Number(r.today),
       usualPerDay: Math.round((baseline / SPIKE_BASELINE_DAYS) * 10) / 10,
       spike: isSmsSpike(Number(r.today), baseline, rule),
-      request:
-        r.requested_segments != null && r.requested_at
-          ? {
-              monthlySegments: Number(r.requested_segments),
-              note: r.request_note ?? "",
-              at: new Date(r.requested_at).toISOString(),
-            }
-          : null,
+      request: requestOf(r),
     };
   });
   shops.sort(
