@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { toE164 } from "../../src/domain/sms/phone.ts";
 import { STOP_REPLY_WORDING } from "../../src/domain/sms/text.ts";
 import { parseEnv } from "../../src/server/env.ts";
+import { collectPersonalData, eraseAccount } from "../../src/server/modules/accounts/rgpd.service.ts";
 import { consents, profiles, smsBudgets, smsOutbox, smsUsage } from "../../src/server/db/schema/index.ts";
 import { recipientsSql } from "../../src/server/modules/messages/audience.ts";
 import type { ChannelContext, MessageForChannel } from "../../src/server/modules/messages/channels.ts";
@@ -309,6 +310,24 @@ describe("/admin/test-sms", () => {
     expect(sixth.status).toBe(429);
     expect((await sixth.json()).message).toMatch(/Trop de tentatives/);
     expect(gw.received.filter((r) => r.to === "+33612000005").map((r) => r.text)).not.toContain("Essai 5");
+  });
+
+  it("issue 22 row 2: the verified number and its SMS are in « Mes données » (never the code's hash) and leave with the account", async () => {
+    const { owner, base } = await verifiedOwner("06 12 00 00 06", 10);
+    expect((await owner.client.request(`${base}/test`, { json: { text: "Bonjour" } })).status).toBe(200);
+    const data = await collectPersonalData(t.deps.db, owner.user.id);
+    expect(data.sms_owner_phones).toEqual([
+      expect.objectContaining({ user_id: owner.user.id, verified_phone: "+33612000006" }),
+    ]);
+    expect(data.sms_owner_phones?.[0]).not.toHaveProperty("code_hash");
+    expect(data.sms_outbox?.map((r) => r.kind).sort()).toEqual(["test", "verification"]);
+    // Once the shop is handed over, the account can go: the number goes with it, and every SMS sent to it.
+    await t.deps.db.execute(sql`delete from member where user_id = ${owner.user.id}`);
+    await eraseAccount(t.deps, owner.user.id, { purge: true });
+    const left = await t.deps.db.execute(sql`
+      select 1 from sms_outbox where "to" = '+33612000006'
+      union all select 1 from sms_owner_phones where user_id = ${owner.user.id}`);
+    expect(left.rows).toEqual([]);
   });
 
   it("sends a test SMS, shows the gateway's answer, the segments and UCS-2; counts it in the month's budget", async () => {
