@@ -32,7 +32,7 @@ export const pushDriver: ChannelDriver = {
       topic: message.id.replace(/-/g, ""),
     };
   },
-  async deliver(ctx, message, delivery, prepared): Promise<ChannelOutcome> {
+  async deliver(ctx, _message, delivery, prepared): Promise<ChannelOutcome> {
     const { db } = ctx;
     const { payload, topic } = prepared as Prepared;
     const devices = (
