@@ -40,6 +40,7 @@ const utcDateLong = new Intl.DateTimeFormat("fr-FR", {
 });
 const utcDateShort = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "short", timeZone: "UTC" });
 const utcDayMonth = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "long", timeZone: "UTC" });
+const utcMonthYear = new Intl.DateTimeFormat("fr-FR", { month: "long", year: "numeric", timeZone: "UTC" });
 const utcWeekdayDate = new Intl.DateTimeFormat("fr-FR", {
   weekday: "short",
   day: "numeric",
@@ -111,6 +112,9 @@ export const formatLocalDate = (date: string) => utcDateLong.format(calendar(dat
 export const formatLocalDateShort = (date: string) => utcDateShort.format(calendar(date));
 /** A calendar date as "12 mars" with the long month. */
 export const formatLocalDayMonth = (date: string) => utcDayMonth.format(calendar(date));
+
+/** A calendar date's month: "novembre 2026". */
+export const formatLocalMonth = (date: string) => utcMonthYear.format(calendar(date));
 /** A calendar date as "lun. 12 mars". */
 export const formatLocalWeekdayDate = (date: string) => utcWeekdayDate.format(calendar(date));
 /** A wall-clock time "09:30" as "9 h 30", "14:00" as "14 h". */

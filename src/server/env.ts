@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { isValidTimeZone } from "../domain/loyalty/time.ts";
+import { DEFAULT_RECIPIENT_DAILY_CAP } from "../domain/messages/frequency-cap.ts";
 import { parseDays, parseHours } from "../domain/sms/send-window.ts";
 
 /** "https://host[:port]" and nothing more (no path, query or credentials). */
@@ -114,8 +115,21 @@ const EnvSchema = z.object({
     .refine((v) => parseHours(v) !== null, "SMS_SEND_HOURS: HH:MM-HH:MM, such as 08:00-20:00"),
   SMS_SEND_ON_HOLIDAYS: boolish,
   SMS_TIMEZONE: z.string().default("Europe/Paris").refine(isValidTimeZone, "SMS_TIMEZONE: an IANA time zone"),
-  /** The most a shop's owner may set as its monthly SMS budget (segments); 0 turns SMS off for shops. */
+  /** The most the platform admin may grant a shop as its monthly SMS budget (segments); a new shop has 0 (ADR 0032). */
   SMS_MONTHLY_SEGMENTS_MAX: z.coerce.number().int().min(0).max(10_000_000).default(10_000),
+  /** Test SMS a shop may send in an hour (to its owner's verified number only, ADR 0032). */
+  SMS_TESTS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Spike alert in the platform console: a shop's SMS today ≥ SMS_SPIKE_MIN_SEGMENTS and > SMS_SPIKE_FACTOR × its daily mean of the 28 days before. */
+  SMS_SPIKE_FACTOR: z.coerce.number().min(1).max(1000).default(5),
+  SMS_SPIKE_MIN_SEGMENTS: z.coerce.number().int().min(1).max(10_000_000).default(100),
+  /** Per shop (ADR 0032): messages from the composer a day and a month (the shop's local day, by send date). */
+  MESSAGES_SHOP_PER_DAY: z.coerce.number().int().min(1).max(10_000).default(3),
+  MESSAGES_SHOP_PER_MONTH: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Per shop: e-mail campaigns (newsletters) a day and a month. */
+  NEWSLETTERS_SHOP_PER_DAY: z.coerce.number().int().min(1).max(10_000).default(1),
+  NEWSLETTERS_SHOP_PER_MONTH: z.coerce.number().int().min(1).max(100_000).default(8),
+  /** Per person: one shop's messages that reach them in any 24 hours, whatever the channel (in-app, push, e-mail, SMS). */
+  MESSAGES_RECIPIENT_PER_DAY: z.coerce.number().int().min(1).max(1000).default(DEFAULT_RECIPIENT_DAILY_CAP),
   /**
    * Sending messages: a delivery claimed longer ago than this by a process that died is marked failed
    * ("interrupted"), never sent again; a live process renews its claims every quarter of it (ADR 0023).

@@ -16,7 +16,7 @@ import { trustCertificateAuthority } from "../../src/server/lib/outbound.ts";
 import { runSendSlice } from "../../src/server/jobs/messages-send.ts";
 import { finishIfDone, processMessageBatch } from "../../src/server/modules/messages/sending.service.ts";
 import { type PushService, startPushService } from "../fixtures/push-service.ts";
-import { createTestApp, type TestApp } from "../setup/api.ts";
+import { createTestApp, type TestApp, UNCAPPED_SENDING } from "../setup/api.ts";
 import { type Client, shopWithOwner, signedIn } from "./shops-helpers.ts";
 
 let t: TestApp;
@@ -27,6 +27,7 @@ beforeAll(async () => {
   trustCertificateAuthority(ps.cert);
   t = await createTestApp({
     env: {
+      ...UNCAPPED_SENDING,
       VAPID_PUBLIC_KEY: vapid.publicKey,
       VAPID_PRIVATE_KEY: vapid.privateKey,
       VAPID_SUBJECT: "mailto:test@fidele.local",

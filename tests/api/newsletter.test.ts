@@ -6,7 +6,7 @@ import { EMAIL_WORDING } from "../../src/domain/newsletter/consent.ts";
 import { MERGE_FIELD_IN_URL_FR } from "../../src/domain/schemas/links.ts";
 import { finishIfDone, processMessageBatch } from "../../src/server/modules/messages/sending.service.ts";
 import { signUnsubscribeToken, unsubscribeUrl } from "../../src/server/modules/messages/unsubscribe-token.ts";
-import { createTestApp, type TestApp } from "../setup/api.ts";
+import { createTestApp, type TestApp, UNCAPPED_SENDING } from "../setup/api.ts";
 import { type CapturedMail, htmlOf, startSmtp } from "../setup/smtp.ts";
 import { type Client, shopWithOwner, signedIn } from "./shops-helpers.ts";
 
@@ -22,7 +22,12 @@ let smtp: Awaited<ReturnType<typeof startSmtp>>;
 beforeAll(async () => {
   smtp = await startSmtp({ rejectRecipient: (address) => address.startsWith("inexistant-") });
   t = await createTestApp({
-    env: { SMTP_URL: smtp.url, EMAIL_RATE_PER_SECOND: "1000", EMAIL_WEBHOOK_SECRET: WEBHOOK_SECRET },
+    env: {
+      ...UNCAPPED_SENDING,
+      SMTP_URL: smtp.url,
+      EMAIL_RATE_PER_SECOND: "1000",
+      EMAIL_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    },
   });
 });
 afterAll(async () => {

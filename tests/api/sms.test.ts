@@ -1,8 +1,10 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { toE164 } from "../../src/domain/sms/phone.ts";
 import { STOP_REPLY_WORDING } from "../../src/domain/sms/text.ts";
 import { parseEnv } from "../../src/server/env.ts";
+import { collectPersonalData, eraseAccount } from "../../src/server/modules/accounts/rgpd.service.ts";
 import { consents, profiles, smsBudgets, smsOutbox, smsUsage } from "../../src/server/db/schema/index.ts";
 import { recipientsSql } from "../../src/server/modules/messages/audience.ts";
 import type { ChannelContext, MessageForChannel } from "../../src/server/modules/messages/channels.ts";
@@ -123,30 +125,221 @@ describe("SMS gateways: each provider speaks its gateway's HTTP API", () => {
   });
 });
 
+/** The platform admin grants `monthlySegments` to a shop through the console's route. */
+async function grant(shopId: string, monthlySegments: number) {
+  const admin = await signedIn(t, { role: "admin" });
+  const res = await admin.client.request(`/api/backoffice/platform/shops/${shopId}/sms-budget`, {
+    method: "PUT",
+    json: { monthlySegments },
+  });
+  expect(res.status).toBe(200);
+  return { admin, body: await res.json() };
+}
+
+/** The code of the last verification SMS the gateway received for `to`. */
+const codeSentTo = (to: string) => {
+  const got = gw.received.filter((r) => r.to === to).at(-1);
+  return /code de vérification est (\d{6})/.exec(got?.text ?? "")?.[1] ?? "";
+};
+
+/** A shop with a granted budget whose owner verified `phone` by the code. */
+async function verifiedOwner(phone: string, budget = 20) {
+  const { shop, owner } = await shopWithOwner(t);
+  await grant(shop.id, budget);
+  const base = `/api/backoffice/shops/${shop.id}/sms`;
+  expect((await owner.client.request(`${base}/phone`, { json: { phone } })).status).toBe(200);
+  const confirmed = await owner.client.request(`${base}/phone/confirm`, {
+    json: { code: codeSentTo(toE164(phone) ?? phone) },
+  });
+  expect(confirmed.status).toBe(200);
+  return { shop, owner, base };
+}
+
 describe("/admin/test-sms", () => {
-  it("sends a test SMS, shows the gateway's answer, the segments and UCS-2; counts it in the month's budget", async () => {
+  it("issue 22 row 2: a new shop's SMS budget is 0, its owner cannot raise it (only ask), the platform admin grants it, audited", async () => {
     const { shop, owner } = await shopWithOwner(t);
     const base = `/api/backoffice/shops/${shop.id}/sms`;
+    expect(await (await owner.client.request(base)).json()).toMatchObject({
+      budget: { monthlySegments: 0, usedSegments: 0 },
+      request: null,
+      phone: { verified: null },
+    });
+    // The owner's PUT of the budget is gone; no other path sets it.
+    const put = await owner.client.request(`${base}/budget`, { method: "PUT", json: { monthlySegments: 10_000 } });
+    expect(put.status).toBe(404);
+    const asAdminRoute = await owner.client.request(`/api/backoffice/platform/shops/${shop.id}/sms-budget`, {
+      method: "PUT",
+      json: { monthlySegments: 10_000 },
+    });
+    expect(asAdminRoute.status).toBe(403);
+    // Without a budget nothing leaves at the operator's expense, not even a verification code.
+    const code = await owner.client.request(`${base}/phone`, { json: { phone: "06 12 00 00 01" } });
+    expect(code.status).toBe(409);
+    expect((await code.json()).message).toMatch(/pas encore été accordé par l'administrateur/);
+    expect(gw.received.filter((r) => r.to === "+33612000001")).toHaveLength(0);
+
+    // The owner asks; the request is kept and shown to the platform admin.
+    const ask = await owner.client.request(`${base}/budget-request`, {
+      json: { monthlySegments: 10_000_000, note: "Fête des pains" },
+    });
+    expect(ask.status).toBe(400);
+    const asked = await owner.client.request(`${base}/budget-request`, {
+      json: { monthlySegments: 300, note: "Fête des pains" },
+    });
+    expect(asked.status).toBe(200);
+    expect(await asked.json()).toMatchObject({
+      budget: { monthlySegments: 0 },
+      request: { monthlySegments: 300, note: "Fête des pains" },
+    });
+    const admin = await signedIn(t, { role: "admin" });
+    const listed = (await (await admin.client.request("/api/backoffice/platform/sms")).json()).shops.find(
+      (s: { id: string }) => s.id === shop.id,
+    );
+    expect(listed).toMatchObject({ monthlySegments: 0, request: { monthlySegments: 300, note: "Fête des pains" } });
+
+    // The platform admin grants (bounded by SMS_MONTHLY_SEGMENTS_MAX): the request is answered, the act audited.
+    const tooMuch = await admin.client.request(`/api/backoffice/platform/shops/${shop.id}/sms-budget`, {
+      method: "PUT",
+      json: { monthlySegments: 10_000_000 },
+    });
+    expect(tooMuch.status).toBe(400);
+    const granted = await admin.client.request(`/api/backoffice/platform/shops/${shop.id}/sms-budget`, {
+      method: "PUT",
+      json: { monthlySegments: 200 },
+    });
+    expect(granted.status).toBe(200);
+    expect(await (await owner.client.request(base)).json()).toMatchObject({
+      budget: { monthlySegments: 200 },
+      request: null,
+    });
+    const audit = await t.deps.db.execute<{ actor_id: string; action: string; details: Record<string, unknown> }>(
+      sql`select actor_id, action, details from audit_log where shop_id = ${shop.id} order by created_at`,
+    );
+    expect(audit.rows.map((r) => r.action)).toEqual(["sms.budget_request", "sms.budget"]);
+    expect(audit.rows[1]).toMatchObject({
+      actor_id: admin.user.id,
+      details: { monthlySegments: 200, previous: 0, requested: 300 },
+    });
+    const unknownShop = await admin.client.request(`/api/backoffice/platform/shops/${randomUUID()}/sms-budget`, {
+      method: "PUT",
+      json: { monthlySegments: 5 },
+    });
+    expect(unknownShop.status).toBe(404);
+  });
+
+  it("issue 22 row 2: a test SMS goes only to the owner's own number, verified once by a code that expires and allows 5 tries", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    await grant(shop.id, 50);
+    const base = `/api/backoffice/shops/${shop.id}/sms`;
+    // Not verified yet: no test SMS at all, to any number.
+    const early = await owner.client.request(`${base}/test`, {
+      json: { to: "06 12 00 00 02", text: "Colis en attente" },
+    });
+    expect(early.status).toBe(409);
+    expect((await early.json()).message).toMatch(/Vérifiez d'abord votre numéro/);
+
+    // A code goes to the number; a wrong code is refused; the right one verifies it.
+    expect((await owner.client.request(`${base}/phone`, { json: { phone: "06 12 00 00 02" } })).status).toBe(200);
+    const code = codeSentTo("+33612000002");
+    expect(code).toMatch(/^\d{6}$/);
+    expect(await (await owner.client.request(base)).json()).toMatchObject({
+      phone: { verified: null, pending: "06 12 00 00 02" },
+    });
+    const wrong = await owner.client.request(`${base}/phone/confirm`, {
+      json: { code: code === "000000" ? "111111" : "000000" },
+    });
+    expect(wrong.status).toBe(400);
+    expect((await wrong.json()).message).toBe("Code incorrect.");
+    expect((await owner.client.request(`${base}/phone/confirm`, { json: { code } })).status).toBe(200);
+    expect(await (await owner.client.request(base)).json()).toMatchObject({
+      phone: { verified: "06 12 00 00 02", pending: null },
+      budget: { usedSegments: 1 },
+    });
+    // The code is used up.
+    expect((await owner.client.request(`${base}/phone/confirm`, { json: { code } })).status).toBe(400);
+
+    // A test to any other number is refused (the row's parcel-fee text to three numbers): nothing leaves.
+    const before = gw.received.length;
+    for (const to of ["06 98 76 54 31", "07 81 22 33 44", "06 55 44 33 22"]) {
+      const res = await owner.client.request(`${base}/test`, {
+        json: { to, text: "Votre colis est en attente : réglez 1,99 € de frais sur colis-suivi.example" },
+      });
+      expect(res.status).toBe(403);
+      expect((await res.json()).message).toMatch(/ne part que vers votre numéro vérifié \(06 12 00 00 02\)/);
+    }
+    expect(gw.received.length).toBe(before);
+    // To the verified number (named or not) it leaves.
+    const ok = await owner.client.request(`${base}/test`, { json: { text: "Bonjour" } });
+    expect(ok.status).toBe(200);
+    expect(lastReceived()).toMatchObject({ to: "+33612000002", text: "Bonjour" });
+
+    // Another number: a new code; the verified one stays until the new code is confirmed.
+    expect((await owner.client.request(`${base}/phone`, { json: { phone: "06 12 00 00 03" } })).status).toBe(200);
+    const second = codeSentTo("+33612000003");
+    // Five wrong tries use the code up: even the right one is then refused.
+    for (let i = 0; i < 5; i++) {
+      const bad = String((Number(second) + 1 + i) % 1_000_000).padStart(6, "0");
+      expect((await owner.client.request(`${base}/phone/confirm`, { json: { code: bad } })).status).toBe(400);
+    }
+    const spent = await owner.client.request(`${base}/phone/confirm`, { json: { code: second } });
+    expect(spent.status).toBe(400);
+    expect((await spent.json()).message).toMatch(/expiré ou a été trop essayé/);
+    expect(await (await owner.client.request(base)).json()).toMatchObject({ phone: { verified: "06 12 00 00 02" } });
+
+    // An expired code is refused.
+    expect((await owner.client.request(`${base}/phone`, { json: { phone: "06 12 00 00 03" } })).status).toBe(200);
+    const third = codeSentTo("+33612000003");
+    await t.deps.db.execute(
+      sql`update sms_owner_phones set code_expires_at = now() - interval '1 second' where user_id = ${owner.user.id}`,
+    );
+    expect((await owner.client.request(`${base}/phone/confirm`, { json: { code: third } })).status).toBe(400);
+
+    // Codes are throttled: three an hour per person.
+    const fourth = await owner.client.request(`${base}/phone`, { json: { phone: "06 12 00 00 04" } });
+    expect(fourth.status).toBe(429);
+    expect((await fourth.json()).message).toMatch(/Trop de tentatives. Réessayez dans \d+ minutes/);
+    expect(gw.received.filter((r) => r.to === "+33612000004")).toHaveLength(0);
+  });
+
+  it("issue 22 row 2: test SMS are throttled (SMS_TESTS_PER_HOUR, 5 by default): the sixth in the hour is refused", async () => {
+    const { base, owner } = await verifiedOwner("06 12 00 00 05", 100);
+    for (let i = 0; i < 5; i++) {
+      expect((await owner.client.request(`${base}/test`, { json: { text: `Essai ${i}` } })).status).toBe(200);
+    }
+    const sixth = await owner.client.request(`${base}/test`, { json: { text: "Essai 5" } });
+    expect(sixth.status).toBe(429);
+    expect((await sixth.json()).message).toMatch(/Trop de tentatives/);
+    expect(gw.received.filter((r) => r.to === "+33612000005").map((r) => r.text)).not.toContain("Essai 5");
+  });
+
+  it("issue 22 row 2: the verified number and its SMS are in « Mes données » (never the code's hash) and leave with the account", async () => {
+    const { owner, base } = await verifiedOwner("06 12 00 00 06", 10);
+    expect((await owner.client.request(`${base}/test`, { json: { text: "Bonjour" } })).status).toBe(200);
+    const data = await collectPersonalData(t.deps.db, owner.user.id);
+    expect(data.sms_owner_phones).toEqual([
+      expect.objectContaining({ user_id: owner.user.id, verified_phone: "+33612000006" }),
+    ]);
+    expect(data.sms_owner_phones?.[0]).not.toHaveProperty("code_hash");
+    expect(data.sms_outbox?.map((r) => r.kind).sort()).toEqual(["test", "verification"]);
+    // Once the shop is handed over, the account can go: the number goes with it, and every SMS sent to it.
+    await t.deps.db.execute(sql`delete from member where user_id = ${owner.user.id}`);
+    await eraseAccount(t.deps, owner.user.id, { purge: true });
+    const left = await t.deps.db.execute(sql`
+      select 1 from sms_outbox where "to" = '+33612000006'
+      union all select 1 from sms_owner_phones where user_id = ${owner.user.id}`);
+    expect(left.rows).toEqual([]);
+  });
+
+  it("sends a test SMS, shows the gateway's answer, the segments and UCS-2; counts it in the month's budget", async () => {
+    const { shop, owner, base } = await verifiedOwner("06 12 34 56 78", 5);
     const overview = await owner.client.request(base);
     expect(overview.status).toBe(200);
     expect(await overview.json()).toMatchObject({
       provider: "smsgate",
       stopNumber: "36180",
-      budget: { monthlySegments: 0, usedSegments: 0 },
+      budget: { monthlySegments: 5, usedSegments: 1 },
+      testsPerHour: 5,
     });
-
-    // No budget yet: refused, in French.
-    const none = await owner.client.request(`${base}/test`, { json: { to: "06 12 34 56 78", text: "Bonjour" } });
-    expect(none.status).toBe(409);
-    expect((await none.json()).message).toMatch(/budget SMS/);
-
-    const tooMuch = await owner.client.request(`${base}/budget`, {
-      method: "PUT",
-      json: { monthlySegments: 10_000_000 },
-    });
-    expect(tooMuch.status).toBe(400);
-    const set = await owner.client.request(`${base}/budget`, { method: "PUT", json: { monthlySegments: 5 } });
-    expect(set.status).toBe(200);
 
     const badNumber = await owner.client.request(`${base}/test`, { json: { to: "01 42 68 53 00", text: "Bonjour" } });
     expect(badNumber.status).toBe(400);
@@ -164,18 +357,22 @@ describe("/admin/test-sms", () => {
       segments: 1,
       encoding: "UCS-2",
       nonGsm: ["ê"],
-      budget: { monthlySegments: 5, usedSegments: 1 },
+      budget: { monthlySegments: 5, usedSegments: 2 },
     });
     expect(body.answer).toMatch(/^HTTP 202 .*Pending/);
     expect(lastReceived()).toMatchObject({ to: "+33612345678", text: "Fête des pains à 8 h" });
 
     // A refused SMS gives its segments back.
     gw.failNext({ status: 500, body: { message: "device offline" } });
-    const failed = await (
-      await owner.client.request(`${base}/test`, { json: { to: "0612345678", text: "Bonjour" } })
-    ).json();
-    expect(failed).toMatchObject({ ok: false, status: 500, budget: { usedSegments: 1 } });
+    const failed = await (await owner.client.request(`${base}/test`, { json: { text: "Bonjour" } })).json();
+    expect(failed).toMatchObject({ ok: false, status: 500, budget: { usedSegments: 2 } });
     expect(failed.answer).toContain("device offline");
+
+    // The budget spent, the test is refused in French.
+    await t.deps.db.execute(sql`update sms_usage set segments = 5 where shop_id = ${shop.id}`);
+    const spent = await owner.client.request(`${base}/test`, { json: { text: "Bonjour" } });
+    expect(spent.status).toBe(409);
+    expect((await spent.json()).message).toMatch(/budget SMS de ce mois est atteint/);
 
     // The platform admin reads every SMS in the outbox; nobody else does.
     const admin = await signedIn(t, { role: "admin" });
@@ -183,18 +380,13 @@ describe("/admin/test-sms", () => {
     expect(
       outbox.messages
         .filter((m: { shopName: string }) => m.shopName === shop.name)
-        .map((m: { status: string }) => m.status),
-    ).toEqual(["failed", "sent"]);
+        .map((m: { status: string; kind: string }) => `${m.kind} ${m.status}`),
+    ).toEqual(["test failed", "test sent", "verification sent"]);
     expect((await owner.client.request("/api/sms/outbox")).status).toBe(403);
-    // The operator (platform admin) sets a shop's budget too.
-    const byAdmin = await admin.client.request(`${base}/budget`, { method: "PUT", json: { monthlySegments: 50 } });
-    expect(byAdmin.status).toBe(200);
-    expect((await byAdmin.json()).budget).toMatchObject({ monthlySegments: 50, usedSegments: 1 });
     // Another shop's owner cannot use this shop's SMS.
     const other = await shopWithOwner(t);
-    expect((await other.owner.client.request(`${base}/test`, { json: { to: "0612345678", text: "x" } })).status).toBe(
-      404,
-    );
+    expect((await other.owner.client.request(`${base}/test`, { json: { text: "x" } })).status).toBe(404);
+    expect((await other.owner.client.request(`${base}/phone`, { json: { phone: "0612345678" } })).status).toBe(404);
   });
 });
 

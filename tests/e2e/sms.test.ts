@@ -9,8 +9,9 @@ import { expectAccessible, type Stack, startStack } from "../setup/e2e.ts";
 
 /**
  * Issue 15, SMS, in Chromium at 390×844: /admin/test-sms (no longer "En préparation") counts segments live
- * (GSM-7/UCS-2), keeps the monthly budget and sends a test SMS through the configured gateway (a local server
- * speaking SMSGate's API), showing its answer; the composer's SMS channel shows the text with « STOP au … »;
+ * (GSM-7/UCS-2), shows the monthly budget the platform admin granted on request (issue 22), verifies the owner's
+ * number by a code and sends a test SMS to it through the configured gateway (a local server speaking SMSGate's
+ * API), showing its answer; the composer's SMS channel shows the text with « STOP au … »;
  * a shopper turns SMS on in /notif.
  */
 let stack: Stack;
@@ -28,7 +29,7 @@ const eventually = <T>(read: () => Promise<T> | T, timeout = 15_000) => expect.p
 const heading = async (page: Page) => (await page.getByRole("heading", { level: 1 }).first().textContent()) ?? "";
 
 describe("SMS", () => {
-  it("/admin/test-sms: live segment count, the budget, a test SMS and the gateway's answer; the composer's SMS", async () => {
+  it("/admin/test-sms: live segment count, the budget asked for and granted by the admin, the number verified, a test SMS and the gateway's answer; the composer's SMS", async () => {
     const owner = await stack.createUser({ firstName: "Odile", lastName: "Marchand" });
     const shop = await stack.createShop(owner.id, { name: `Le Fournil ${randomUUID().slice(0, 4)}` });
     const context = await stack.newContext();
@@ -50,13 +51,36 @@ describe("SMS", () => {
     await eventually(() => page.getByTestId("sms-ucs2").textContent()).toMatch(/« ê » impose l'Unicode/);
     expect(await page.getByTestId("sms-count").textContent()).toMatch(/70 caractères pour un SMS/);
 
-    // No budget yet: the test is refused; with one, it leaves and the gateway's answer is shown.
-    await page.getByLabel("Numéro de mobile").fill("06 12 34 56 78");
-    await page.getByRole("button", { name: "Envoyer le test" }).click();
-    await eventually(() => page.getByText(/budget SMS de ce mois est atteint/).isVisible()).toBe(true);
-    await page.getByLabel("Budget mensuel (nombre de SMS)").fill("20");
-    await page.getByRole("button", { name: "Enregistrer le budget" }).click();
+    // No budget yet (a new shop has 0): the owner asks; only the platform admin grants it (issue 22, ADR 0032).
+    await eventually(() => page.getByTestId("sms-budget").textContent()).toMatch(/Aucun budget SMS accordé/);
+    await page.getByLabel("Budget mensuel souhaité (nombre de SMS)").fill("20");
+    await page.getByRole("button", { name: "Demander ce budget" }).click();
+    await eventually(() => page.getByTestId("sms-budget-request").textContent()).toMatch(/20 SMS par mois/);
+
+    const admin = await stack.createUser({ role: "admin" });
+    const adminContext = await stack.newContext();
+    await stack.signIn(adminContext, admin.email, admin.password);
+    const adminPage = await adminContext.newPage();
+    await adminPage.goto("/admin");
+    const smsShops = adminPage.getByRole("region", { name: "SMS par boutique" });
+    await eventually(() => smsShops.getByText(/Demande du .* : 20 SMS par mois/).count()).toBe(1);
+    await smsShops.getByLabel(`Budget mensuel de ${shop.name} (SMS)`).fill("20");
+    await smsShops.getByRole("button", { name: "Accorder" }).click();
+    await eventually(() => smsShops.getByText(/Demande du/).count()).toBe(0);
+    await expectAccessible(adminPage);
+
+    // The owner verifies their own number by a code; the test SMS goes there, and only there.
+    await page.reload();
     await eventually(() => page.getByTestId("sms-budget").textContent()).toMatch(/0 SMS utilisés sur 20 SMS/);
+    await page.getByLabel("Numéro de mobile").fill("06 12 34 56 78");
+    await page.getByRole("button", { name: "Recevoir un code" }).click();
+    const code = page.getByLabel("Code reçu au 06 12 34 56 78");
+    await eventually(() => code.isVisible()).toBe(true);
+    const sent = gw.received.filter((r) => r.to === "+33612345678").at(-1)?.text ?? "";
+    await code.fill(/code de vérification est (\d{6})/.exec(sent)?.[1] ?? "");
+    await page.getByRole("button", { name: "Vérifier" }).click();
+    await eventually(() => page.getByTestId("sms-phone").textContent()).toMatch(/^Vérifié : 06 12 34 56 78/);
+    await text.fill("Fête des pains samedi");
     await page.getByRole("button", { name: "Envoyer le test" }).click();
     await eventually(() => page.getByTestId("sms-test-result").textContent()).toMatch(
       /Accepté par la passerelle : 1 SMS, UCS-2\..*HTTP 202/,
@@ -66,7 +90,7 @@ describe("SMS", () => {
       to: "+33612345678",
       text: "Fête des pains samedi",
     });
-    await eventually(() => page.getByTestId("sms-budget").textContent()).toMatch(/1 SMS utilisés sur 20 SMS/);
+    await eventually(() => page.getByTestId("sms-budget").textContent()).toMatch(/2 SMS utilisés sur 20 SMS/);
     await expectAccessible(page);
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(scrollWidth).toBeLessThanOrEqual(390);
@@ -84,12 +108,9 @@ describe("SMS", () => {
     await expectAccessible(page);
     await context.close();
 
-    // The platform admin reads the SMS beside the mail outbox, with the gateway's answer.
-    const admin = await stack.createUser({ role: "admin" });
-    const adminContext = await stack.newContext();
-    await stack.signIn(adminContext, admin.email, admin.password);
-    const adminPage = await adminContext.newPage();
-    await adminPage.goto("/admin");
+    // The platform admin reads the SMS beside the mail outbox, with the gateway's answer; the shop's volume.
+    await adminPage.reload();
+    await eventually(() => smsShops.textContent()).toMatch(/Ce mois-ci : 2 sur 20 SMS accordés · aujourd'hui : 2 SMS/);
     const smsOutbox = adminPage.getByRole("region", { name: "Boîte d'envoi des SMS" });
     await eventually(() => smsOutbox.getByText("Fête des pains samedi").count()).toBe(1);
     expect(await smsOutbox.textContent()).toMatch(/À \+33612345678 · .* · test · 1 SMS · .* · envoyé/);

@@ -29,6 +29,19 @@ export type SentMail = {
 };
 
 /** A random documentation-range address (RFC 5737), so each client is its own "machine". */
+/**
+ * The sending quotas and the recipient's frequency cap raised (ADR 0032), for files that test
+ * other sending mechanics with many messages to the same shop and people; the defaults are
+ * tested in tests/api/send-quotas.test.ts.
+ */
+export const UNCAPPED_SENDING = {
+  MESSAGES_SHOP_PER_DAY: "10000",
+  MESSAGES_SHOP_PER_MONTH: "100000",
+  NEWSLETTERS_SHOP_PER_DAY: "10000",
+  NEWSLETTERS_SHOP_PER_MONTH: "100000",
+  MESSAGES_RECIPIENT_PER_DAY: "1000",
+} as const;
+
 export const randomIp = () => `198.51.${randomInt(0, 256)}.${randomInt(1, 255)}`;
 
 export type RequestInit2 = Omit<RequestInit, "body"> & {

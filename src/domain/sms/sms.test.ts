@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { checkMobileNumber, formatPhone, toE164 } from "./phone.ts";
 import { countSegments } from "./segments.ts";
 import { DEFAULT_SEND_WINDOW, isWindowOpen, nextWindowOpening, parseDays, parseHours } from "./send-window.ts";
+import { isSmsSpike } from "./spike.ts";
 import { buildSmsText, isStopReply } from "./text.ts";
 
 describe("countSegments — GSM-7", () => {
@@ -140,5 +141,18 @@ describe("describeWindowFr", () => {
     expect(describeWindowFr({ days: [1, 3, 5], from: 540, to: 1140, onHolidays: true })).toBe(
       "les lundi, mercredi et vendredi, de 9 h 00 à 19 h 00",
     );
+  });
+});
+
+describe("SMS spike alert", () => {
+  const rule = { factor: 5, minSegments: 100 };
+  it("stays quiet under the floor, even for a shop that never sent", () => {
+    expect(isSmsSpike(99, 0, rule)).toBe(false);
+    expect(isSmsSpike(100, 0, rule)).toBe(true);
+  });
+  it("follows the shop's own habit: five times its daily mean of the 28 days before", () => {
+    // 56 a day for 28 days: a mean of 56; 280 is exactly 5× (no alert), 281 is above.
+    expect(isSmsSpike(280, 56 * 28, rule)).toBe(false);
+    expect(isSmsSpike(281, 56 * 28, rule)).toBe(true);
   });
 });

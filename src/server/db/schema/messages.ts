@@ -87,6 +87,8 @@ export const messageDeliveries = pgTable(
     index("message_deliveries_inbox_idx")
       .on(t.userId, t.createdAt)
       .where(sql`${t.channel} = 'inapp' and ${t.status} = 'delivered'`),
+    /** The frequency cap across channels (modules/messages/frequency-cap.ts). */
+    index("message_deliveries_cap_idx").on(t.userId, t.deliveredAt).where(sql`${t.status} = 'delivered'`),
     index("message_deliveries_push_cap_idx")
       .on(t.userId, t.deliveredAt)
       .where(sql`${t.channel} = 'push' and ${t.status} = 'delivered'`),

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { user } from "./auth.ts";
 import { shops } from "./shops.ts";
 
 /**
@@ -15,7 +16,8 @@ export const smsOutbox = pgTable(
     /** E.164. */
     to: text().notNull(),
     text: text().notNull(),
-    kind: text({ enum: ["test", "campaign"] }).notNull(),
+    /** "verification": the code that proves an owner's own number (ADR 0032). */
+    kind: text({ enum: ["test", "campaign", "verification"] }).notNull(),
     provider: text().notNull(),
     status: text({ enum: ["kept", "sent", "failed"] }).notNull(),
     segments: integer().notNull(),
@@ -28,7 +30,11 @@ export const smsOutbox = pgTable(
   (t) => [index().on(t.createdAt), index().on(t.shopId, t.createdAt)],
 );
 
-/** A shop's monthly SMS budget, in segments (what operators bill): set by the owner or the platform admin. */
+/**
+ * A shop's monthly SMS budget, in segments (what operators bill): granted by the platform
+ * admin only (ADR 0032); none means 0. The owner may ask for more (`requested_*`), which
+ * the admin's console shows until it grants or refuses.
+ */
 export const smsBudgets = pgTable(
   "sms_budgets",
   {
@@ -38,9 +44,32 @@ export const smsBudgets = pgTable(
     monthlySegments: integer().notNull(),
     /** Who set it is in the audit log ("sms.budget"). */
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** The owner's pending request: segments a month, a note, when. */
+    requestedSegments: integer(),
+    requestNote: text(),
+    requestedAt: timestamp({ withTimezone: true }),
   },
-  (t) => [check("sms_budgets_monthly_segments_check", sql`${t.monthlySegments} >= 0`)],
+  (t) => [
+    check("sms_budgets_monthly_segments_check", sql`${t.monthlySegments} >= 0`),
+    check("sms_budgets_requested_segments_check", sql`${t.requestedSegments} is null or ${t.requestedSegments} >= 0`),
+  ],
 );
+
+/**
+ * The one number a person may send test SMS to (ADR 0032): verified once by a code sent
+ * to it (hashed here, expiring, a few tries), then kept until they verify another.
+ */
+export const smsOwnerPhones = pgTable("sms_owner_phones", {
+  userId: text()
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  verifiedPhone: text(),
+  verifiedAt: timestamp({ withTimezone: true }),
+  pendingPhone: text(),
+  codeHash: text(),
+  codeExpiresAt: timestamp({ withTimezone: true }),
+  attempts: integer().notNull().default(0),
+});
 
 /**
  * Segments spent per shop and month (YYYY-MM in the send window's time zone). A send

@@ -20,6 +20,11 @@ import { checkEraseCode } from "./erase-code.service.ts";
  */
 type Source = { where: (userId: string, email: string) => SQL; omit?: readonly string[] };
 
+/** SQL: the person's numbers — the profile's, and the one they verified (or are verifying) for test SMS (ADR 0032). */
+const phonesOf = (u: string) => sql`select phone from profiles where id = ${u}
+  union select verified_phone from sms_owner_phones where user_id = ${u}
+  union select pending_phone from sms_owner_phones where user_id = ${u}`;
+
 export const EXPORT_SOURCES: Record<string, Source> = {
   user: { where: (u) => sql`id = ${u}` },
   profiles: { where: (u) => sql`id = ${u}` },
@@ -50,7 +55,8 @@ export const EXPORT_SOURCES: Record<string, Source> = {
   audit_log: { where: (u, e) => sql`actor_id = ${u} or target = ${u} or lower(target) = lower(${e})` },
   mail_outbox: { where: (_u, e) => sql`lower("to") = lower(${e})` },
   // The SMS sent to the number on the profile, and what became of marketing e-mail sent to the address.
-  sms_outbox: { where: (u) => sql`"to" = (select phone from profiles where id = ${u})` },
+  sms_outbox: { where: (u) => sql`"to" in (${phonesOf(u)})` },
+  sms_owner_phones: { where: (u) => sql`user_id = ${u}`, omit: ["code_hash"] },
   email_events: { where: (_u, e) => sql`email = lower(${e})` },
 };
 
@@ -150,7 +156,7 @@ export async function eraseAccount(deps: Deps, userId: string, confirmation: Era
   await db.transaction(async (tx) => {
     await tx.execute(sql`delete from mail_outbox where lower("to") = lower(${me.email})`);
     // Before the profile goes with the account: the number is read from it.
-    await tx.execute(sql`delete from sms_outbox where "to" = (select phone from profiles where id = ${userId})`);
+    await tx.execute(sql`delete from sms_outbox where "to" in (${phonesOf(userId)})`);
     await tx.execute(sql`delete from email_events where email = lower(${me.email})`);
     await tx.execute(sql`delete from invitation where lower(email) = lower(${me.email})`);
     await tx.execute(

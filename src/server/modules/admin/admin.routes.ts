@@ -4,11 +4,13 @@ import { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import type { Db } from "../../db/client.ts";
 import { suspendShopSchema } from "../../../domain/schemas/shops.ts";
+import { smsSpikeMessage } from "../../../domain/sms/spike.ts";
 import { unsetLegalDetails } from "../../env.ts";
 import { type AppEnv, currentAdmin, currentUser } from "../../lib/context.ts";
 import { shopIdSchema } from "../../lib/shop-access.ts";
 import { validate } from "../../lib/validate.ts";
 import { listOutbox } from "../mail/mail.service.ts";
+import { grantBudget, grantBudgetSchema, smsVolume } from "../sms/sms.service.ts";
 import {
   auditCsv,
   auditQuerySchema,
@@ -106,18 +108,26 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json({ messages: await listOutbox(c.get("deps").db) });
   })
   /** What the operator must still do, shown to the platform admin on the back-office pages. */
-  .get("/notices", (c) => {
+  .get("/notices", async (c) => {
     currentAdmin(c);
-    const unset = unsetLegalDetails(c.get("deps").env);
-    const notices =
+    const { db, env } = c.get("deps");
+    const unset = unsetLegalDetails(env);
+    const notices: { id: string; message: string }[] =
       unset.length > 0
         ? [
             {
               id: "legal-notice",
-              message: `Les mentions légales affichent encore des valeurs d'exemple (« ${c.get("deps").env.LEGAL_ADDRESS} »…). Renseignez ${unset.join(", ")} dans l'environnement du serveur, puis redémarrez-le : la loi les exige sur un site public.`,
+              message: `Les mentions légales affichent encore des valeurs d'exemple (« ${env.LEGAL_ADDRESS} »…). Renseignez ${unset.join(", ")} dans l'environnement du serveur, puis redémarrez-le : la loi les exige sur un site public.`,
             },
           ]
         : [];
+    // SMS spikes (ADR 0032): a shop sending far above its habit today.
+    for (const shop of (await smsVolume(db, env, new Date())).shops.filter((s) => s.spike)) {
+      notices.push({
+        id: `sms-spike-${shop.id}`,
+        message: smsSpikeMessage(shop),
+      });
+    }
     return c.json({ notices });
   });
 
@@ -155,4 +165,18 @@ export const platformRoutes = new Hono<AppEnv>()
     const actor = { id: admin.id, ip: c.get("clientIp") };
     await refuseDeletedShop(c.get("deps").db, c.req.valid("param").shopId);
     return c.json({ shop: await setShopStatus(c.get("deps").db, c.req.valid("param").shopId, "active", null, actor) });
+  })
+  /** SMS per shop: budgets, requests, volume of the month and the day, spikes (ADR 0032). */
+  .get("/sms", async (c) => {
+    currentAdmin(c);
+    const { db, env } = c.get("deps");
+    return c.json(await smsVolume(db, env, new Date()));
+  })
+  /** Only the platform admin grants a shop's monthly SMS budget (audited "sms.budget"). */
+  .put("/shops/:shopId/sms-budget", validate("param", shopIdSchema), validate("json", grantBudgetSchema), async (c) => {
+    const admin = currentAdmin(c);
+    const { db, env } = c.get("deps");
+    const { shopId } = c.req.valid("param");
+    await grantBudget(db, env, admin.id, shopId, c.req.valid("json"), c.get("clientIp") ?? null);
+    return c.json(await smsVolume(db, env, new Date()));
   });

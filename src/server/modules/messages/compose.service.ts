@@ -12,9 +12,11 @@ import {
   segmentLabelFr,
 } from "../../../domain/messages/segments.ts";
 import type { Db } from "../../db/client.ts";
+import type { Env } from "../../env.ts";
 import type { Deps } from "../../lib/context.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 import { type AudienceSpec, countAudience } from "./audience.ts";
+import { enforceShopQuota, quotaUse } from "./quota.ts";
 import { enqueueSending, startSending } from "./sending.service.ts";
 import { sendingProgress } from "../../../domain/messages/progress.ts";
 
@@ -65,21 +67,25 @@ export async function countRecipients(
   return countAudience(db, await specFor(db, sender, target), target.push, target.email ?? false, target.sms ?? false);
 }
 
-/** What the composer needs: the shop's VIP levels (for the segment) and its name (for the preview). */
-export async function composerContext(db: Db, access: ShopAccess) {
+/** What the composer needs: the shop's VIP levels (for the segment), its name (for the preview), its quota used. */
+export async function composerContext(db: Db, env: Env, access: ShopAccess) {
   const shop = await db.execute<{ name: string }>(sql`select s.name from shops s where s.id = ${shopScope(access)}`);
   if (!shop.rows[0]) throw new AppError("NOT_FOUND", { userMessage: "Boutique introuvable." });
   const tiers = await db.execute<{ id: string; name: string; threshold: number }>(
     sql`select id, name, threshold from vip_tiers where shop_id = ${access.shopId} order by threshold`,
   );
-  return { shopName: shop.rows[0].name, tiers: tiers.rows };
+  return {
+    shopName: shop.rows[0].name,
+    tiers: tiers.rows,
+    quota: await quotaUse(db, env, access.shopId, "message", new Date()),
+  };
 }
 
 type ComposeOutput = z.output<typeof composeSchema>;
 type AnnounceOutput = z.output<typeof announceSchema>;
 
 /** What sending needs: the database and the job engine (sending is a job, jobs/messages-send.ts). */
-type SendingDeps = Pick<Deps, "db" | "jobs" | "logger">;
+type SendingDeps = Pick<Deps, "db" | "jobs" | "logger" | "env">;
 
 /** `email` and `sms` may be left out (callers from before those channels: benches, tests): not used. */
 type MessageInput = (Omit<ComposeOutput, "email" | "sms"> | Omit<AnnounceOutput, "email">) & {
@@ -94,7 +100,12 @@ export async function createMessage(deps: SendingDeps, sender: Sender, input: Me
   await specFor(db, sender, { segment: segment ?? undefined, audience });
   const scheduled = input.scheduledAt ? new Date(input.scheduledAt) : null;
   const later = scheduled !== null && scheduled.getTime() > Date.now() + 30_000;
-  const inserted = await db.execute<{ id: string }>(sql`
+  // A shop's quota of messages (quota.ts), checked and taken in one transaction.
+  const inserted = await db.transaction(async (tx) => {
+    if (sender.kind === "shop") {
+      await enforceShopQuota(tx, deps.env, sender.access.shopId, "message", later ? scheduled : new Date());
+    }
+    return tx.execute<{ id: string }>(sql`
     insert into messages (shop_id, author_id, audience, segment, title, body, image_url, link_url, with_push, with_email, with_sms, is_promotional, status, scheduled_at)
     values (${sender.kind === "shop" ? sender.access.shopId : null}, ${sender.kind === "shop" ? sender.access.userId : sender.userId},
       ${sender.kind === "shop" ? "customers" : (audience ?? "all_shoppers")}, ${segment ? JSON.stringify(segment) : null}::jsonb,
@@ -102,6 +113,7 @@ export async function createMessage(deps: SendingDeps, sender: Sender, input: Me
       ${input.sms ?? false},
       ${sender.kind === "shop"}, 'scheduled', ${later ? scheduled.toISOString() : null})
     returning id`);
+  });
   const id = inserted.rows[0]!.id;
   // The audience is frozen now (the count shown is the one sent to); the job engine delivers.
   if (!later) await startSending(db, id);

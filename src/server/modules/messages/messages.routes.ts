@@ -170,7 +170,7 @@ export const messagesRoutes = new Hono<AppEnv>()
 export const messagesManageRoutes = new Hono<ShopEnv>()
   .get("/composer", ownerOnly, async (c) => {
     const access = c.get("access");
-    return c.json(await composerContext(c.get("deps").db, access));
+    return c.json(await composerContext(c.get("deps").db, c.get("deps").env, access));
   })
   .post("/audience", ownerOnly, validate("json", countSchema), async (c) => {
     const access = c.get("access");

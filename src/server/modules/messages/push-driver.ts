@@ -1,12 +1,11 @@
 import { sql } from "drizzle-orm";
-import { DEFAULT_PUSH_CAP, PUSH_CAP_WINDOW_DAYS } from "../../../domain/messages/frequency-cap.ts";
 import { buildPushPayload } from "../../../domain/messages/payload.ts";
 import type { Db } from "../../db/client.ts";
 import type { ChannelDriver, ChannelOutcome } from "./channels.ts";
 import { pushSenderFor } from "./push.ts";
 
 /**
- * Web push as a channel driver (channels.ts): the frequency cap, the person's devices,
+ * Web push as a channel driver (channels.ts; the engine applies the frequency caps before): the person's devices,
  * a subscription removed on 404/410, Retry-After honoured per push service, and the
  * RFC 8030 Topic. One delivery row is one person: every device of theirs gets it; the
  * row is delivered when one device accepted it.
@@ -20,7 +19,7 @@ export async function removeSubscription(db: Db, id: string) {
   await db.execute(sql`delete from push_subscriptions where id = ${id}`);
 }
 
-type Prepared = { payload: string; topic: string; capped: boolean };
+type Prepared = { payload: string; topic: string };
 
 export const pushDriver: ChannelDriver = {
   channel: "push",
@@ -31,22 +30,11 @@ export const pushDriver: ChannelDriver = {
       // RFC 8030 §5.4: a copy queued at the push service for a phone that is offline is replaced by a newer
       // one of the same message rather than shown twice (and the service worker shows it under the message's tag).
       topic: message.id.replace(/-/g, ""),
-      capped: message.shop_id !== null && message.is_promotional,
     };
   },
-  async deliver(ctx, message, delivery, prepared): Promise<ChannelOutcome> {
+  async deliver(ctx, _message, delivery, prepared): Promise<ChannelOutcome> {
     const { db } = ctx;
-    const { payload, topic, capped } = prepared as Prepared;
-    if (capped) {
-      const [sent] = (
-        await db.execute<{ n: number }>(sql`
-          select count(*)::int as n from message_deliveries d join messages m on m.id = d.message_id
-          where d.user_id = ${delivery.user_id} and d.channel = 'push' and d.status = 'delivered'
-            and m.shop_id = ${message.shop_id} and m.is_promotional
-            and d.delivered_at > now() - make_interval(days => ${PUSH_CAP_WINDOW_DAYS})`)
-      ).rows;
-      if (Number(sent?.n ?? 0) >= DEFAULT_PUSH_CAP) return { status: "skipped", detail: "frequency cap" };
-    }
+    const { payload, topic } = prepared as Prepared;
     const devices = (
       await db.execute<{ id: string; endpoint: string; p256dh: string; auth: string }>(sql`
         select id, endpoint, p256dh, auth from push_subscriptions where user_id = ${delivery.user_id}`)

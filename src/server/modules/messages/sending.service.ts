@@ -2,9 +2,11 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import type { Deps } from "../../lib/context.ts";
 import { announce } from "../../lib/live.ts";
+import { FREQUENCY_CAP_DETAIL } from "../../../domain/messages/frequency-cap.ts";
 import { type AudienceSpec, recipientsSql } from "./audience.ts";
 import type { ChannelContext, ChannelDriver, ChannelOutcome, MessageForChannel } from "./channels.ts";
 import { CHANNEL_DRIVERS, CHANNEL_FLAGS } from "./drivers.ts";
+import { capRefusal, withinRecipientCapSql } from "./frequency-cap.ts";
 import { pace, unpace } from "./pacing.ts";
 
 /**
@@ -163,16 +165,28 @@ export async function processMessageBatch(
   }
 
   const sending = sql`exists (select 1 from messages m where m.id = ${messageId} and m.status = 'sending')`;
-  // In-app: delivering is the update itself (the inbox reads delivered rows).
-  const inapp = await db.execute<{ user_id: string }>(sql`
-    update message_deliveries set status = 'delivered', delivered_at = now()
-    where id in (
-      select id from message_deliveries
-      where message_id = ${messageId} and channel = 'inapp' and status = 'pending' and ${sending}
-      order by id limit ${limit} for update skip locked)
-    returning user_id`);
-  result.delivered += inapp.rows.length;
-  for (const r of inapp.rows) announce(database, inboxKey(r.user_id));
+  const cap = deps.env.MESSAGES_RECIPIENT_PER_DAY;
+  // In-app: delivering is the update itself (the inbox reads delivered rows); over the
+  // recipient's cap across channels (frequency-cap.ts) the row is skipped instead.
+  const inapp = await db.execute<{ user_id: string; status: string }>(sql`
+    with batch as (
+      select d.id, ${withinRecipientCapSql(message, sql`d.user_id`, cap)} as ok from message_deliveries d
+      where d.message_id = ${messageId} and d.channel = 'inapp' and d.status = 'pending' and ${sending}
+      order by d.id limit ${limit} for update skip locked)
+    update message_deliveries md set
+      status = case when b.ok then 'delivered' else 'skipped' end,
+      delivered_at = case when b.ok then now() end,
+      detail = case when b.ok then null else ${FREQUENCY_CAP_DETAIL} end
+    from batch b where md.id = b.id
+    returning md.user_id, md.status`);
+  for (const r of inapp.rows) {
+    if (r.status !== "delivered") {
+      result.skipped++;
+      continue;
+    }
+    result.delivered++;
+    announce(database, inboxKey(r.user_id));
+  }
 
   let room = limit - inapp.rows.length;
   const ctx: ChannelContext = { db, logger, now: options.now ?? (() => new Date()), deps };
@@ -274,7 +288,14 @@ async function workChannel(
   const deliverOne = async (row: { id: string; user_id: string }) => {
     let outcome: ChannelOutcome;
     try {
-      outcome = await driver.deliver(ctx, message, row, prepared);
+      const capped = await capRefusal(
+        db,
+        message,
+        row.user_id,
+        driver.channel,
+        ctx.deps.env.MESSAGES_RECIPIENT_PER_DAY,
+      );
+      outcome = capped ? { status: "skipped", detail: capped } : await driver.deliver(ctx, message, row, prepared);
     } catch (error) {
       // A driver must not throw for a recipient; when it does, whether it sent is unknown: failed, not retried.
       const detail = error instanceof Error ? error.message : String(error);

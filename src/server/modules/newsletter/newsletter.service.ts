@@ -14,6 +14,7 @@ import { enforceThrottle } from "../../lib/throttle.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 import { recipientsSql } from "../messages/audience.ts";
 import { enqueueSending, startSending } from "../messages/sending.service.ts";
+import { enforceShopQuota } from "../messages/quota.ts";
 import { loadNewsletterContext, marketingHeaders } from "../messages/email-driver.ts";
 import { compileNewsletter, personalize } from "../messages/email-render.ts";
 import { signUnsubscribeToken, unsubscribeUrl } from "../messages/unsubscribe-token.ts";
@@ -150,7 +151,7 @@ export async function sendTestNewsletter(
 type NewsletterOutput = z.output<typeof newsletterSchema>;
 
 export async function createNewsletter(
-  deps: Pick<Deps, "db" | "jobs" | "logger">,
+  deps: Pick<Deps, "db" | "jobs" | "logger" | "env">,
   access: ShopAccess,
   input: NewsletterOutput,
 ) {
@@ -160,13 +161,17 @@ export async function createNewsletter(
   await checkRewards(db, shop.id, input);
   const scheduled = input.scheduledAt ? new Date(input.scheduledAt) : null;
   const later = scheduled !== null && scheduled.getTime() > Date.now() + 30_000;
-  const inserted = await db.execute<{ id: string }>(sql`
+  // The shop's quota of e-mail campaigns (messages/quota.ts), checked and taken in one transaction.
+  const inserted = await db.transaction(async (tx) => {
+    await enforceShopQuota(tx, deps.env, shop.id, "newsletter", later ? scheduled : new Date());
+    return tx.execute<{ id: string }>(sql`
     insert into messages (shop_id, author_id, audience, segment, kind, title, body, subject, preheader, blocks,
       with_push, with_email, is_promotional, status, scheduled_at)
     values (${shop.id}, ${access.userId}, 'customers', ${JSON.stringify(input.segment)}::jsonb, 'newsletter',
       ${newsletterTitle(input)}, ${input.preheader || input.subject}, ${input.subject}, ${input.preheader},
       ${JSON.stringify(input.blocks)}::jsonb, false, true, true, 'scheduled', ${later ? scheduled.toISOString() : null})
     returning id`);
+  });
   const id = inserted.rows[0]!.id;
   // The audience is frozen now (the count shown is the one sent to); the job engine sends, at the operator's rate.
   if (!later) await startSending(db, id);

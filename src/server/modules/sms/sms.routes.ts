@@ -6,28 +6,43 @@ import { ownerOnly, type ShopEnv } from "../../lib/shop-access.ts";
 import { validate } from "../../lib/validate.ts";
 import { smsProviderFor } from "./providers.ts";
 import {
-  budgetSchema,
+  budgetRequestSchema,
+  confirmPhoneCode,
   handleInboundSms,
   inboundOf,
   inboundSchema,
   listSmsOutbox,
+  phoneCodeSchema,
+  phoneSchema,
+  requestBudget,
+  sendPhoneCode,
   sendTestSms,
-  setBudget,
   smsOverview,
   testSmsSchema,
   webhookAuthorised,
 } from "./sms.service.ts";
 
-/** /api/backoffice/shops/:shopId/sms…: /admin/test-sms (the gateway, a test SMS, the monthly budget). */
+/** /api/backoffice/shops/:shopId/sms…: /admin/test-sms (the gateway, the owner's number, a test SMS, the budget asked for). */
 export const smsManageRoutes = new Hono<ShopEnv>()
   .get("/sms", ownerOnly, async (c) => {
     const { db, env } = c.get("deps");
     return c.json(await smsOverview(db, c.get("access"), env, smsProviderFor(env), new Date()));
   })
-  .put("/sms/budget", ownerOnly, validate("json", budgetSchema), async (c) => {
+  // The budget is the platform admin's to grant (ADR 0032): the owner asks.
+  .post("/sms/budget-request", ownerOnly, validate("json", budgetRequestSchema), async (c) => {
     const { db, env } = c.get("deps");
     const access = c.get("access");
-    await setBudget(db, access, env, c.req.valid("json"), c.get("clientIp") ?? null);
+    await requestBudget(db, access, env, c.req.valid("json"), c.get("clientIp") ?? null);
+    return c.json(await smsOverview(db, access, env, smsProviderFor(env), new Date()));
+  })
+  .post("/sms/phone", ownerOnly, validate("json", phoneSchema), async (c) => {
+    const { db, env } = c.get("deps");
+    return c.json(await sendPhoneCode(db, c.get("access"), env, smsProviderFor(env), c.req.valid("json"), new Date()));
+  })
+  .post("/sms/phone/confirm", ownerOnly, validate("json", phoneCodeSchema), async (c) => {
+    const { db, env } = c.get("deps");
+    const access = c.get("access");
+    await confirmPhoneCode(db, access, c.req.valid("json"), c.get("clientIp") ?? null);
     return c.json(await smsOverview(db, access, env, smsProviderFor(env), new Date()));
   })
   .post("/sms/test", ownerOnly, validate("json", testSmsSchema), async (c) => {

@@ -1,9 +1,9 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomInt, timingSafeEqual } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
-import { localParts } from "../../../domain/loyalty/time.ts";
-import { checkMobileNumber, toE164 } from "../../../domain/sms/phone.ts";
+import { addDays, localParts, zonedToUtc } from "../../../domain/loyalty/time.ts";
+import { checkMobileNumber, formatPhone, toE164 } from "../../../domain/sms/phone.ts";
 import { countSegments } from "../../../domain/sms/segments.ts";
 import {
   DEFAULT_SEND_WINDOW,
@@ -12,11 +12,13 @@ import {
   parseHours,
   type SendWindow,
 } from "../../../domain/sms/send-window.ts";
+import { isSmsSpike, SPIKE_BASELINE_DAYS } from "../../../domain/sms/spike.ts";
 import { isStopReply, STOP_REPLY_WORDING } from "../../../domain/sms/text.ts";
 import type { Db } from "../../db/client.ts";
 import type { Env } from "../../env.ts";
 import { recordAudit } from "../../lib/audit.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
+import { enforceThrottle } from "../../lib/throttle.ts";
 import type { SmsProvider, SmsResult } from "./providers.ts";
 
 /** The marketing send window the operator set (env), defaults of src/domain/sms/send-window.ts. */
@@ -76,7 +78,7 @@ export async function sendAndRecord(
   provider: SmsProvider,
   sms: {
     shopId: string | null;
-    kind: "test" | "campaign";
+    kind: "test" | "campaign" | "verification";
     to: string;
     text: string;
     marketing: boolean;
@@ -92,25 +94,44 @@ export async function sendAndRecord(
   return result;
 }
 
-export const budgetSchema = z.object({
-  monthlySegments: z
-    .number({ error: "Indiquez un nombre de SMS." })
-    .int("Un nombre entier, s'il vous plaît.")
-    .min(0, "Le budget ne peut pas être négatif."),
+const segmentsCount = z
+  .number({ error: "Indiquez un nombre de SMS." })
+  .int("Un nombre entier, s'il vous plaît.")
+  .min(0, "Le budget ne peut pas être négatif.");
+
+/** The platform admin grants a shop's monthly budget (ADR 0032). */
+export const grantBudgetSchema = z.object({ monthlySegments: segmentsCount });
+
+/** The owner asks the platform admin for a monthly budget. */
+export const budgetRequestSchema = z.object({
+  monthlySegments: segmentsCount.min(1, "Demandez au moins 1 SMS par mois."),
+  note: z.string().trim().max(500, "500 caractères au plus.").default(""),
 });
 
+const mobileNumber = z
+  .string({ error: "Indiquez un numéro de mobile." })
+  .max(40, "Ce numéro est trop long.")
+  .transform((value, ctx) => {
+    const check = checkMobileNumber(value);
+    if (!check.ok) {
+      ctx.addIssue({ code: "custom", message: check.message });
+      return z.NEVER;
+    }
+    return check.e164;
+  });
+
+/** The owner's own number, to be verified by a code sent to it. */
+export const phoneSchema = z.object({ phone: mobileNumber });
+export const phoneCodeSchema = z.object({
+  code: z
+    .string({ error: "Indiquez le code reçu." })
+    .trim()
+    .regex(/^\d{6}$/, "Le code a 6 chiffres."),
+});
+
+/** A test SMS: to the owner's verified number only (`to`, when given, must be it). */
 export const testSmsSchema = z.object({
-  to: z
-    .string({ error: "Indiquez un numéro de mobile." })
-    .max(40, "Ce numéro est trop long.")
-    .transform((value, ctx) => {
-      const check = checkMobileNumber(value);
-      if (!check.ok) {
-        ctx.addIssue({ code: "custom", message: check.message });
-        return z.NEVER;
-      }
-      return check.e164;
-    }),
+  to: mobileNumber.optional(),
   text: z
     .string({ error: "Écrivez le texte du SMS." })
     .trim()
@@ -127,17 +148,55 @@ async function ownShop(db: Db, access: ShopAccess) {
   return shop;
 }
 
-/** What /admin/test-sms shows: the gateway, the STOP number, the budget of the month, the send window. */
+/** The owner's verified number and the one waiting for its code. */
+async function ownerPhone(db: Db, userId: string) {
+  const rows = await db.execute<{ verified_phone: string | null; pending_phone: string | null; fresh: boolean }>(sql`
+    select verified_phone, pending_phone, coalesce(code_expires_at > now(), false) as fresh
+    from sms_owner_phones where user_id = ${userId}`);
+  const row = rows.rows[0];
+  return { verified: row?.verified_phone ?? null, pending: row?.fresh ? (row.pending_phone ?? null) : null };
+}
+
+type RequestRow = {
+  requested_segments: number | null;
+  request_note: string | null;
+  requested_at: Date | string | null;
+};
+
+/** An owner's pending budget request (sms_budgets.requested_*), or null. */
+const requestOf = (r: RequestRow) =>
+  r.requested_segments != null && r.requested_at
+    ? {
+        monthlySegments: Number(r.requested_segments),
+        note: r.request_note ?? "",
+        at: new Date(r.requested_at).toISOString(),
+      }
+    : null;
+
+/** What /admin/test-sms shows: the gateway, the STOP number, the budget granted and asked for, the owner's number, the send window. */
 export async function smsOverview(db: Db, access: ShopAccess, env: Env, provider: SmsProvider, now: Date) {
   await ownShop(db, access);
   const window = sendWindowOf(env);
   const budget = await budgetOf(db, access.shopId, budgetMonth(now, window.timeZone));
   const opening = nextWindowOpening(now, window);
+  const request = (
+    await db.execute<RequestRow>(
+      sql`select requested_segments, request_note, requested_at from sms_budgets where shop_id = ${access.shopId}`,
+    )
+  ).rows[0];
+  const phone = await ownerPhone(db, access.userId);
   return {
     provider: provider.name,
     stopNumber: provider.stopNumber,
     sender: env.SMS_SENDER ?? null,
     budget: { ...budget, max: env.SMS_MONTHLY_SEGMENTS_MAX },
+    request: request ? requestOf(request) : null,
+    phone: {
+      verified: phone.verified ? formatPhone(phone.verified) : null,
+      pending: phone.pending ? formatPhone(phone.pending) : null,
+      codeMinutes: SMS_CODE_MINUTES,
+    },
+    testsPerHour: env.SMS_TESTS_PER_HOUR,
     window: {
       days: window.days,
       from: window.from,
@@ -150,36 +209,159 @@ export async function smsOverview(db: Db, access: ShopAccess, env: Env, provider
   };
 }
 
-export async function setBudget(
+const tooMuch = (env: Env) =>
+  new AppError("VALIDATION", {
+    userMessage: `Le budget ne peut pas dépasser ${env.SMS_MONTHLY_SEGMENTS_MAX} SMS par mois sur cette plateforme.`,
+    fields: { monthlySegments: `${env.SMS_MONTHLY_SEGMENTS_MAX} SMS par mois au plus.` },
+  });
+
+/** The owner asks for a monthly budget: kept beside the shop's budget until the platform admin decides. */
+export async function requestBudget(
   db: Db,
   access: ShopAccess,
   env: Env,
-  input: z.output<typeof budgetSchema>,
+  input: z.output<typeof budgetRequestSchema>,
   ip: string | null,
 ) {
   await ownShop(db, access);
-  if (input.monthlySegments > env.SMS_MONTHLY_SEGMENTS_MAX) {
-    throw new AppError("VALIDATION", {
-      userMessage: `Le budget ne peut pas dépasser ${env.SMS_MONTHLY_SEGMENTS_MAX} SMS par mois sur cette plateforme.`,
-      fields: { monthlySegments: `${env.SMS_MONTHLY_SEGMENTS_MAX} SMS par mois au plus.` },
-    });
-  }
+  if (input.monthlySegments > env.SMS_MONTHLY_SEGMENTS_MAX) throw tooMuch(env);
   await db.execute(sql`
-    insert into sms_budgets (shop_id, monthly_segments, updated_at)
-    values (${access.shopId}, ${input.monthlySegments}, now())
-    on conflict (shop_id) do update set monthly_segments = excluded.monthly_segments, updated_at = now()`);
+    insert into sms_budgets (shop_id, monthly_segments, requested_segments, request_note, requested_at)
+    values (${access.shopId}, 0, ${input.monthlySegments}, ${input.note}, now())
+    on conflict (shop_id) do update set requested_segments = excluded.requested_segments,
+      request_note = excluded.request_note, requested_at = excluded.requested_at`);
   await recordAudit(db, {
     actorId: access.userId,
     shopId: access.shopId,
-    action: "sms.budget",
+    action: "sms.budget_request",
     details: { monthlySegments: input.monthlySegments },
     ip,
   });
 }
 
+/** The platform admin sets a shop's monthly budget (and so answers its request), audited "sms.budget". */
+export async function grantBudget(
+  db: Db,
+  env: Env,
+  adminId: string,
+  shopId: string,
+  input: z.output<typeof grantBudgetSchema>,
+  ip: string | null,
+) {
+  const shop = await db.execute(sql`select 1 from shops where id = ${shopId}`);
+  if (shop.rows.length === 0) throw new AppError("NOT_FOUND", { userMessage: "Boutique introuvable." });
+  if (input.monthlySegments > env.SMS_MONTHLY_SEGMENTS_MAX) throw tooMuch(env);
+  const before = (
+    await db.execute<{ monthly_segments: number; requested_segments: number | null }>(
+      sql`select monthly_segments, requested_segments from sms_budgets where shop_id = ${shopId}`,
+    )
+  ).rows[0];
+  await db.execute(sql`
+    insert into sms_budgets (shop_id, monthly_segments, updated_at)
+    values (${shopId}, ${input.monthlySegments}, now())
+    on conflict (shop_id) do update set monthly_segments = excluded.monthly_segments, updated_at = now(),
+      requested_segments = null, request_note = null, requested_at = null`);
+  await recordAudit(db, {
+    actorId: adminId,
+    shopId,
+    action: "sms.budget",
+    details: {
+      monthlySegments: input.monthlySegments,
+      previous: Number(before?.monthly_segments ?? 0),
+      requested: before?.requested_segments ?? null,
+    },
+    ip,
+  });
+}
+
+/** A verification code lives this long, allows this many tries, and a person may ask for this many an hour. */
+export const SMS_CODE_MINUTES = 10;
+export const SMS_CODE_TRIES = 5;
+export const SMS_CODES_PER_HOUR = 3;
+
+const hashCode = (userId: string, code: string) => createHash("sha256").update(`${userId}:${code}`).digest("hex");
+
+const noBudget = (what: string) =>
+  new AppError("CONFLICT", {
+    userMessage: `Le budget SMS de ce mois est atteint ou n'a pas encore été accordé par l'administrateur de la plateforme : ${what} ne peut pas partir. Demandez un budget ci-dessous.`,
+  });
+
 /**
- * /admin/test-sms: one SMS, sent as typed (a transactional test, no STOP mention),
- * counted in the month's budget like any other, with what the gateway answered.
+ * Sends a code to the number the owner says is theirs. Throttled (a few an hour), counted
+ * in the shop's budget like any SMS: a shop without a granted budget sends nothing.
+ */
+export async function sendPhoneCode(
+  db: Db,
+  access: ShopAccess,
+  env: Env,
+  provider: SmsProvider,
+  input: z.output<typeof phoneSchema>,
+  now: Date,
+) {
+  await ownShop(db, access);
+  await enforceThrottle(db, `sms-code:${access.userId}`, 3600, SMS_CODES_PER_HOUR);
+  const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
+  const text = `Fidèle : votre code de vérification est ${code}. Il expire dans ${SMS_CODE_MINUTES} minutes.`;
+  const segments = countSegments(text).segments;
+  const month = budgetMonth(now, sendWindowOf(env).timeZone);
+  if (!(await reserveSegments(db, access.shopId, month, segments))) throw noBudget("le code");
+  await db.execute(sql`
+    insert into sms_owner_phones (user_id, pending_phone, code_hash, code_expires_at, attempts)
+    values (${access.userId}, ${input.phone}, ${hashCode(access.userId, code)},
+      now() + make_interval(mins => ${SMS_CODE_MINUTES}), 0)
+    on conflict (user_id) do update set pending_phone = excluded.pending_phone, code_hash = excluded.code_hash,
+      code_expires_at = excluded.code_expires_at, attempts = 0`);
+  const result = await sendAndRecord(db, provider, {
+    shopId: access.shopId,
+    kind: "verification",
+    to: input.phone,
+    text,
+    marketing: false,
+    segments,
+  });
+  if (!result.ok) {
+    await refundSegments(db, access.shopId, month, segments);
+    throw new AppError("CONFLICT", { userMessage: "La passerelle a refusé le SMS du code. Réessayez plus tard." });
+  }
+  return { sentTo: formatPhone(input.phone), minutes: SMS_CODE_MINUTES };
+}
+
+/** The code received: the pending number becomes the owner's verified one. Each try counts; a few per code. */
+export async function confirmPhoneCode(
+  db: Db,
+  access: ShopAccess,
+  input: z.output<typeof phoneCodeSchema>,
+  ip: string | null,
+) {
+  await ownShop(db, access);
+  const tried = await db.execute<{ code_hash: string }>(sql`
+    update sms_owner_phones set attempts = attempts + 1
+    where user_id = ${access.userId} and pending_phone is not null and code_expires_at > now()
+      and attempts < ${SMS_CODE_TRIES}
+    returning code_hash`);
+  const row = tried.rows[0];
+  if (!row) {
+    throw new AppError("VALIDATION", {
+      userMessage: "Ce code a expiré ou a été trop essayé : demandez-en un nouveau.",
+      fields: { code: "Code expiré : demandez-en un nouveau." },
+    });
+  }
+  const expected = Buffer.from(row.code_hash, "hex");
+  const given = Buffer.from(hashCode(access.userId, input.code), "hex");
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+    throw new AppError("VALIDATION", { userMessage: "Code incorrect.", fields: { code: "Code incorrect." } });
+  }
+  await db.execute(sql`
+    update sms_owner_phones set verified_phone = pending_phone, verified_at = now(), pending_phone = null,
+      code_hash = null, code_expires_at = null, attempts = 0
+    where user_id = ${access.userId}`);
+  await recordAudit(db, { actorId: access.userId, shopId: access.shopId, action: "sms.phone_verified", ip });
+}
+
+/**
+ * /admin/test-sms: one SMS, sent as typed (a transactional test, no STOP mention) to the
+ * owner's verified number only, a few an hour, counted in the month's budget like any
+ * other, with what the gateway answered.
  */
 export async function sendTestSms(
   db: Db,
@@ -190,18 +372,26 @@ export async function sendTestSms(
   now: Date,
 ) {
   await ownShop(db, access);
-  const count = countSegments(input.text);
-  const month = budgetMonth(now, sendWindowOf(env).timeZone);
-  if (!(await reserveSegments(db, access.shopId, month, count.segments))) {
+  const { verified } = await ownerPhone(db, access.userId);
+  if (!verified) {
     throw new AppError("CONFLICT", {
-      userMessage:
-        "Le budget SMS de ce mois est atteint (ou n'est pas encore fixé) : augmentez-le pour envoyer ce test.",
+      userMessage: "Vérifiez d'abord votre numéro de mobile : un SMS de test ne part que vers lui.",
     });
   }
+  if (input.to !== undefined && input.to !== verified) {
+    throw new AppError("FORBIDDEN", {
+      userMessage: `Un SMS de test ne part que vers votre numéro vérifié (${formatPhone(verified)}).`,
+      fields: { to: "Seulement votre numéro vérifié." },
+    });
+  }
+  await enforceThrottle(db, `sms-test:${access.shopId}`, 3600, env.SMS_TESTS_PER_HOUR);
+  const count = countSegments(input.text);
+  const month = budgetMonth(now, sendWindowOf(env).timeZone);
+  if (!(await reserveSegments(db, access.shopId, month, count.segments))) throw noBudget("ce test");
   const result = await sendAndRecord(db, provider, {
     shopId: access.shopId,
     kind: "test",
-    to: input.to,
+    to: verified,
     text: input.text,
     marketing: false,
     segments: count.segments,
@@ -308,11 +498,68 @@ export async function listSmsOutbox(db: Db, limit = 100) {
     shopName: r.shop_name,
     to: r.to,
     text: r.text,
-    kind: r.kind as "test" | "campaign",
+    kind: r.kind as "test" | "campaign" | "verification",
     provider: r.provider,
     status: r.status as "kept" | "sent" | "failed",
     segments: r.segments,
     answer: r.answer,
     createdAt: new Date(r.created_at).toISOString(),
   }));
+}
+
+/**
+ * The platform console's SMS per shop (ADR 0032): the budget granted and asked for, the
+ * segments of the month (sms_usage) and of today, the daily mean of the 28 days before
+ * (sms_outbox, failed sends excluded; days in SMS_TIMEZONE), and the spike alert
+ * (domain/sms/spike.ts). Shops with a budget row or an SMS in the period; alerts first,
+ * then requests, then by the month's volume.
+ */
+export async function smsVolume(db: Db, env: Env, now: Date) {
+  const tz = sendWindowOf(env).timeZone;
+  const today = localParts(now, tz).date;
+  const dayStart = zonedToUtc(today, 0, tz).toISOString();
+  const baselineStart = zonedToUtc(addDays(today, -SPIKE_BASELINE_DAYS), 0, tz).toISOString();
+  const rows = await db.execute<
+    RequestRow & {
+      id: string;
+      name: string;
+      monthly: number | null;
+      month_used: number | null;
+      today: number;
+      baseline: number;
+    }
+  >(sql`
+    select s.id, s.name, b.monthly_segments as monthly, b.requested_segments, b.request_note, b.requested_at,
+      u.segments as month_used,
+      coalesce((select sum(o.segments) from sms_outbox o where o.shop_id = s.id and o.status <> 'failed'
+        and o.created_at >= ${dayStart}::timestamptz), 0)::int as today,
+      coalesce((select sum(o.segments) from sms_outbox o where o.shop_id = s.id and o.status <> 'failed'
+        and o.created_at >= ${baselineStart}::timestamptz and o.created_at < ${dayStart}::timestamptz), 0)::int as baseline
+    from shops s
+    left join sms_budgets b on b.shop_id = s.id
+    left join sms_usage u on u.shop_id = s.id and u.month = ${budgetMonth(now, tz)}
+    where b.shop_id is not null
+      or exists (select 1 from sms_outbox o where o.shop_id = s.id and o.created_at >= ${baselineStart}::timestamptz)`);
+  const rule = { factor: env.SMS_SPIKE_FACTOR, minSegments: env.SMS_SPIKE_MIN_SEGMENTS };
+  const shops = rows.rows.map((r) => {
+    const baseline = Number(r.baseline);
+    return {
+      id: r.id,
+      name: r.name,
+      monthlySegments: Number(r.monthly ?? 0),
+      monthSegments: Number(r.month_used ?? 0),
+      todaySegments: Number(r.today),
+      usualPerDay: Math.round((baseline / SPIKE_BASELINE_DAYS) * 10) / 10,
+      spike: isSmsSpike(Number(r.today), baseline, rule),
+      request: requestOf(r),
+    };
+  });
+  shops.sort(
+    (a, b) =>
+      Number(b.spike) - Number(a.spike) ||
+      Number(b.request !== null) - Number(a.request !== null) ||
+      b.monthSegments - a.monthSegments ||
+      a.name.localeCompare(b.name, "fr"),
+  );
+  return { rule: { ...rule, baselineDays: SPIKE_BASELINE_DAYS }, max: env.SMS_MONTHLY_SEGMENTS_MAX, shops };
 }

@@ -2,11 +2,12 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { useState } from "react";
 import { Link } from "react-router";
 import { formatDateTime, formatDecimal, formatNumber, plural } from "../../../../domain/format.ts";
+import { smsSpikeMessage } from "../../../../domain/sms/spike.ts";
 import { ActionError, ReasonForm } from "../components/reason-form.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { api, unwrap } from "../../../lib/api-client.ts";
+import { ApiError, api, unwrap } from "../../../lib/api-client.ts";
 import { DailyBars } from "../components/daily-bars.tsx";
 import { ConsolePage, QueryState } from "../console-frame.tsx";
 import { Users } from "../components/platform-users.tsx";
@@ -258,7 +259,104 @@ function Outbox() {
   );
 }
 
+type SmsShop = Awaited<ReturnType<typeof getSmsVolume>>["shops"][number];
+const getSmsVolume = () => unwrap(api.backoffice.platform.sms.$get());
+
+function SmsShopRow({ shop, max }: { shop: SmsShop; max: number }) {
+  const queryClient = useQueryClient();
+  const [value, setValue] = useState(String(shop.request?.monthlySegments ?? shop.monthlySegments));
+  const grant = useMutation({
+    mutationFn: () =>
+      unwrap(
+        api.backoffice.platform.shops[":shopId"]["sms-budget"].$put({
+          param: { shopId: shop.id },
+          json: { monthlySegments: Number(value) },
+        }),
+      ),
+    onSuccess: (data) => queryClient.setQueryData(["admin", "sms"], data),
+  });
+  const fields = grant.error instanceof ApiError ? grant.error.fields : {};
+  return (
+    <li className="rounded-2xl border border-stone-200 bg-white p-4 dark:border-stone-800 dark:bg-stone-900">
+      <p className="font-semibold">{shop.name}</p>
+      <p className="text-sm text-stone-600 dark:text-stone-400">
+        Ce mois-ci : {formatNumber(shop.monthSegments)} sur {plural(shop.monthlySegments, "SMS", "SMS")} accordés ·
+        aujourd'hui : {plural(shop.todaySegments, "SMS", "SMS")} · d'habitude : {formatDecimal(shop.usualPerDay)} par
+        jour
+      </p>
+      {shop.spike ? (
+        <div className="mt-2">
+          <Notice tone="error">{smsSpikeMessage(shop)}</Notice>
+        </div>
+      ) : null}
+      {shop.request ? (
+        <p className="mt-2 text-sm font-semibold">
+          Demande du {formatDateTime(shop.request.at)} : {plural(shop.request.monthlySegments, "SMS", "SMS")} par mois
+          {shop.request.note ? ` — « ${shop.request.note} »` : ""}
+        </p>
+      ) : null}
+      <form
+        className="mt-2 flex flex-wrap items-end gap-2"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          grant.mutate();
+        }}
+      >
+        <Field
+          label={`Budget mensuel de ${shop.name} (SMS)`}
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={max}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          error={fields.monthlySegments}
+        />
+        <Button type="submit" variant="secondary" isLoading={grant.isPending}>
+          Accorder
+        </Button>
+      </form>
+      {grant.error && !fields.monthlySegments ? <ActionError error={grant.error} /> : null}
+    </li>
+  );
+}
+
+/** SMS per shop: the budgets the platform grants (only here), the requests, the volume, the spikes. */
+function SmsShops() {
+  const volume = useQuery({ queryKey: ["admin", "sms"], queryFn: getSmsVolume });
+  return (
+    <section aria-labelledby="sms-shops-title" className="flex flex-col gap-3">
+      <h2 id="sms-shops-title" className="text-lg font-semibold">
+        SMS par boutique
+      </h2>
+      <QueryState query={volume}>
+        {(data) => (
+          <>
+            <p className="text-sm text-stone-700 dark:text-stone-300">
+              Les SMS sont à vos frais : une boutique n'en envoie aucun tant que vous ne lui avez pas accordé de budget
+              (au plus {plural(data.max, "SMS", "SMS")} par mois). Alerte quand une boutique envoie dans la journée au
+              moins {plural(data.rule.minSegments, "SMS", "SMS")} et plus de {formatDecimal(data.rule.factor)} fois sa
+              moyenne quotidienne des {data.rule.baselineDays} jours précédents.
+            </p>
+            {data.shops.length === 0 ? (
+              <p>Aucune boutique n'a de budget SMS ni n'en a demandé.</p>
+            ) : (
+              <ul className="flex flex-col gap-2">
+                {data.shops.map((s) => (
+                  <SmsShopRow key={`${s.id}:${s.monthlySegments}:${s.request?.at ?? ""}`} shop={s} max={data.max} />
+                ))}
+              </ul>
+            )}
+          </>
+        )}
+      </QueryState>
+    </section>
+  );
+}
+
 const SMS_STATUS_FR = { kept: "gardé ici", sent: "envoyé", failed: "échec" } as const;
+const SMS_KIND_FR = { test: "test", campaign: "campagne", verification: "code de vérification" } as const;
 
 /** Every SMS (tests and campaigns), with what the gateway answered; without a gateway they stay here. */
 function SmsOutbox() {
@@ -286,8 +384,8 @@ function SmsOutbox() {
                   <p className="whitespace-pre-wrap break-words">{m.text}</p>
                   <p className="text-sm text-stone-600 dark:text-stone-400">
                     À {m.to}
-                    {m.shopName ? ` · ${m.shopName}` : ""} · {m.kind === "test" ? "test" : "campagne"} ·{" "}
-                    {plural(m.segments, "SMS", "SMS")} · {formatDateTime(m.createdAt)} · {SMS_STATUS_FR[m.status]}
+                    {m.shopName ? ` · ${m.shopName}` : ""} · {SMS_KIND_FR[m.kind]} · {plural(m.segments, "SMS", "SMS")}{" "}
+                    · {formatDateTime(m.createdAt)} · {SMS_STATUS_FR[m.status]}
                   </p>
                   {m.answer && m.status !== "kept" ? (
                     <p className="break-all text-xs text-stone-600 dark:text-stone-400">{m.answer}</p>
@@ -323,6 +421,7 @@ export default function PlatformPage() {
       </Notice>
       <Overview />
       <Shops />
+      <SmsShops />
       <Users />
       <Outbox />
       <SmsOutbox />

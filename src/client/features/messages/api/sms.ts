@@ -8,11 +8,31 @@ export type SmsOverview = Awaited<ReturnType<typeof getSms>>;
 export const smsQueryOptions = (shopId: string) =>
   queryOptions({ queryKey: smsKey(shopId), queryFn: () => getSms(shopId) });
 
-export function useSetSmsBudget(shopId: string) {
+/** The owner asks the platform admin for a monthly budget (only the admin grants it, ADR 0032). */
+export function useRequestSmsBudget(shopId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (monthlySegments: number) =>
-      unwrap(api.backoffice.shops[":shopId"].sms.budget.$put({ param: { shopId }, json: { monthlySegments } })),
+    mutationFn: (json: { monthlySegments: number; note: string }) =>
+      unwrap(api.backoffice.shops[":shopId"].sms["budget-request"].$post({ param: { shopId }, json })),
+    onSuccess: (data) => queryClient.setQueryData(smsKey(shopId), data),
+  });
+}
+
+/** A code by SMS to the owner's own number, then the code typed back: test SMS go only there. */
+export function useSendPhoneCode(shopId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (phone: string) =>
+      unwrap(api.backoffice.shops[":shopId"].sms.phone.$post({ param: { shopId }, json: { phone } })),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: smsKey(shopId) }),
+  });
+}
+
+export function useConfirmPhoneCode(shopId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) =>
+      unwrap(api.backoffice.shops[":shopId"].sms.phone.confirm.$post({ param: { shopId }, json: { code } })),
     onSuccess: (data) => queryClient.setQueryData(smsKey(shopId), data),
   });
 }
@@ -20,7 +40,7 @@ export function useSetSmsBudget(shopId: string) {
 export function useSendTestSms(shopId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { to: string; text: string }) =>
+    mutationFn: (input: { text: string }) =>
       unwrap(api.backoffice.shops[":shopId"].sms.test.$post({ param: { shopId }, json: input })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: smsKey(shopId) }),
   });

@@ -53,10 +53,13 @@ export function ComposerForm({
   scope,
   senderName,
   tiers = [],
+  quota,
 }: {
   scope: SenderScope;
   senderName: string;
   tiers?: Tier[];
+  /** A shop's quota of messages (ADR 0032) and what it used. */
+  quota?: { perDay: number; perMonth: number; today: number; month: number };
 }) {
   const [kind, setKind] = useState<SegmentKind>("all");
   const [days, setDays] = useState(30);
@@ -223,6 +226,12 @@ export function ComposerForm({
         ) : null}
         <Card className="flex flex-col gap-4">
           <SendWhen when={when} onWhen={setWhen} at={at} onAt={setAt} error={fields.scheduledAt} />
+          {quota ? (
+            <p className="text-sm text-stone-700 dark:text-stone-300" data-testid="message-quota">
+              Au plus {plural(quota.perDay, "message", "messages")} par jour et {formatNumber(quota.perMonth)} par mois
+              : {formatNumber(quota.today)} aujourd'hui, {formatNumber(quota.month)} ce mois-ci.
+            </p>
+          ) : null}
           {send.error ? <Notice tone="error">{send.error.message}</Notice> : null}
           <Button type="submit" isLoading={send.isPending} disabled={!segmentReady}>
             {when === "later" ? "Programmer l'envoi" : "Envoyer"}

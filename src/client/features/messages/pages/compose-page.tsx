@@ -14,6 +14,7 @@ function ShopComposer({ shopId }: { shopId: string }) {
       scope={{ kind: "shop", shopId }}
       senderName={query.data.shopName}
       tiers={query.data.tiers}
+      quota={query.data.quota}
     />
   );
 }

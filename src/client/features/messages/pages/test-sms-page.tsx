@@ -8,7 +8,15 @@ import { Notice } from "../../../components/ui/notice.tsx";
 import { Card } from "../../../components/ui/page.tsx";
 import { TextareaField } from "../../../components/ui/textarea-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
-import { PROVIDER_LABELS_FR, type SmsOverview, smsQueryOptions, useSendTestSms, useSetSmsBudget } from "../api/sms.ts";
+import {
+  PROVIDER_LABELS_FR,
+  type SmsOverview,
+  smsQueryOptions,
+  useConfirmPhoneCode,
+  useRequestSmsBudget,
+  useSendPhoneCode,
+  useSendTestSms,
+} from "../api/sms.ts";
 import { LoadError, Loading, MessagesFrame, WithShop } from "../components/back-office-frame.tsx";
 import { SmsCount } from "../components/sms-count.tsx";
 
@@ -32,20 +40,23 @@ function Gateway({ sms }: { sms: SmsOverview }) {
 }
 
 function Budget({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
-  const [value, setValue] = useState(String(sms.budget.monthlySegments));
-  const save = useSetSmsBudget(shopId);
+  const [value, setValue] = useState(String(Math.max(sms.budget.monthlySegments, sms.request?.monthlySegments ?? 100)));
+  const [note, setNote] = useState("");
+  const ask = useRequestSmsBudget(shopId);
   const { monthlySegments, usedSegments, max } = sms.budget;
   const share = monthlySegments === 0 ? 0 : Math.min(100, Math.round((usedSegments / monthlySegments) * 100));
-  const fields = save.error instanceof ApiError ? save.error.fields : {};
+  const fields = ask.error instanceof ApiError ? ask.error.fields : {};
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    save.mutate(Number(value));
+    ask.mutate({ monthlySegments: Number(value), note });
   };
   return (
     <Card className="flex flex-col gap-3">
       <h2 className="text-lg font-semibold">Budget SMS du mois</h2>
       <p data-testid="sms-budget">
-        {formatNumber(usedSegments)} SMS utilisés sur {plural(monthlySegments, "SMS", "SMS")} ce mois-ci.
+        {monthlySegments === 0
+          ? "Aucun budget SMS accordé pour l'instant : aucun SMS ne peut partir."
+          : `${formatNumber(usedSegments)} SMS utilisés sur ${plural(monthlySegments, "SMS", "SMS")} ce mois-ci.`}
       </p>
       <div
         role="progressbar"
@@ -58,56 +69,129 @@ function Budget({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
         <div className="h-full bg-brand-700" style={{ width: `${share}%` }} />
       </div>
       <p className="text-sm text-stone-600 dark:text-stone-400">
-        Un SMS long compte pour plusieurs (un par tranche de 153 caractères, ou 67 avec des accents comme ê). Une fois
-        le budget atteint, plus aucun SMS ne part avant le mois suivant.
+        Les SMS sont payés par l'hébergeur de la plateforme : c'est son administrateur qui accorde le budget de chaque
+        boutique. Un SMS long compte pour plusieurs (un par tranche de 153 caractères, ou 67 avec des accents comme ê).
+        Une fois le budget atteint, plus aucun SMS ne part avant le mois suivant.
       </p>
+      {sms.request ? (
+        <div data-testid="sms-budget-request">
+          <Notice tone="info">
+            Demande envoyée le {formatDateTime(sms.request.at)} : {plural(sms.request.monthlySegments, "SMS", "SMS")}{" "}
+            par mois. L'administrateur de la plateforme y répondra.
+          </Notice>
+        </div>
+      ) : null}
       <form onSubmit={submit} className="flex flex-col gap-3" noValidate>
         <Field
-          label="Budget mensuel (nombre de SMS)"
+          label="Budget mensuel souhaité (nombre de SMS)"
           type="number"
           inputMode="numeric"
-          min={0}
+          min={1}
           max={max}
           value={value}
           onChange={(e) => setValue(e.target.value)}
           hint={`${formatNumber(max)} SMS par mois au plus sur cette plateforme.`}
           error={fields.monthlySegments}
         />
-        {save.error && !fields.monthlySegments ? <Notice tone="error">{save.error.message}</Notice> : null}
-        {save.isSuccess ? <Notice tone="success">Budget enregistré.</Notice> : null}
-        <Button type="submit" variant="secondary" isLoading={save.isPending}>
-          Enregistrer le budget
+        <TextareaField
+          label="Pour quoi faire ? (facultatif)"
+          value={note}
+          maxLength={500}
+          onChange={(e) => setNote(e.target.value)}
+          error={fields.note}
+        />
+        {ask.error && !fields.monthlySegments ? <Notice tone="error">{ask.error.message}</Notice> : null}
+        <Button type="submit" variant="secondary" isLoading={ask.isPending}>
+          Demander ce budget
         </Button>
       </form>
     </Card>
   );
 }
 
-function TestForm({ shopId }: { shopId: string }) {
-  const [to, setTo] = useState("");
+/** The owner's own number, verified once by a code: the only one test SMS go to. */
+function Phone({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
+  const [phone, setPhone] = useState("");
+  const [code, setCode] = useState("");
+  const sendCode = useSendPhoneCode(shopId);
+  const confirm = useConfirmPhoneCode(shopId);
+  const phoneFields = sendCode.error instanceof ApiError ? sendCode.error.fields : {};
+  const codeFields = confirm.error instanceof ApiError ? confirm.error.fields : {};
+  const askCode = (event: FormEvent) => {
+    event.preventDefault();
+    confirm.reset();
+    sendCode.mutate(phone);
+  };
+  const check = (event: FormEvent) => {
+    event.preventDefault();
+    confirm.mutate(code, { onSuccess: () => setCode("") });
+  };
+  return (
+    <Card className="flex flex-col gap-3">
+      <h2 className="text-lg font-semibold">Votre numéro de mobile</h2>
+      <p data-testid="sms-phone">
+        {sms.phone.verified
+          ? `Vérifié : ${sms.phone.verified}. Les SMS de test partent vers ce numéro, et seulement lui.`
+          : "Pas encore vérifié : les SMS de test ne partent que vers votre propre numéro, vérifié par un code."}
+      </p>
+      <form onSubmit={askCode} className="flex flex-col gap-3" noValidate>
+        <Field
+          label={sms.phone.verified ? "Vérifier un autre numéro" : "Numéro de mobile"}
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          value={phone}
+          maxLength={40}
+          onChange={(e) => setPhone(e.target.value)}
+          hint="Le vôtre, par exemple 06 12 34 56 78. Le code part par SMS et compte dans le budget."
+          error={phoneFields.phone}
+        />
+        {sendCode.error && !phoneFields.phone ? <Notice tone="error">{sendCode.error.message}</Notice> : null}
+        <Button type="submit" variant="secondary" isLoading={sendCode.isPending}>
+          Recevoir un code
+        </Button>
+      </form>
+      {sms.phone.pending ? (
+        <form onSubmit={check} className="flex flex-col gap-3" noValidate>
+          <Field
+            label={`Code reçu au ${sms.phone.pending}`}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            hint={`Il expire ${plural(sms.phone.codeMinutes, "minute", "minutes")} après son envoi.`}
+            error={codeFields.code}
+          />
+          {confirm.error && !codeFields.code ? <Notice tone="error">{confirm.error.message}</Notice> : null}
+          <Button type="submit" isLoading={confirm.isPending}>
+            Vérifier
+          </Button>
+        </form>
+      ) : null}
+      {confirm.isSuccess ? <Notice tone="success">Numéro vérifié.</Notice> : null}
+    </Card>
+  );
+}
+
+function TestForm({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
   const [text, setText] = useState("");
   const send = useSendTestSms(shopId);
   const fields = send.error instanceof ApiError ? send.error.fields : {};
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    send.mutate({ to, text });
+    send.mutate({ text });
   };
   const result = send.data;
   return (
     <Card className="flex flex-col gap-3">
       <h2 className="text-lg font-semibold">Envoyer un SMS de test</h2>
+      <p className="text-sm text-stone-700 dark:text-stone-300">
+        {sms.phone.verified
+          ? `Vers votre numéro vérifié, ${sms.phone.verified} ; ${plural(sms.testsPerHour, "test", "tests")} par heure au plus.`
+          : "Vérifiez d'abord votre numéro ci-dessus."}
+      </p>
       <form onSubmit={submit} className="flex flex-col gap-3" noValidate>
-        <Field
-          label="Numéro de mobile"
-          type="tel"
-          inputMode="tel"
-          autoComplete="tel"
-          value={to}
-          maxLength={40}
-          onChange={(e) => setTo(e.target.value)}
-          hint="Le vôtre, par exemple 06 12 34 56 78."
-          error={fields.to}
-        />
         <TextareaField
           label="Texte"
           value={text}
@@ -117,7 +201,7 @@ function TestForm({ shopId }: { shopId: string }) {
           aria-describedby="sms-test-count"
         />
         <SmsCount text={text} id="sms-test-count" />
-        {send.error && !fields.to && !fields.text ? <Notice tone="error">{send.error.message}</Notice> : null}
+        {send.error && !fields.text ? <Notice tone="error">{send.error.message}</Notice> : null}
         <Button type="submit" isLoading={send.isPending}>
           Envoyer le test
         </Button>
@@ -148,13 +232,14 @@ function ShopSms({ shopId }: { shopId: string }) {
   return (
     <>
       <Gateway sms={query.data} />
-      <TestForm shopId={shopId} />
       <Budget key={query.data.budget.monthlySegments} shopId={shopId} sms={query.data} />
+      <Phone shopId={shopId} sms={query.data} />
+      <TestForm shopId={shopId} sms={query.data} />
     </>
   );
 }
 
-/** /admin/test-sms: a test SMS to oneself (the gateway's answer, segments, UCS-2), and the monthly budget. */
+/** /admin/test-sms: the budget the platform granted (and asking for more), one's own number verified, a test SMS to it. */
 export default function TestSmsPage() {
   return (
     <MessagesFrame title="Test SMS" lead="Voyez ce que vos clients recevront, et ce que cela coûte.">
