@@ -1,5 +1,5 @@
-import { DataDirLockedError, openDatabase } from "./db/client.ts";
-import { migrateDatabase } from "./db/migrate.ts";
+import { DataDirLockedError } from "./db/client.ts";
+import { openServerDatabase } from "./db/migrate.ts";
 import { parseEnv } from "./env.ts";
 import { createLogger } from "./lib/logger.ts";
 
@@ -34,16 +34,10 @@ try {
   const opened = performance.now();
   // The database opens and migrates (in its worker thread on PGlite, ADR 0026) while the rest of the server's
   // modules load: the two overlap instead of adding up.
-  const opening = openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR }).then(
-    async (database) => {
-      const migrating = performance.now();
-      await migrateDatabase(database);
-      logger.debug(
-        `start: database opened in ${seconds(migrating - opened)}, migrated in ${seconds(performance.now() - migrating)}`,
-      );
-      return database;
-    },
-  );
+  const opening = openServerDatabase(env, (message) => logger.warn(message)).then((database) => {
+    logger.debug(`start: database opened and migrated in ${seconds(performance.now() - opened)}`);
+    return database;
+  });
   opening.catch(() => {}); // awaited below, after the import
   const { startServer } = await import("./server.ts");
   const running = await startServer(env, { database: await opening, migrated: true, logger, webBuild });
