@@ -67,7 +67,8 @@ export const EXPORT_SOURCES: Record<string, Source> = {
   push_subscriptions: { where: (u) => sql`user_id = ${u}`, omit: ["endpoint", "p256dh", "auth"] },
   session_places: { where: (u) => sql`session_id in (select id from session where user_id = ${u})` },
   audit_log: {
-    where: (u, e) => sql`actor_id = ${u} or target = ${u} or lower(target) = lower(${e})`,
+    where: (u, e) =>
+      sql`actor_id = ${u} or target = ${u} or lower(target) = lower(${e}) or target in (select id from cards where user_id = ${u})`,
     // The address an owner or an admin acted from is theirs: only the person's own stays.
     redact: (row, me) => (row.actor_id === me.id ? row : { ...row, ip: null }),
   },
