@@ -5,7 +5,8 @@ import { addStaff } from "../../src/server/db/factories.ts";
 import { openServerDatabase } from "../../src/server/db/migrate.ts";
 import { recordAudit } from "../../src/server/lib/audit.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
-import { openAppRoleDatabase } from "../setup/test-db.ts";
+import { createScratchDatabase } from "../setup/scratch-db.ts";
+import { dropAppRole, openAppRoleDatabase } from "../setup/test-db.ts";
 import { shopWithOwner, signedIn } from "./shops-helpers.ts";
 
 /** Issue 16, item 2: the audit log is append-only in the database, and every privileged action writes it. */
@@ -215,6 +216,7 @@ describe.skipIf(!inject("testDatabaseUrl"))("issue 22 row 4: as the server's rol
   });
   afterAll(async () => {
     await app.database.close();
+    await dropAppRole(app.appRole);
   });
   const asServer = (statement: string, params: unknown[] = []) =>
     app.database.pool!.query(statement, params).then(
@@ -294,6 +296,31 @@ describe.skipIf(!inject("testDatabaseUrl"))("issue 22 row 4: as the server's rol
       expect(rows.rows.every((r) => r.ip === null)).toBe(true);
     } finally {
       await onRole.close();
+    }
+  });
+
+  it("a one-role install moving to two: the job engine's schema is handed to the server's role, which runs it", async () => {
+    const scratch = await createScratchDatabase(inject("testDatabaseUrl"), "roles");
+    try {
+      // As before: one role made pg-boss's schema.
+      const { PgBoss } = await import("pg-boss");
+      const before = new PgBoss({ connectionString: scratch.url, max: 1 });
+      before.on("error", () => {});
+      await before.start();
+      await before.stop({ graceful: false });
+      const moved = await openAppRoleDatabase(scratch.url);
+      const onRole = await createTestApp({ database: moved.database, migrated: true, jobs: true });
+      try {
+        expect(onRole.deps.jobs.boss).not.toBeNull();
+        const owners = await moved.database.pool!.query<{ owner: string }>(
+          "select distinct relowner::regrole::text as owner from pg_class where relnamespace = 'pgboss'::regnamespace",
+        );
+        expect(owners.rows).toEqual([{ owner: moved.appRole }]);
+      } finally {
+        await onRole.close();
+      }
+    } finally {
+      await scratch.drop();
     }
   });
 

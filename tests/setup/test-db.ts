@@ -26,14 +26,16 @@ export async function openTestDatabase(): Promise<Database> {
 
 /**
  * PostgreSQL only: the database as the server sees it with two roles (README, « Deux rôles PostgreSQL »; ADR 0034).
- * TEST_DATABASE_URL's role is the owner; an application role for this database (`<database>_app`, made here when
- * missing) gets its grants from the same start path the server takes with DATABASE_URL and DATABASE_OWNER_URL.
+ * `ownerUrl` (TEST_DATABASE_URL by default) is the owner; the application role (`<test database>_app`, one for the
+ * cluster, made here when missing) gets its grants from the same start path the server takes with DATABASE_URL and
+ * DATABASE_OWNER_URL.
  */
-export async function openAppRoleDatabase(): Promise<{ database: Database; appUrl: string; appRole: string }> {
-  const ownerUrl = inject("testDatabaseUrl");
+export async function openAppRoleDatabase(
+  ownerUrl = inject("testDatabaseUrl"),
+): Promise<{ database: Database; appUrl: string; appRole: string }> {
   if (!ownerUrl) throw new Error("openAppRoleDatabase needs TEST_DATABASE_URL");
-  const url = new URL(ownerUrl);
-  const appRole = `${url.pathname.slice(1).replace(/[^a-z0-9_]/gi, "_")}_app`.toLowerCase();
+  const testDatabase = new URL(inject("testDatabaseUrl")).pathname.slice(1);
+  const appRole = `${testDatabase.replace(/[^a-z0-9_]/gi, "_")}_app`.toLowerCase();
   const owner = await openDatabase({ url: ownerUrl, poolSize: 1 });
   try {
     await owner.pool!.query(`do $$ begin
@@ -42,12 +44,22 @@ export async function openAppRoleDatabase(): Promise<{ database: Database; appUr
   } finally {
     await owner.close();
   }
+  const url = new URL(ownerUrl);
   url.username = appRole;
   url.password = "";
   const appUrl = url.toString();
-  const database = await openServerDatabase(
-    { DATABASE_URL: appUrl, DATABASE_OWNER_URL: ownerUrl, DATA_DIR: "" },
-    () => {},
-  );
+  const database = await openServerDatabase({ DATABASE_URL: appUrl, DATABASE_OWNER_URL: ownerUrl, DATA_DIR: "" }, () => {});
   return { database, appUrl, appRole };
+}
+
+/** Removes the application role openAppRoleDatabase made (its objects go back to the owner), once nothing uses it. */
+export async function dropAppRole(appRole: string): Promise<void> {
+  const owner = await openDatabase({ url: inject("testDatabaseUrl"), poolSize: 1 });
+  try {
+    await owner.pool!.query(`reassign owned by ${appRole} to current_user`);
+    await owner.pool!.query(`drop owned by ${appRole}`);
+    await owner.pool!.query(`drop role if exists ${appRole}`);
+  } finally {
+    await owner.close();
+  }
 }
