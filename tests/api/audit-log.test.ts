@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { addStaff } from "../../src/server/db/factories.ts";
 import { openServerDatabase } from "../../src/server/db/migrate.ts";
+import { parseEnv } from "../../src/server/env.ts";
 import { recordAudit } from "../../src/server/lib/audit.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { createScratchDatabase } from "../setup/scratch-db.ts";
@@ -322,6 +323,23 @@ describe.skipIf(!inject("testDatabaseUrl"))("issue 22 row 4: as the server's rol
     } finally {
       await scratch.drop();
     }
+  });
+
+  it("with one address only, the server works as before and says why the log is less safe", async () => {
+    const warnings: string[] = [];
+    const single = await openServerDatabase(
+      { DATABASE_URL: inject("testDatabaseUrl"), DATA_DIR: "" },
+      (message) => warnings.push(message),
+    );
+    try {
+      expect((await single.pool!.query("select count(*)::int as n from audit_log")).rows[0].n).toBeGreaterThan(0);
+    } finally {
+      await single.close();
+    }
+    expect(warnings).toEqual([expect.stringMatching(/one role.*DATABASE_OWNER_URL/s)]);
+    expect(() => parseEnv({ DATABASE_OWNER_URL: inject("testDatabaseUrl"), SECRET: "x".repeat(32) })).toThrow(
+      /DATABASE_OWNER_URL: needs DATABASE_URL/,
+    );
   });
 
   it("a server role that is a superuser or the tables' owner is refused at start", async () => {
