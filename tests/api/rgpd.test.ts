@@ -146,6 +146,9 @@ describe("« Mes données »: everything about me in one archive", () => {
     expect(adjusted.status).toBe(201);
     await t.deps.db.execute(sql`
       insert into audit_log (actor_id, action, target, ip) values (${owner.user.id}, 'user.signout', ${user.id}, '198.51.100.78')`);
+    // They invited someone: that person's address is not theirs to take away.
+    await t.deps.db.execute(sql`
+      insert into audit_log (actor_id, action, target, ip) values (${user.id}, 'member.invite', 'quelqu.un@exemple.fr', '198.51.100.79')`);
     // An in-app message from the shop reached them.
     const [message] = (
       await t.deps.db.execute<{ id: string }>(sql`
@@ -165,7 +168,8 @@ describe("« Mes données »: everything about me in one archive", () => {
     const log = data.tables.audit_log ?? [];
     expect(log.map((r) => r.action)).toEqual(expect.arrayContaining(["points.adjust", "user.signout"]));
     for (const row of log) if (row.actor_id !== user.id) expect(row.ip, String(row.action)).toBeNull();
-    expect(JSON.stringify(data)).not.toMatch(/198\.51\.100\.7[78]/);
+    expect(JSON.stringify(data)).not.toMatch(/198\.51\.100\.7[78]|quelqu\.un@exemple\.fr/);
+    expect(log.find((r) => r.action === "member.invite")).toMatchObject({ ip: "198.51.100.79", target: null });
     expect(data.tables.messages_received).toEqual([
       expect.objectContaining({
         channel: "inapp",

@@ -69,8 +69,13 @@ export const EXPORT_SOURCES: Record<string, Source> = {
   audit_log: {
     where: (u, e) =>
       sql`actor_id = ${u} or target = ${u} or lower(target) = lower(${e}) or target in (select id from cards where user_id = ${u})`,
-    // The address an owner or an admin acted from is theirs: only the person's own stays.
-    redact: (row, me) => (row.actor_id === me.id ? row : { ...row, ip: null }),
+    // The address an owner or an admin acted from is theirs: only the person's own stays; so is the e-mail of
+    // someone the person invited.
+    redact: (row, me) => {
+      const target = String(row.target ?? "").toLowerCase();
+      const othersAddress = target.includes("@") && target !== me.email.toLowerCase();
+      return { ...row, ip: row.actor_id === me.id ? row.ip : null, target: othersAddress ? null : row.target };
+    },
   },
   mail_outbox: { where: (_u, e) => sql`lower("to") = lower(${e})` },
   // The SMS sent to the number on the profile, and what became of marketing e-mail sent to the address.
