@@ -43,6 +43,11 @@ const EnvSchema = z.object({
   HOST: z.string().default("0.0.0.0"),
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  /**
+   * The owner role's address (PostgreSQL): migrations and grants run as it, and the server connects as DATABASE_URL's
+   * role, which may only insert into and read the audit log (ADR 0034). Unset: DATABASE_URL does both (a warning).
+   */
+  DATABASE_OWNER_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
   APP_URL: z.string().url().optional(),
   SECRET: z.string().min(32, "SECRET must be at least 32 characters").optional(),
   SMTP_URL: z.string().optional(),
@@ -165,6 +170,11 @@ export function parseEnv(source: Record<string, string | undefined> = process.en
     throw new Error(`Configuration invalide / invalid configuration:\n${lines.join("\n")}`);
   }
   const env = parsed.data;
+  if (env.DATABASE_OWNER_URL && !env.DATABASE_URL) {
+    throw new Error(
+      "Configuration invalide / invalid configuration:\n  - DATABASE_OWNER_URL: needs DATABASE_URL (the server's own role)",
+    );
+  }
   return {
     ...env,
     APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}`,

@@ -1,5 +1,5 @@
-import { DataDirLockedError, openDatabase } from "./db/client.ts";
-import { migrateDatabase } from "./db/migrate.ts";
+import { DataDirLockedError } from "./db/client.ts";
+import { openServerDatabase } from "./db/migrate.ts";
 import { parseEnv } from "./env.ts";
 import { createLogger } from "./lib/logger.ts";
 
@@ -36,16 +36,12 @@ try {
   logger.debug(`start: modules loaded at ${seconds(opened)}`);
   // The database opens and migrates (in its worker thread on PGlite, ADR 0026) while the rest of the server's
   // modules load: the two overlap instead of adding up.
-  const opening = openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR }).then(
-    async (database) => {
-      const migrating = performance.now();
-      await migrateDatabase(database);
-      logger.debug(
-        `start: database opened in ${seconds(migrating - opened)}, migrated in ${seconds(performance.now() - migrating)} (at ${seconds(performance.now())})`,
-      );
-      return database;
-    },
-  );
+  const opening = openServerDatabase(env, (message) => logger.warn(message)).then((database) => {
+    logger.debug(
+      `start: database opened and migrated in ${seconds(performance.now() - opened)} (at ${seconds(performance.now())})`,
+    );
+    return database;
+  });
   opening.catch(() => {}); // awaited below, after the import
   const { startServer } = await import("./server.ts");
   logger.debug(`start: server modules loaded at ${seconds(performance.now())}`);

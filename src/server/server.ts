@@ -3,8 +3,8 @@ import { fileURLToPath } from "node:url";
 import { serve, type ServerType } from "@hono/node-server";
 import { createApp } from "./app.ts";
 import { createAuth } from "./auth.ts";
-import { type Database, openDatabase } from "./db/client.ts";
-import { migrateDatabase } from "./db/migrate.ts";
+import type { Database } from "./db/client.ts";
+import { migrateDatabase, openServerDatabase } from "./db/migrate.ts";
 import { DEMO_ACCOUNTS, seedDemo } from "./db/seed.ts";
 import { type Env, unsetLegalDetails } from "./env.ts";
 import type { Deps } from "./lib/context.ts";
@@ -24,9 +24,8 @@ export async function createDeps(
   options: { database?: Database; logger?: Logger; mailer?: Mailer; migrated?: boolean } = {},
 ): Promise<Deps> {
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
-  const database =
-    options.database ?? (await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR }));
-  if (!options.migrated) await migrateDatabase(database);
+  const database = options.database ?? (await openServerDatabase(env, (message) => logger.warn(message)));
+  if (options.database && !options.migrated) await migrateDatabase(database);
   const db = database.db;
   const mailer = options.mailer ?? createMailer({ db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger });
   const auth = createAuth({ db, mailer, secret: env.SECRET, appUrl: env.APP_URL, logger });

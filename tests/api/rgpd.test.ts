@@ -73,6 +73,29 @@ async function shopBalances(shopId: string) {
   return result.rows[0] as { total: number; ledger: number };
 }
 
+/**
+ * Every text column of every table (text, varchar, JSON, dates, arrays), scanned for each needle: "table.column ∋ needle".
+ * The append-only ledger, the scan log and the audit log keep who acted, and on whom, as a bare id that nothing
+ * resolves any more: those id columns are the only ones skipped for the id.
+ */
+async function textsNaming(userId: string, needles: string[]) {
+  const columns = await t.deps.db.execute<{ table: string; column: string }>(sql`
+    select table_name as "table", column_name as "column" from information_schema.columns
+    where table_schema = 'public' and data_type in ('text', 'character varying', 'jsonb', 'json', 'date', 'ARRAY')`);
+  const found: string[] = [];
+  for (const { table, column } of columns.rows) {
+    for (const needle of [...needles, userId]) {
+      if (needle === userId && (column === "actor_id" || column === "decided_by")) continue;
+      if (needle === userId && table === "audit_log" && column === "target") continue;
+      const hit = await t.deps.db.execute(
+        sql`select 1 from ${sql.identifier(table)} where ${sql.identifier(column)}::text ilike ${`%${needle}%`} limit 1`,
+      );
+      if (hit.rows.length > 0) found.push(`${table}.${column} ∋ ${needle === userId ? "id" : needle}`);
+    }
+  }
+  return found;
+}
+
 describe("« Mes données »: everything about me in one archive", () => {
   it("the zip holds JSON and one CSV per table, covering every table that references a user", async () => {
     const { user, client, birthday, phone } = await busyShopper();
@@ -110,6 +133,51 @@ describe("« Mes données »: everything about me in one archive", () => {
     expect(JSON.stringify(data)).not.toMatch(/"password"|"token"|"secret"|"backup_codes"/);
     const csv = strFromU8(files["csv/cards.csv"] as Uint8Array);
     expect(csv.split("\r\n")[0]).toContain("balance");
+  });
+
+  it("issue 22 row 14: nothing about anyone else (other people's IPs), and the messages they received in full", async () => {
+    const { shop, owner, user, client } = await busyShopper();
+    // The owner corrects their balance (a row about them, acted from the owner's address); an admin acts on them.
+    const [card] = (await t.deps.db.execute<{ id: string }>(sql`select id from cards where user_id = ${user.id}`)).rows;
+    const adjusted = await owner.client.request(`/api/backoffice/shops/${shop.id}/adjust`, {
+      json: { cardId: card?.id, delta: 3, reason: "Oubli au comptoir", idempotencyKey: newKey() },
+      ip: "198.51.100.77",
+    });
+    expect(adjusted.status).toBe(201);
+    await t.deps.db.execute(sql`
+      insert into audit_log (actor_id, action, target, ip) values (${owner.user.id}, 'user.signout', ${user.id}, '198.51.100.78')`);
+    // They invited someone: that person's address is not theirs to take away.
+    await t.deps.db.execute(sql`
+      insert into audit_log (actor_id, action, target, ip) values (${user.id}, 'member.invite', 'quelqu.un@exemple.fr', '198.51.100.79')`);
+    // An in-app message from the shop reached them.
+    const [message] = (
+      await t.deps.db.execute<{ id: string }>(sql`
+        insert into messages (shop_id, audience, title, body, status)
+        values (${shop.id}, 'all', 'Double points samedi', 'Venez nombreux, tout le week-end !', 'sent') returning id`)
+    ).rows;
+    await t.deps.db.execute(
+      sql`insert into message_deliveries (message_id, user_id, channel, status) values (${message?.id}, ${user.id}, 'inapp', 'delivered')`,
+    );
+
+    const res = await client.request("/api/accounts/me/export", { ip: "198.51.100.99" });
+    expect(res.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    const data = JSON.parse(strFromU8(files["donnees.json"] as Uint8Array)) as {
+      tables: Record<string, Record<string, unknown>[]>;
+    };
+    const log = data.tables.audit_log ?? [];
+    expect(log.map((r) => r.action)).toEqual(expect.arrayContaining(["points.adjust", "user.signout"]));
+    for (const row of log) if (row.actor_id !== user.id) expect(row.ip, String(row.action)).toBeNull();
+    expect(JSON.stringify(data)).not.toMatch(/198\.51\.100\.7[78]|quelqu\.un@exemple\.fr/);
+    expect(log.find((r) => r.action === "member.invite")).toMatchObject({ ip: "198.51.100.79", target: null });
+    expect(data.tables.messages_received).toEqual([
+      expect.objectContaining({
+        channel: "inapp",
+        title: "Double points samedi",
+        body: "Venez nombreux, tout le week-end !",
+      }),
+    ]);
+    expect(strFromU8(files["csv/messages_received.csv"] as Uint8Array)).toContain("Double points samedi");
   });
 
   it("is for the signed-in person only", async () => {
@@ -159,23 +227,7 @@ describe("« Supprimer mon compte »", () => {
     expect((await client.request("/api/accounts/me").then((r) => r.json())) as unknown).toEqual({ me: null });
 
     // No personal field remains, in any column of any table.
-    const needles = [user.email, firstName, lastName, birthday, phone, user.id];
-    const columns = await t.deps.db.execute<{ table: string; column: string }>(sql`
-      select table_name as "table", column_name as "column" from information_schema.columns
-      where table_schema = 'public' and data_type in ('text', 'character varying', 'jsonb', 'json', 'date', 'ARRAY')`);
-    const found: string[] = [];
-    for (const { table, column } of columns.rows) {
-      // The append-only ledger and the scan log keep who acted as a bare id with nothing left to resolve it.
-      if (column === "actor_id" || column === "decided_by") continue;
-      for (const needle of needles) {
-        // The audit log, append-only, keeps on whom an action was done as the same bare id (its address is wiped).
-        if (table === "audit_log" && column === "target" && needle === user.id) continue;
-        const hit = await t.deps.db.execute(
-          sql`select 1 from ${sql.identifier(table)} where ${sql.identifier(column)}::text ilike ${`%${needle}%`} limit 1`,
-        );
-        if (hit.rows.length > 0) found.push(`${table}.${column} ∋ ${needle === user.id ? "id" : needle}`);
-      }
-    }
+    const found = await textsNaming(user.id, [user.email, firstName, lastName, birthday, phone]);
     expect(found).toEqual([]);
 
     // Points: the pending redemption came back (a refund row), nothing else moved; cards and ledger agree.
@@ -196,6 +248,41 @@ describe("« Supprimer mon compte »", () => {
     );
     expect(log.rows.at(-1)).toEqual({ action: "account.delete", ip: null });
     expect(log.rows.every((r) => r.ip === null)).toBe(true);
+  });
+
+  it("issue 22 row 8: no text in any table names them after — an unused sign-in code, a correction reason, a message", async () => {
+    const { shop, owner, user, client, password, firstName, lastName, birthday, phone } = await busyShopper();
+    // A sign-in code asked and never used: better-auth keeps `sign-in-otp-<address>` with the code.
+    const asked = await t.client().request("/api/auth/email-otp/send-verification-otp", {
+      json: { email: user.email, type: "sign-in" },
+    });
+    expect(asked.status).toBe(200);
+    const otp = await t.deps.db.execute(sql`select 1 from verification where identifier ilike ${`%${user.email}%`}`);
+    expect(otp.rows.length).toBeGreaterThan(0);
+    // The owner types their address, name and number in a correction's reason (ledger and audit log), and in a message.
+    const [card] = (await t.deps.db.execute<{ id: string }>(sql`select id from cards where user_id = ${user.id}`)).rows;
+    const reason = `${firstName} ${lastName} ${user.email} ${phone} — vu ${owner.user.email}`;
+    const adjusted = await owner.client.request(`/api/backoffice/shops/${shop.id}/adjust`, {
+      json: { cardId: card?.id, delta: 2, reason: reason.slice(0, 200), idempotencyKey: newKey() },
+    });
+    expect(adjusted.status).toBe(201);
+    await t.deps.db.execute(sql`
+      insert into messages (shop_id, audience, title, body, status)
+      values (${shop.id}, 'all', 'Merci !', ${`Bravo à ${firstName} ${lastName} pour sa 100e visite`}, 'sent')`);
+
+    const res = await client.request("/api/accounts/me", { method: "DELETE", json: { password } });
+    expect(res.status).toBe(200);
+
+    expect(await textsNaming(user.id, [user.email, firstName, lastName, birthday, phone])).toEqual([]);
+    // What names someone else stays: the owner's address in the same reason, the rest of the message.
+    const kept = await t.deps.db.execute<{ reason: string }>(
+      sql`select reason from ledger_entries where card_id = ${card?.id} and kind = 'adjustment'`,
+    );
+    expect(kept.rows.map((r) => r.reason)).toEqual([`[effacé] [effacé] [effacé] — vu ${owner.user.email}`]);
+    const message = await t.deps.db.execute<{ body: string }>(
+      sql`select body from messages where shop_id = ${shop.id} and title = 'Merci !'`,
+    );
+    expect(message.rows.map((r) => r.body)).toEqual(["Bravo à [effacé] pour sa 100e visite"]);
   });
 
   it("without a password: a code sent by e-mail (to the outbox) confirms it, once, and a wrong one erases nothing", async () => {

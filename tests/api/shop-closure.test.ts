@@ -4,6 +4,7 @@ import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addStaff, createReward } from "../../src/server/db/factories.ts";
 import { findLedgerMismatches } from "../../src/server/modules/cards/cards.service.ts";
+import { SHOP_EXPORT_EXCLUDED } from "../../src/server/modules/shops/shop-closure.service.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { newKey, scan, shopWithOwner, signedIn } from "./shops-helpers.ts";
 
@@ -64,6 +65,76 @@ describe("an owner closes their shop", () => {
     expect(data.tables.member?.length).toBe(2);
     expect(data.tables.clients).toEqual([expect.objectContaining({ email: customer.user.email, first_name: "Inès" })]);
     expect(JSON.stringify(data)).not.toMatch(/code_secret|"ip"/);
+  });
+
+  it("issue 22 row 6: the export follows foreign keys from the shop — every reachable table, with every row", async () => {
+    const { shop, owner, customer } = await busyShop();
+    // Rows with no shop column, reached through their contest or message: 2 entries, 1 prize, 1 règlement, 2 deliveries.
+    const db = t.deps.db;
+    const [contest] = (
+      await db.execute<{ id: string }>(sql`
+        insert into contests (shop_id, kind, title, starts_at, ends_at)
+        values (${shop.id}, 'draw', 'Grand tirage', now(), now() + interval '7 days') returning id`)
+    ).rows;
+    const [lot] = (
+      await db.execute<{ id: string }>(sql`
+        insert into prize_lots (shop_id, name, value_cents, quantity, remaining, handover, claim_days)
+        values (${shop.id}, 'Panier garni', 3000, 1, 1, 'counter', 30) returning id`)
+    ).rows;
+    await db.execute(
+      sql`insert into contest_prizes (contest_id, lot_id, position) values (${contest!.id}, ${lot!.id}, 1)`,
+    );
+    await db.execute(
+      sql`insert into contest_rules (contest_id, version, document) values (${contest!.id}, 1, '{"articles":[]}')`,
+    );
+    await db.execute(sql`
+      insert into contest_entries (contest_id, period, user_id)
+      values (${contest!.id}, 'all', ${customer.user.id}), (${contest!.id}, 'all', null)`);
+    const [message] = (
+      await db.execute<{ id: string }>(sql`
+        insert into messages (shop_id, audience, title, body, status)
+        values (${shop.id}, 'all', 'Double points samedi', 'Venez !', 'sent') returning id`)
+    ).rows;
+    await db.execute(sql`
+      insert into message_deliveries (message_id, user_id, channel)
+      values (${message!.id}, ${customer.user.id}, 'inapp'), (${message!.id}, ${customer.user.id}, 'email')`);
+    // Another shop's rows of the same tables stay out.
+    const other = await shopWithOwner(t);
+    await db.execute(sql`
+      insert into contests (shop_id, kind, title, starts_at, ends_at)
+      values (${other.shop.id}, 'draw', 'Autre tirage', now(), now() + interval '7 days')`);
+
+    const res = await owner.client.request(`/api/backoffice/shops/${shop.id}/export`);
+    expect(res.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    const data = JSON.parse(strFromU8(files["donnees.json"] as Uint8Array)) as {
+      tables: Record<string, Record<string, unknown>[]>;
+    };
+    expect(data.tables.contest_entries).toHaveLength(2);
+    expect(data.tables.contest_prizes).toHaveLength(1);
+    expect(data.tables.contest_rules).toHaveLength(1);
+    expect(data.tables.message_deliveries).toHaveLength(2);
+    expect(data.tables.contests?.map((c) => c.title)).toEqual(["Grand tirage"]);
+
+    // The catalogue, walked here on its own: every table reachable from the shop by foreign keys (child → parent)
+    // is in the export, or excluded with a reason. A new table someone forgets fails here.
+    const reachable = await db.execute<{ table: string }>(sql`
+      with recursive fk as (
+        select c.conrelid::regclass::text as child, c.confrelid::regclass::text as parent from pg_constraint c
+        where c.contype = 'f' and c.connamespace = 'public'::regnamespace
+      ), walk(t) as (
+        select 'shops' union select 'organization'
+        union select table_name::text from information_schema.columns where table_schema = 'public' and column_name = 'shop_id'
+        union select fk.child from fk join walk on fk.parent = walk.t
+      )
+      select distinct trim(both '"' from t) as "table" from walk
+      where trim(both '"' from t) in (select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE')
+      order by 1`);
+    const missing = reachable.rows
+      .map((r) => r.table)
+      .filter((table) => !(table in data.tables) && !(table in SHOP_EXPORT_EXCLUDED));
+    expect(missing).toEqual([]);
+    expect(reachable.rows.length).toBeGreaterThan(25);
   });
 
   it("deletion needs the owner, the shop's name, and a fresh export; then the shop is closed, its totals unchanged", async () => {

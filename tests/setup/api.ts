@@ -73,7 +73,13 @@ export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
  * `jobs: true` (its start costs ~1-3 s a file, STACK.md); otherwise `deps.jobs.send` throws.
  */
 export async function createTestApp(
-  options: { env?: Record<string, string>; jobs?: boolean; database?: Database } = {},
+  options: {
+    env?: Record<string, string>;
+    jobs?: boolean;
+    database?: Database;
+    /** The database given is migrated and may not be migrated by its role (openAppRoleDatabase). */
+    migrated?: boolean;
+  } = {},
 ) {
   const env = parseEnv({
     NODE_ENV: "test",
@@ -102,7 +108,7 @@ export async function createTestApp(
       return outbox.send(message);
     },
   };
-  const deps: Deps = await createDeps(env, { database, logger, mailer });
+  const deps: Deps = await createDeps(env, { database, logger, mailer, migrated: options.migrated });
   if (options.jobs) await deps.jobs.start(deps);
   const app = createApp({ deps });
 

@@ -5,7 +5,7 @@ import { gunzipSync, createGzip } from "node:zlib";
 import { parseEnv } from "../env.ts";
 import { backupFileName, RestoreRefused, restoreBackup, tableChecksums, writeBackup } from "./backup.ts";
 import { DataDirLockedError, type Database, openDatabase } from "./client.ts";
-import { migrateDatabase } from "./migrate.ts";
+import { migrateDatabase, roleOf } from "./migrate.ts";
 
 /**
  * `npm run backup [-- FILE]`, `npm run restore -- FILE`, `npm run db:move -- postgres://…` (docs/decisions/0039).
@@ -42,7 +42,10 @@ function readBackup(file: string): string {
 
 async function main() {
   const env = parseEnv();
-  const source = () => openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR });
+  // With two PostgreSQL roles (ADR 0034) the owner's URL reads everything and creates the tables of a restore;
+  // the server's role is then granted what it needs, as at start.
+  const serverUrl = env.DATABASE_OWNER_URL ?? env.DATABASE_URL;
+  const source = () => openDatabase(serverUrl ? { url: serverUrl } : { dataDir: env.DATA_DIR });
   const where = env.DATABASE_URL ? "PostgreSQL" : env.DATA_DIR;
 
   if (command === "backup") {
@@ -68,6 +71,8 @@ async function main() {
     const database = await source();
     try {
       const { tables } = await restoreBackup(database, text);
+      if (env.DATABASE_OWNER_URL && env.DATABASE_URL)
+        await migrateDatabase(database, { appRole: roleOf(env.DATABASE_URL) });
       console.error(`Restauration terminée / restored: ${tables} tables dans / into ${where}.`);
     } finally {
       await database.close();

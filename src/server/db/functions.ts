@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ERASED_MARK, ERASED_NAME_MIN_LENGTH } from "../../domain/accounts/erasure.ts";
 import { LIFETIME_KINDS } from "../../domain/loyalty/ledger.ts";
 import { REDEMPTION_CODE_ALPHABET, REDEMPTION_CODE_LENGTH } from "../../domain/loyalty/rewards.ts";
 import { SEARCH_FOLD_FROM, SEARCH_FOLD_TO } from "../../domain/loyalty/shop-text.ts";
@@ -16,6 +17,8 @@ const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
 /** Constants the SQL shares with src/domain, owned there: `{{NAME}}` in a file becomes its SQL literal. */
 const CONSTANTS: Record<string, string> = {
+  ERASED_MARK: quote(ERASED_MARK),
+  ERASED_NAME_MIN_LENGTH: String(ERASED_NAME_MIN_LENGTH),
   LIFETIME_KINDS: LIFETIME_KINDS.map(quote).join(", "),
   REDEMPTION_CODE_ALPHABET: quote(REDEMPTION_CODE_ALPHABET),
   REDEMPTION_CODE_LENGTH: String(REDEMPTION_CODE_LENGTH),

@@ -1,21 +1,20 @@
 import { existsSync } from "node:fs";
 import { parseEnv } from "../env.ts";
-import { DataDirLockedError, openDatabase } from "./client.ts";
-import { migrateDatabase } from "./migrate.ts";
+import { DataDirLockedError } from "./client.ts";
+import { openServerDatabase } from "./migrate.ts";
 
 /**
- * `npm run db:migrate`: applies the committed migrations to DATABASE_URL, or to the
- * embedded database in DATA_DIR. The server does the same at every start; this is
- * for deploying migrations ahead of the code, or checking them.
+ * `npm run db:migrate`: applies the committed migrations to DATABASE_URL (as DATABASE_OWNER_URL's role when
+ * given, then grants DATABASE_URL's role its rights: ADR 0034), or to the embedded database in DATA_DIR. The
+ * server does the same at every start; this is for deploying migrations ahead of the code, or checking them.
  */
 // Settings from .env when there is one (variables already set win), as `npm start` does.
 if (existsSync(".env")) process.loadEnvFile(".env");
 
 try {
   const env = parseEnv();
-  const database = await openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.DATA_DIR });
+  const database = await openServerDatabase(env, (message) => console.warn(message));
   try {
-    await migrateDatabase(database);
     console.log(
       `Migrations appliquées / migrations applied (${database.kind === "pglite" ? env.DATA_DIR : "PostgreSQL"}).`,
     );

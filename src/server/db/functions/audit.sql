@@ -1,20 +1,16 @@
--- The audit log (/admin/logs) is append-only in the database, whoever connects (triggers audit_log_append_only and
--- audit_log_no_truncate, migration 0017). One exception, for RGPD erasure (src/server/modules/accounts/rgpd.service.ts):
--- inside a transaction that has set `fidele.audit_erasure` to 'on' (set_config(…, true): that transaction only), an
--- UPDATE may wipe the address (ip → null) and rewrite `target`/`details`; who acted, on which shop, what and when
--- never change, and no row is ever deleted. docs/decisions/0029-audit-log-append-only.md.
+-- The audit log (/admin/logs) is append-only in the database (triggers audit_log_append_only and audit_log_no_truncate,
+-- migration 0020); on PostgreSQL the role the server connects as has no UPDATE, DELETE or TRUNCATE on it at all
+-- (roles.sql). One exception, RGPD erasure through fidele_erase_person_traces (erasure.sql): while
+-- `fidele.erasing_user` names a person, an UPDATE passes only when its new row is exactly that person's redaction of
+-- the old one (fidele_audit_redacted): their IP, address, phone and name go; nothing else may change, no row is ever
+-- deleted. docs/decisions/0029-audit-log-append-only.md, 0034-two-roles-and-complete-erasure.md.
 CREATE OR REPLACE FUNCTION fidele_audit_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  erasing text := nullif(current_setting('fidele.erasing_user', true), '');
 BEGIN
-  IF TG_OP = 'UPDATE' THEN
-    IF current_setting('fidele.audit_erasure', true) = 'on'
-       AND NEW.id = OLD.id
-       AND NEW.action = OLD.action
-       AND NEW.created_at = OLD.created_at
-       AND NEW.actor_id IS NOT DISTINCT FROM OLD.actor_id
-       AND NEW.shop_id IS NOT DISTINCT FROM OLD.shop_id
-       AND NEW.ip IS NULL THEN
-      RETURN NEW;
-    END IF;
+  IF TG_OP = 'UPDATE' AND erasing IS NOT NULL
+     AND NEW IS NOT DISTINCT FROM fidele_audit_redacted(OLD, erasing, fidele_person_needles(erasing)) THEN
+    RETURN NEW;
   END IF;
   RAISE EXCEPTION 'audit_log is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
 END

@@ -2,9 +2,19 @@
 -- after the migrations (src/server/db/functions.ts); a name in double braces is a constant of src/domain, filled in then.
 
 -- The ledger is append-only: no UPDATE, DELETE or TRUNCATE, whoever connects
--- (triggers ledger_entries_append_only and ledger_entries_no_truncate, migration 0002).
+-- (triggers ledger_entries_append_only and ledger_entries_no_truncate, migration 0002). One exception, RGPD erasure
+-- (fidele_erase_person_traces, erasure.sql): while `fidele.erasing_user` names a person, an UPDATE that only blanks
+-- that person's address, phone or name in a reason (typed by whoever corrected a balance) passes.
 CREATE OR REPLACE FUNCTION fidele_ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  erasing text := nullif(current_setting('fidele.erasing_user', true), '');
+  redacted ledger_entries;
 BEGIN
+  IF TG_OP = 'UPDATE' AND erasing IS NOT NULL THEN
+    redacted := OLD;
+    redacted.reason := fidele_redact(OLD.reason, fidele_person_needles(erasing));
+    IF NEW IS NOT DISTINCT FROM redacted THEN RETURN NEW; END IF;
+  END IF;
   RAISE EXCEPTION 'ledger_entries is append-only: % refused', TG_OP USING ERRCODE = 'insufficient_privilege';
 END
 $$;

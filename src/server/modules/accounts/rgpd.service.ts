@@ -11,14 +11,21 @@ import { recordAudit } from "../../lib/audit.ts";
 import { checkEraseCode } from "./erase-code.service.ts";
 
 /**
- * RGPD by itself (issue 16, item 9): a shopper downloads everything about them at once, and erases their account.
+ * RGPD by itself (issue 16, item 9; issue 22, rows 8 and 14): a shopper downloads everything about them at once,
+ * and nothing about anyone else; and erases their account, every row and every text that names them.
  *
  * EXPORT_SOURCES lists, table by table, which rows are about one person. tests/api/rgpd.test.ts reads the database
  * catalogue (every foreign key to "user"(id) and every column named user_id) and fails when a table is missing here,
  * so a new table cannot be forgotten. Secrets (password hash, session tokens, 2FA secret, push keys) are left out:
- * they are not "about" the person and would only help whoever gets hold of the archive.
+ * they are not "about" the person and would only help whoever gets hold of the archive. Other people's data in a row
+ * about them is blanked (`redact`): the IP address of an audit row someone else acted in, the address of someone
+ * they invited.
  */
-type Source = { where: (userId: string, email: string) => SQL; omit?: readonly string[] };
+type Row = Record<string, unknown>;
+type Me = { id: string; email: string };
+type Source =
+  | { where: (userId: string, email: string) => SQL; omit?: readonly string[]; redact?: (row: Row, me: Me) => Row }
+  | { query: (userId: string) => SQL };
 
 /** SQL: the person's numbers — the profile's, and the one they verified (or are verifying) for test SMS (ADR 0032). */
 const phonesOf = (u: string) => sql`select phone from profiles where id = ${u}
@@ -35,7 +42,11 @@ export const EXPORT_SOURCES: Record<string, Source> = {
   session: { where: (u) => sql`user_id = ${u}`, omit: ["token"] },
   two_factor: { where: (u) => sql`user_id = ${u}`, omit: ["secret", "backup_codes"] },
   member: { where: (u) => sql`user_id = ${u}` },
-  invitation: { where: (u, e) => sql`inviter_id = ${u} or lower(email) = lower(${e})` },
+  invitation: {
+    where: (u, e) => sql`inviter_id = ${u} or lower(email) = lower(${e})`,
+    // Someone they invited: that person's address is theirs, not the inviter's.
+    redact: (row, me) => (String(row.email).toLowerCase() === me.email.toLowerCase() ? row : { ...row, email: null }),
+  },
   personal_codes: { where: (u) => sql`user_id = ${u}` },
   consents: { where: (u) => sql`user_id = ${u}` },
   cards: { where: (u) => sql`user_id = ${u}` },
@@ -49,10 +60,28 @@ export const EXPORT_SOURCES: Record<string, Source> = {
   contest_winnings: { where: (u) => sql`user_id = ${u}` },
   messages: { where: (u) => sql`author_id = ${u}` },
   message_deliveries: { where: (u) => sql`user_id = ${u}` },
+  // What the messages they received said (their deliveries hold only the status): title and text, by any channel.
+  messages_received: {
+    query: (u) => sql`
+      select d.id as delivery_id, d.channel, d.status, d.created_at, d.read_at, s.name as shop, m.kind, m.title,
+        m.subject, m.body, m.link_url
+      from message_deliveries d join messages m on m.id = d.message_id left join shops s on s.id = m.shop_id
+      where d.user_id = ${u} order by d.created_at, d.id`,
+  },
   message_preferences: { where: (u) => sql`user_id = ${u}` },
   push_subscriptions: { where: (u) => sql`user_id = ${u}`, omit: ["endpoint", "p256dh", "auth"] },
   session_places: { where: (u) => sql`session_id in (select id from session where user_id = ${u})` },
-  audit_log: { where: (u, e) => sql`actor_id = ${u} or target = ${u} or lower(target) = lower(${e})` },
+  audit_log: {
+    where: (u, e) =>
+      sql`actor_id = ${u} or target = ${u} or lower(target) = lower(${e}) or target in (select id from cards where user_id = ${u})`,
+    // The address an owner or an admin acted from is theirs: only the person's own stays; so is the e-mail of
+    // someone the person invited.
+    redact: (row, me) => {
+      const target = String(row.target ?? "").toLowerCase();
+      const othersAddress = target.includes("@") && target !== me.email.toLowerCase();
+      return { ...row, ip: row.actor_id === me.id ? row.ip : null, target: othersAddress ? null : row.target };
+    },
+  },
   mail_outbox: { where: (_u, e) => sql`lower("to") = lower(${e})` },
   // The SMS sent to the number on the profile, and what became of marketing e-mail sent to the address.
   sms_outbox: { where: (u) => sql`"to" in (${phonesOf(u)})` },
@@ -60,19 +89,24 @@ export const EXPORT_SOURCES: Record<string, Source> = {
   email_events: { where: (_u, e) => sql`email = lower(${e})` },
 };
 
-type Row = Record<string, unknown>;
-
-/** Every row about the person, table by table (secret columns left out). */
+/** Every row about the person, table by table (secret columns left out, other people's data blanked). */
 export async function collectPersonalData(db: Db, userId: string): Promise<Record<string, Row[]>> {
   const [me] = (await db.execute<{ email: string }>(sql`select email from "user" where id = ${userId}`)).rows;
   if (!me) throw new AppError("UNAUTHENTICATED");
   const out: Record<string, Row[]> = {};
   for (const [table, source] of Object.entries(EXPORT_SOURCES)) {
+    if ("query" in source) {
+      out[table] = (await db.execute<Row>(source.query(userId))).rows;
+      continue;
+    }
     const result = await db.execute<Row>(
       sql`select * from ${sql.identifier(table)} where ${source.where(userId, me.email)} order by 1`,
     );
     const omit = new Set(source.omit ?? []);
-    out[table] = result.rows.map((row) => Object.fromEntries(Object.entries(row).filter(([k]) => !omit.has(k))));
+    out[table] = result.rows.map((row) => {
+      const kept = Object.fromEntries(Object.entries(row).filter(([k]) => !omit.has(k)));
+      return source.redact ? source.redact(kept, { id: userId, email: me.email }) : kept;
+    });
   }
   return out;
 }
@@ -123,7 +157,8 @@ export type EraseConfirmation = { password: string } | { code: string } | { purg
  * Erases the account at once. Pending redemptions are cancelled through the one close path (their points go back
  * to the card with a `refund` entry: the ledger stays append-only), then the user row is deleted: personal tables
  * cascade, while cards, scans, redemptions and contest rows keep their figures with no owner (ON DELETE SET NULL),
- * so every shop's totals stay true. Mail kept for this address, verifications and throttle keys naming it go too.
+ * so every shop's totals stay true. Mail kept for this address, verifications and throttle keys naming it go too;
+ * every text left in any table that names them (address, phone, full name) is blanked.
  */
 export async function eraseAccount(deps: Deps, userId: string, confirmation: EraseConfirmation) {
   const { db } = deps;
@@ -154,26 +189,28 @@ export async function eraseAccount(deps: Deps, userId: string, confirmation: Era
   }
 
   await db.transaction(async (tx) => {
+    // What names them, read before the account and profile go: address, phone, full name (erasure.sql).
+    const [found] = (await tx.execute<{ needles: string[] }>(sql`select fidele_person_needles(${userId}) as needles`))
+      .rows;
+    const needles = found?.needles ?? [];
+    const naming = [...needles, userId].map((n) => `%${n}%`);
+    const anyOf = sql`any(${sql.param(naming)}::text[])`;
     await tx.execute(sql`delete from mail_outbox where lower("to") = lower(${me.email})`);
     // Before the profile goes with the account: the number is read from it.
     await tx.execute(sql`delete from sms_outbox where "to" in (${phonesOf(userId)})`);
     await tx.execute(sql`delete from email_events where email = lower(${me.email})`);
     await tx.execute(sql`delete from invitation where lower(email) = lower(${me.email})`);
-    await tx.execute(
-      sql`delete from verification where lower(identifier) = lower(${me.email}) or value like ${`%${userId}%`} or identifier like ${`%${userId}%`}`,
-    );
-    await tx.execute(
-      sql`delete from auth_throttle where lower(key) like ${`%${me.email.toLowerCase()}%`} or key like ${`%${userId}%`}`,
-    );
-    // The audit log keeps its rows (append-only, migration 0017): the person's address and e-mail leave them; their
-    // id stays, naming nobody once the account is gone (docs/decisions/0029-audit-log-append-only.md).
-    await tx.execute(sql`select set_config('fidele.audit_erasure', 'on', true)`);
-    await tx.execute(sql`
-      update audit_log set ip = null,
-        target = case when lower(target) = lower(${me.email}) then null else target end
-      where actor_id = ${userId} or target = ${userId} or lower(target) = lower(${me.email})`);
-    await tx.execute(sql`select set_config('fidele.audit_erasure', 'off', true)`);
+    // better-auth's verifications (a sign-in code asked and not used, `sign-in-otp-<address>`, holds the code in
+    // clear), the erase code, and throttle keys naming them.
+    await tx.execute(sql`delete from verification where identifier ilike ${anyOf} or value ilike ${anyOf}`);
+    await tx.execute(sql`delete from auth_throttle where key ilike ${anyOf}`);
+    // The append-only logs keep their rows: the person's IP, address, phone and name leave them, through the one
+    // function allowed to (SECURITY DEFINER; ADR 0029, 0034). Their bare id stays, naming nobody once the account is gone.
+    await tx.execute(sql`select fidele_erase_person_traces(${userId})`);
     await tx.execute(sql`delete from "user" where id = ${userId}`);
+    // Every other text that names them, in every table, by construction (erasure.sql): a correction's reason kept
+    // in a shop's table, a shop's message, anything a new table will hold.
+    await tx.execute(sql`select fidele_erase_person_text(${sql.param(needles)}::text[])`);
     await recordAudit(tx, {
       actorId: "purge" in confirmation ? null : userId,
       action: "purge" in confirmation ? "account.purge" : "account.delete",
