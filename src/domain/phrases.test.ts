@@ -7,8 +7,10 @@ import {
   reservedForFr,
   rewardsAvailableFr,
   seenAtFr,
+  rewardsGlanceFr,
   stampsLeftFr,
   stampsOfGoalFr,
+  stillToGoFr,
   visitsFr,
 } from "./phrases.ts";
 import { asShopRoleFr, SHOP_ROLE_LABELS_FR, shopRoleLabel } from "./roles.ts";
@@ -32,7 +34,7 @@ describe("French plurals and agreement", () => {
     expect(rewardsAvailableFr(2)).toBe("2 récompenses disponibles");
     expect(visitsFr(1)).toBe("1 passage");
     expect(visitsFr(12)).toBe("12 passages");
-    expect(stampsLeftFr(1)).toBe("Plus que 1 tampon avant votre récompense.");
+    expect(stampsLeftFr(1)).toBe("Plus qu'un tampon avant votre récompense.");
     expect(stampsLeftFr(7)).toBe("Plus que 7 tampons avant votre récompense.");
     expect(stampsOfGoalFr(1, 10)).toBe("1 tampon sur 10");
     expect(stampsOfGoalFr(0, 10)).toBe("0 tampon sur 10");
@@ -42,6 +44,25 @@ describe("French plurals and agreement", () => {
     expect(formatAmount("points", -5)).toBe("-5 points");
     // Thousands take the narrow no-break space, and stay plural.
     expect(plural(1500, "point", "points")).toBe("1\u202f500 points");
+  });
+
+  it("issue 25 row 12: the card sentence counts 0, 1 and 2, and names the next reward when some are ready", () => {
+    expect(stampsLeftFr(0)).toBe("Carte complète : votre récompense vous attend !");
+    expect(stampsLeftFr(1)).toBe("Plus qu'un tampon avant votre récompense.");
+    expect(stampsLeftFr(2)).toBe("Plus que 2 tampons avant votre récompense.");
+    expect(stillToGoFr("stamps", 1)).toBe("encore un tampon");
+    expect(stillToGoFr("stamps", 2)).toBe("encore 2 tampons");
+    expect(stillToGoFr("points", 1)).toBe("encore un point");
+    expect(stillToGoFr("points", 30)).toBe("encore 30 points");
+    // Two rewards ready already: the sentence names the next one not yet reachable, not « Plus que 2 tampons ».
+    expect(rewardsGlanceFr("stamps", { reachable: 2, next: { title: "Croissant offert", missing: 2 } })).toBe(
+      "2 récompenses disponibles · Prochaine récompense : Croissant offert (encore 2 tampons)",
+    );
+    expect(rewardsGlanceFr("stamps", { reachable: 0, next: { title: "Café offert", missing: 1 } })).toBe(
+      "Prochaine récompense : Café offert (encore un tampon)",
+    );
+    expect(rewardsGlanceFr("points", { reachable: 1, next: null })).toBe("1 récompense disponible");
+    expect(rewardsGlanceFr("stamps", { reachable: 0, next: null })).toBeNull();
   });
 
   it("says when a balance was seen, without « telles qu'au aujourd'hui »", () => {

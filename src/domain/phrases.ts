@@ -1,4 +1,13 @@
-import { type CardMode, formatAmount, formatClock, formatMoment, isPlural, plural, pluralWord } from "./format.ts";
+import {
+  type CardMode,
+  formatAmount,
+  formatClock,
+  formatMoment,
+  isPlural,
+  plural,
+  pluralWord,
+  unitWord,
+} from "./format.ts";
 
 /**
  * French sentences with a number in them, agreed through src/domain/format.ts (Intl.PluralRules), so that none
@@ -29,8 +38,36 @@ export const rewardsAvailableFr = (n: number) => plural(n, "récompense disponib
 /** "1 passage", "3 passages". */
 export const visitsFr = (n: number) => plural(n, "passage", "passages");
 
-/** "Plus que 1 tampon avant votre récompense.", "Plus que 7 tampons avant votre récompense." */
-export const stampsLeftFr = (n: number) => `Plus que ${formatAmount("stamps", n)} avant votre récompense.`;
+/**
+ * What is left before a full card (a shop without a catalogue of rewards): "Plus qu'un tampon avant votre
+ * récompense.", "Plus que 7 tampons avant votre récompense."; nothing left: the reward waits (issue 25 row 12).
+ */
+export function stampsLeftFr(n: number): string {
+  if (n <= 0) return "Carte complète : votre récompense vous attend !";
+  if (n === 1) return "Plus qu'un tampon avant votre récompense.";
+  return `Plus que ${formatAmount("stamps", n)} avant votre récompense.`;
+}
+
+/** "encore un tampon", "encore 2 tampons", "encore un point", "encore 30 points". */
+export const stillToGoFr = (mode: CardMode, n: number) =>
+  n === 1 ? `encore un ${unitWord(mode, 1)}` : `encore ${formatAmount(mode, n)}`;
+
+/** A card's rewards at a glance: how many it can take now, and the cheapest one it still lacks points for. */
+export type RewardsGlance = { reachable: number; next: { title: string; missing: number } | null };
+
+/**
+ * "2 récompenses disponibles · Prochaine récompense : Croissant offert (encore 2 tampons)": what a card with a
+ * catalogue of rewards says, naming the next reward not yet reachable rather than « Plus que 2 tampons avant votre
+ * récompense » beside two ready ones (issue 25 row 12). null when the shop offers nothing.
+ */
+export function rewardsGlanceFr(mode: CardMode, glance: RewardsGlance): string | null {
+  const next = glance.next
+    ? `Prochaine récompense : ${glance.next.title} (${stillToGoFr(mode, glance.next.missing)})`
+    : null;
+  const ready = glance.reachable > 0 ? rewardsAvailableFr(glance.reachable) : null;
+  if (ready && next) return `${ready} · ${next}`;
+  return ready ?? next;
+}
 
 /** "7 tampons sur 10", "1 tampon sur 10". */
 export const stampsOfGoalFr = (stamps: number, goal: number) => `${formatAmount("stamps", stamps)} sur ${goal}`;

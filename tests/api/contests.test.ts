@@ -420,6 +420,28 @@ describe("the draw", () => {
     expect(page.verification.winners.map((w) => w.participantId)).toEqual(check.sequence.map((s) => s.participantId));
   });
 
+  it("issue 25 row 18: the proof page names the signed-in viewer's own pseudonym, nobody else's", async () => {
+    const { draw, players } = await drawSetup(4, 1);
+    await closeNow(draw.id);
+    await drawContest({ db: t.deps.db, contestId: draw.id });
+    const [winning] = await t.deps.db.select().from(contestWinnings).where(eq(contestWinnings.contestId, draw.id));
+    type Page = { verification: { myParticipantId: string | null; winners: { participantId: string }[] } };
+    const winner = players.find((p) => p.user.id === winning!.userId)!;
+    const loser = players.find((p) => p.user.id !== winning!.userId)!;
+    const mine = await json<Page>(await winner.client.request(`/api/contests/${draw.id}`));
+    expect(mine.verification.myParticipantId).toBe(mine.verification.winners[0]!.participantId);
+    // A participant who did not win gets their own pseudonym (in the list, not among the winners).
+    const theirs = await json<Page>(await loser.client.request(`/api/contests/${draw.id}`));
+    expect(theirs.verification.myParticipantId).toMatch(/^p-[0-9a-f]{16}$/);
+    expect(theirs.verification.myParticipantId).not.toBe(mine.verification.myParticipantId);
+    // Signed out, or signed in without an entry: nobody's.
+    expect((await json<Page>(await t.request(`/api/contests/${draw.id}`))).verification.myParticipantId).toBeNull();
+    const stranger = await player();
+    expect(
+      (await json<Page>(await stranger.client.request(`/api/contests/${draw.id}`))).verification.myParticipantId,
+    ).toBeNull();
+  });
+
   it("an unclaimed lot passes to the next in the same sequence, logged, exactly once", async () => {
     const { draw } = await drawSetup(5, 1);
     await closeNow(draw.id);

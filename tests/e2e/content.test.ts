@@ -219,7 +219,7 @@ describe("visitor", () => {
     for (const path of ["/blog/article-inconnu", "/presentation/Mauvais_Nom", "/blog/fidele-en-cinq-minutes"]) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(404);
-      await expect.poll(() => h1(page).textContent(), { timeout: 20_000 }).toBe("Page Not Found");
+      await expect.poll(() => h1(page).textContent(), { timeout: 20_000 }).toBe("Page introuvable");
       expect(await page.getByText(`Page not found: ${path}`, { exact: true }).count(), path).toBe(1);
       await expect.poll(() => page.title()).toBe("Page Not Found");
     }

@@ -367,7 +367,7 @@ describe("a shop's page", () => {
     // An unknown slug is the app's 404.
     const response = await page.goto("/shop/cette-boutique-n-existe-pas");
     expect(response?.status()).toBe(200);
-    await eventually(() => page.locator("main h1").textContent()).toBe("Page Not Found");
+    await eventually(() => page.locator("main h1").textContent()).toBe("Page introuvable");
     expect(await page.getByText("Page not found: /shop/cette-boutique-n-existe-pas", { exact: true }).count()).toBe(1);
     await context.close();
   });

@@ -469,7 +469,9 @@ describe("rewards: the owner's back-office", () => {
     await section.scrollIntoViewIfNeeded();
     await snap(shopperPage, "rewards-shop-section");
     await open(shopperPage, "/cartes-de-fidelite", "Mes cartes");
-    await eventually(() => shopperPage.getByTestId("card-rewards").textContent()).toBe("1 récompense disponible");
+    await eventually(() => shopperPage.getByTestId("card-rewards").textContent()).toBe(
+      "1 récompense disponible · Prochaine récompense : Viennoiserie offerte (encore 2 tampons)",
+    );
     await expectAccessible(shopperPage);
     await phone.close();
   });

@@ -313,12 +313,37 @@ describe("error pages", () => {
     const response = await page.goto("/cette-page-n-existe-pas?x=1");
     expect(response?.status()).toBe(404);
     await settled(page);
-    expect(await page.locator("main h1").textContent()).toBe("Page Not Found");
+    expect(await page.locator("main h1").textContent()).toBe("Page introuvable");
     await expect.poll(() => page.title()).toBe("Page Not Found");
     expect(await page.getByText("Page not found: /cette-page-n-existe-pas", { exact: true }).count()).toBe(1);
     await page.getByRole("link", { name: "Retour à l'accueil" }).click();
     await page.waitForURL((url) => url.pathname === "/");
     await context.close();
+  });
+
+  it("issue 25 row 19: a 404 says « Page introuvable » in French, the technical line below, signed out and in; the API's 404 is French JSON", async () => {
+    for (const account of [null, shopper]) {
+      const context = account ? await signedInContext(account) : await stack.newContext();
+      const page = await context.newPage();
+      const response = await page.goto("/ce-chemin-n-existe-pas");
+      expect(response?.status()).toBe(404);
+      await settled(page);
+      const heading = page.locator("main h1");
+      expect(await heading.textContent()).toBe("Page introuvable");
+      expect(await page.getByText("Page Not Found", { exact: true }).count()).toBe(0);
+      // The technical line stays, below the heading.
+      const line = page.getByText("Page not found: /ce-chemin-n-existe-pas", { exact: true });
+      expect(await line.count()).toBe(1);
+      const [headingBox, lineBox] = [await heading.boundingBox(), await line.boundingBox()];
+      expect(lineBox!.y).toBeGreaterThan(headingBox!.y);
+      if (account) await snap(page, "issue25-row19-404");
+      // An unknown API path renders no page: its JSON says it in French.
+      const api = await context.request.get(`${stack.baseUrl}/api/ce-chemin-n-existe-pas`);
+      expect(api.status()).toBe(404);
+      expect(api.headers()["content-type"]).toContain("application/json");
+      expect(await api.json()).toEqual({ code: "NOT_FOUND", message: "Introuvable." });
+      await context.close();
+    }
   });
 
   it("gives known routes HTTP 200 and unknown nested paths 404", async () => {
@@ -346,7 +371,7 @@ describe("error pages", () => {
       window.history.pushState({}, "", "/nulle-part");
       window.dispatchEvent(new PopStateEvent("popstate"));
     });
-    await expect.poll(() => page.locator("main h1").textContent()).toBe("Page Not Found");
+    await expect.poll(() => page.locator("main h1").textContent()).toBe("Page introuvable");
     await expect.poll(() => page.title()).toBe("Page Not Found");
     expect(await page.getByText("Page not found: /nulle-part").count()).toBe(1);
     await expectAccessible(page);

@@ -34,7 +34,7 @@ export function createRouter() {
         })),
         {
           path: "*",
-          handle: { path: "*", guard: "public", title: "Page Not Found" },
+          handle: { path: "*", guard: "public", title: "Page introuvable" },
           loader: ({ request }: { request: Request }) => {
             throw data(`Page not found: ${new URL(request.url).pathname}`, { status: 404 });
           },

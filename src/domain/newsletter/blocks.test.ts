@@ -54,7 +54,7 @@ describe("merge fields", () => {
   it("the next reward is the cheapest one not yet reached; when all are, the best one", () => {
     expect(nextRewardLabel(0, rewards, "points")).toBe("Café offert (encore 20 points)");
     expect(nextRewardLabel(30, rewards, "points")).toBe("Croissant offert (encore 20 points)");
-    expect(nextRewardLabel(49, rewards, "stamps")).toBe("Croissant offert (encore 1 tampon)");
+    expect(nextRewardLabel(49, rewards, "stamps")).toBe("Croissant offert (encore un tampon)");
     expect(nextRewardLabel(80, rewards, "points")).toBe("Croissant offert (déjà à votre portée)");
     expect(nextRewardLabel(80, [], "points")).toBe("");
   });

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type CardMode, formatAmount, formatNumber } from "../format.ts";
+import { type CardMode, formatNumber } from "../format.ts";
+import { stillToGoFr } from "../phrases.ts";
 import { segmentSchema } from "../messages/segments.ts";
 import { httpsUrlSchema, linkUrlSchema } from "../schemas/links.ts";
 
@@ -60,7 +61,7 @@ export type RewardForMerge = { title: string; cost: number };
 export function nextRewardLabel(balance: number, rewards: RewardForMerge[], mode: CardMode): string {
   const sorted = [...rewards].sort((a, b) => a.cost - b.cost);
   const next = sorted.find((r) => r.cost > balance);
-  if (next) return `${next.title} (encore ${formatAmount(mode, next.cost - balance)})`;
+  if (next) return `${next.title} (${stillToGoFr(mode, next.cost - balance)})`;
   const best = sorted.at(-1);
   return best ? `${best.title} (déjà à votre portée)` : "";
 }

@@ -54,10 +54,9 @@ export function progressLabelFr(progress: CardProgress): string {
   return stampsOfGoalFr(progress.stamps, progress.goal);
 }
 
-/** "Plus que 3 tampons avant votre récompense" and the like. */
+/** "Plus que 3 tampons avant votre récompense", "Plus qu'un tampon …", "Carte complète …" (src/domain/phrases.ts). */
 export function progressHintFr(progress: CardProgress): string {
   if (progress.mode === "points") return "Cumulez des points à chaque passage.";
-  if (progress.isFull) return "Carte complète : votre récompense vous attend !";
   return stampsLeftFr(progress.goal - progress.stamps);
 }
 

@@ -21,7 +21,7 @@ import {
   shops,
 } from "../../db/schema/index.ts";
 import { prizeDto, prizesOf } from "./contests.service.ts";
-import { contestNotFound, type Tx } from "./shared.ts";
+import { contestNotFound, participantIdOf, type Tx } from "./shared.ts";
 
 /* What shoppers see ------------------------------------------------------------------------------------------ */
 
@@ -204,6 +204,17 @@ export async function myContests(db: Db, userId: string, now = new Date()) {
   };
 }
 
+/** The viewer's pseudonym when they are in the contest's published list, else null. */
+async function viewerParticipantId(
+  contestId: string,
+  userId: string | null,
+  entrants: { participantId: string }[] | null,
+) {
+  if (!userId || !entrants) return null;
+  const mine = await participantIdOf(contestId, userId);
+  return entrants.some((t) => t.participantId === mine) ? mine : null;
+}
+
 /**
  * A contest's public page: its details, and what makes the draw checkable — the seed's commitment from scheduling,
  * then the seed, the entrant list's hash and the winners (pseudonyms and ranks) once drawn. A draft is not public.
@@ -254,6 +265,11 @@ export async function getPublicContest(db: Db, id: string, userId: string | null
             entrantsCount: c.entrants?.length ?? null,
             drawnAt: c.drawnAt?.toISOString() ?? null,
             winners,
+            /**
+             * The signed-in viewer's own pseudonym in the published list, so the page can say « (vous) » beside it
+             * (issue 25 row 18); null for anyone else. Never anybody else's: the list stays pseudonymous.
+             */
+            myParticipantId: await viewerParticipantId(id, userId, c.entrants),
           }
         : null,
   };

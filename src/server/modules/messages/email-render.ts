@@ -58,14 +58,31 @@ const absolute = (url: string, appUrl: string) => (url.startsWith("/") ? `${appU
  */
 const templateUrl = (url: string, appUrl: string) => encodeUrlBraces(absolute(url, appUrl));
 
+/** Whether `url` is on the app's own origin (APP_URL): the only host an e-mail may load anything from. */
+export function isAppUrl(url: string, appUrl: string): boolean {
+  try {
+    return new URL(url).origin === new URL(appUrl).origin;
+  } catch {
+    return false;
+  }
+}
+
+const imageLinkFr = (alt: string) => (alt ? `Voir l'image : ${alt}` : "Voir l'image");
+
 function blockMjml(block: Block, ctx: NewsletterContext): string {
   switch (block.type) {
     case "title":
       return `<mj-text font-size="24px" font-weight="700" line-height="1.25" color="${INK}">${paragraphHtml(block.text)}</mj-text>`;
     case "text":
       return `<mj-text font-size="16px" line-height="1.55" color="${INK}">${paragraphHtml(block.text)}</mj-text>`;
-    case "image":
-      return `<mj-image src="${escapeHtml(templateUrl(block.url, ctx.appUrl))}" alt="${escapeHtml(block.alt)}" border-radius="12px" padding="8px 25px" />`;
+    case "image": {
+      const url = templateUrl(block.url, ctx.appUrl);
+      // An image hosted elsewhere would be fetched by the reader's mail client on opening, telling that host the
+      // reader's address (issue 25 row 8): it becomes a link the reader may follow, nothing loads by itself.
+      if (!isAppUrl(url, ctx.appUrl))
+        return `<mj-text font-size="15px" color="${INK}"><a href="${escapeHtml(url)}" style="color:${BRAND}">${escapeHtml(imageLinkFr(block.alt))}</a></mj-text>`;
+      return `<mj-image src="${escapeHtml(url)}" alt="${escapeHtml(block.alt)}" border-radius="12px" padding="8px 25px" />`;
+    }
     case "button":
       return `<mj-button href="${escapeHtml(templateUrl(block.url, ctx.appUrl))}" background-color="${BRAND}" color="#ffffff" font-size="16px" font-weight="600" border-radius="10px" inner-padding="14px 24px">${escapeHtml(block.label)}</mj-button>`;
     case "reward": {
@@ -89,8 +106,11 @@ function blockText(block: Block, ctx: NewsletterContext): string {
       return `## ${block.text}`; // not upper-cased: that would break its merge fields
     case "text":
       return block.text;
-    case "image":
+    case "image": {
+      const url = templateUrl(block.url, ctx.appUrl);
+      if (!isAppUrl(url, ctx.appUrl)) return `${imageLinkFr(block.alt)} : ${url}`;
       return block.alt ? `[Image : ${block.alt}]` : "";
+    }
     case "button":
       return `${block.label} : ${templateUrl(block.url, ctx.appUrl)}`;
     case "reward": {
@@ -143,7 +163,9 @@ ${body}
 </mj-body>
 </mjml>`;
   const mjml = await loadMjml();
-  const result = await mjml(source, { validationLevel: "soft", minify: false, keepComments: false });
+  // fonts: {}: MJML would otherwise add a Google Fonts stylesheet for the Roboto of the font stack, fetched at every
+  // opening, telling Google who reads (issue 25 row 8). The stack falls back to the reader's system fonts.
+  const result = await mjml(source, { validationLevel: "soft", minify: false, keepComments: false, fonts: {} });
   const text = [
     ctx.shopName,
     "",

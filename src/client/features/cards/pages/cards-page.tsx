@@ -1,7 +1,6 @@
 import { Link } from "react-router";
 import { LotsToCollect } from "../../../components/contests/won-lots.tsx";
-import { unitLabelFr } from "../../../../domain/loyalty/rewards.ts";
-import { loyaltyCardsFr, rewardsAvailableFr, seenAtFr, visitsFr } from "../../../../domain/phrases.ts";
+import { loyaltyCardsFr, rewardsGlanceFr, seenAtFr, visitsFr } from "../../../../domain/phrases.ts";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { LoyaltyCard } from "../../../components/loyalty/loyalty-card.tsx";
 import { type MyCard, useMyCards } from "../../../components/loyalty/my-cards-query.ts";
@@ -10,16 +9,14 @@ import { Notice } from "../../../components/ui/notice.tsx";
 import { formatMoment } from "../../../../domain/format.ts";
 import { MyClientCard } from "../components/my-client-card.tsx";
 
-/** "2 récompenses disponibles" or "Prochaine récompense : Café offert (encore 3 tampons)", from the card's glance. */
+/** "2 récompenses disponibles · Prochaine récompense : Café offert (encore 3 tampons)", from the card's glance. */
 function RewardsLine({ card }: { card: MyCard }) {
-  const glance = card.rewards;
-  if (!glance || (glance.reachable === 0 && !glance.next)) return null;
+  const line = card.rewards ? rewardsGlanceFr(card.progress.mode, card.rewards) : null;
+  if (!line) return null;
   return (
     <p className="mb-2 flex items-start gap-1.5 font-semibold" data-testid="card-rewards">
       <Glyph name="sparkle" className="mt-0.5 size-4 shrink-0" />
-      {glance.reachable > 0
-        ? rewardsAvailableFr(glance.reachable)
-        : `Prochaine récompense : ${glance.next?.title} (encore ${unitLabelFr(card.progress.mode, glance.next?.missing ?? 0)})`}
+      {line}
     </p>
   );
 }

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from "react";
 import { useLocation, useParams } from "react-router";
 import { formatDateMedium, formatDateTime, formatNumber, formatSigned, plural } from "../../../../domain/format.ts";
 import { ErrorView } from "../../../components/errors/error-view.tsx";
+import { NOT_FOUND_HEADING_FR } from "../../../components/errors/route-error.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
@@ -25,7 +26,7 @@ export default function CustomerProfilePage() {
   if (query.isPending) return <p className="px-5 py-8 text-center text-stone-600">Chargement…</p>;
   if (query.isError) {
     if (query.error instanceof ApiError && query.error.status === 404)
-      return <ErrorView status={404} title="Page Not Found" message={`Page not found: ${pathname}`} />;
+      return <ErrorView status={404} title={NOT_FOUND_HEADING_FR} message={`Page not found: ${pathname}`} />;
     return (
       <div className="mx-auto max-w-md px-5 py-8">
         <Notice tone="error">

@@ -1,6 +1,8 @@
 import { onlineManager } from "@tanstack/react-query";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { useLocation, useNavigate } from "react-router";
 import { ButtonLink } from "../../../components/ui/button.tsx";
+import { Notice } from "../../../components/ui/notice.tsx";
 import { useMe } from "../../../lib/me.ts";
 import { queryClient } from "../../../lib/query-client.ts";
 import { articlesQueryOptions } from "../api/list-articles.ts";
@@ -143,9 +145,40 @@ export async function loader() {
 // Loaded only for a signed-in shopper (from the service worker's cache after the first visit).
 const ShopperHome = lazy(() => import("../components/shopper-home.tsx"));
 
+/**
+ * A word the previous page left for the home page (« Votre compte et vos données ont été supprimés. »): shown at the
+ * top, the page scrolled there (the profile page was scrolled down to its last section), focused so that screen
+ * readers read it, and announced as a status (issue 25 row 1). Read once: the history entry forgets it, so a reload
+ * does not say it again.
+ */
+function ArrivalNotice() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [notice] = useState(() => (location.state as { notice?: unknown } | null)?.notice);
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (typeof notice !== "string") return;
+    window.scrollTo(0, 0);
+    ref.current?.focus({ preventScroll: true });
+    void navigate(location.pathname, { replace: true, state: null });
+  }, [notice, navigate, location.pathname]);
+  if (typeof notice !== "string") return null;
+  return (
+    <div ref={ref} tabIndex={-1} className="mx-auto max-w-md px-5 pt-4 outline-none" data-testid="arrival-notice">
+      <Notice tone="success">{notice}</Notice>
+    </div>
+  );
+}
+
 export default function HomePage() {
   const { data: me } = useMe();
-  if (!me) return <VisitorHome />;
+  if (!me)
+    return (
+      <>
+        <ArrivalNotice />
+        <VisitorHome />
+      </>
+    );
   return (
     <Suspense fallback={<div className="min-h-screen" aria-busy="true" />}>
       <ShopperHome me={me} />

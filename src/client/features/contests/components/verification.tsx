@@ -38,14 +38,23 @@ export function Verification({
             <p className="text-sm">Aucune participation : aucun gagnant.</p>
           ) : (
             <ol className="flex flex-col gap-1 text-sm">
-              {v.winners.map((w) => (
-                <li key={w.rank}>
-                  {w.rank}. <span className="font-mono">{w.participantId}</span> — {w.lotName} (
-                  {w.statusLabel.toLowerCase()})
-                </li>
-              ))}
+              {v.winners.map((w) => {
+                // The server names only the signed-in viewer's own pseudonym (issue 25 row 18).
+                const isMe = w.participantId !== null && w.participantId === v.myParticipantId;
+                return (
+                  <li key={w.rank} className={isMe ? "font-semibold" : undefined}>
+                    {w.rank}. <span className="font-mono">{w.participantId}</span>
+                    {isMe ? " (vous)" : ""} — {w.lotName} ({w.statusLabel.toLowerCase()})
+                  </li>
+                );
+              })}
             </ol>
           )}
+          {v.myParticipantId && !v.winners.some((w) => w.participantId === v.myParticipantId) ? (
+            <p className="text-sm">
+              Votre pseudonyme dans la liste : <span className="font-mono">{v.myParticipantId}</span> (non tiré).
+            </p>
+          ) : null}
         </>
       ) : (
         <p className="text-sm">

@@ -69,7 +69,7 @@ function BlockFields({
         <>
           <Field
             label="Adresse de l'image"
-            hint="Une image en ligne, commençant par https://"
+            hint="Une image en ligne, commençant par https://. Hébergée hors de Fidèle, l'e-mail en donne le lien : rien ne se charge ailleurs à l'ouverture."
             inputMode="url"
             value={block.url}
             onChange={(e) => onChange({ ...block, url: e.target.value })}

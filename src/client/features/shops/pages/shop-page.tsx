@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { rewardsAvailableFr } from "../../../../domain/phrases.ts";
+import { rewardsAvailableFr, rewardsGlanceFr } from "../../../../domain/phrases.ts";
 import type { ReactNode } from "react";
 import { Link, useLocation, useParams } from "react-router";
 import { Glyph, type GlyphName } from "../../../components/loyalty/glyph.tsx";
@@ -101,6 +101,21 @@ function Hero({ data }: { data: ShopPageData }) {
   );
 }
 
+/**
+ * A shop with a catalogue of rewards: the card names the next reward not yet reachable (and how many are ready),
+ * not « Plus que 2 tampons avant votre récompense » beside two ready ones (issue 25 row 12). Without one, the card's
+ * own sentence (undefined).
+ */
+function cardRewardsHint(data: ShopPageData): string | undefined {
+  if (data.rewards.length === 0) return undefined;
+  const next = data.rewards.filter((r) => !r.reachable && r.missing > 0).sort((a, b) => a.missing - b.missing)[0];
+  const glance = {
+    reachable: data.rewards.filter((r) => r.reachable).length,
+    next: next ? { title: next.title, missing: next.missing } : null,
+  };
+  return rewardsGlanceFr(data.rules.mode, glance) ?? undefined;
+}
+
 function MyCard({ data, isSignedIn }: { data: ShopPageData; isSignedIn: boolean }) {
   const { pathname } = useLocation();
   const { shop, myCard } = data;
@@ -121,6 +136,7 @@ function MyCard({ data, isSignedIn }: { data: ShopPageData; isSignedIn: boolean 
       design={shop.design}
       logoUrl={shop.logoUrl}
       progress={myCard?.progress ?? null}
+      hint={myCard ? cardRewardsHint(data) : undefined}
       footer={
         myCard ? (
           <p>
