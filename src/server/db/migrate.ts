@@ -66,7 +66,9 @@ export async function migrateDatabase(database: Database, options: { appRole?: s
   }
   const pool = database.pool;
   if (!pool) throw new Error("No pool");
-  if (isCurrent((await pool.query<{ comment: string | null }>(FINGERPRINT_SQL)).rows, fingerprint)) return;
+  // Nothing to apply and no role to grant: the fast path (ADR 0037). Grants are re-run at every start.
+  if (!options.appRole && isCurrent((await pool.query<{ comment: string | null }>(FINGERPRINT_SQL)).rows, fingerprint))
+    return;
   const client = await pool.connect();
   try {
     await client.query("select pg_advisory_lock(724011)");
