@@ -187,7 +187,9 @@ describe("row 1 — nobody profits from their own power", () => {
       // Refusing a waiting correction: its points never move.
       /^POST \/api\/backoffice\/shops\/:shopId\/adjustments\/:adjustmentId\/refuse$/,
       // SMS: the monthly budget, a test SMS, and the gateway's STOP webhook (a consent row).
-      /^(PUT|POST) \/api\/backoffice\/shops\/:shopId\/sms\/(budget|test)$/,
+      /^(PUT|POST) \/api\/backoffice\/shops\/:shopId\/sms\/(budget|budget-request|test|phone|phone\/confirm)$/,
+      // The platform admin grants a shop's SMS budget (issue 22 row 2).
+      /^PUT \/api\/backoffice\/platform\/shops\/:shopId\/sms-budget$/,
       /^POST \/api\/sms\/webhook$/,
       // Archiving a reward or a lot from /admin/{product}: redemptions and winnings keep their copies.
       /^POST \/api\/backoffice\/shops\/:shopId\/products\/:slug\/archive$/,
