@@ -1,0 +1,110 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { shortCodeOf } from "../../src/domain/loyalty/short-code.ts";
+import { addStaff } from "../../src/server/db/factories.ts";
+import { scans, shops } from "../../src/server/db/schema/index.ts";
+import { tokenFor } from "../api/shops-helpers.ts";
+import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
+
+/**
+ * Issue 25 at 390×844: a suspended shop says so on every path (row 2), the wheel knows it was played before the
+ * tap (row 3), a contest win reaches the inbox and the home (row 7).
+ */
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
+const heading = async (page: Page) => (await page.getByRole("heading", { level: 1 }).first().textContent()) ?? "";
+const unique = () => randomUUID().slice(0, 6);
+
+async function signedIn(user: { email: string; password: string }): Promise<BrowserContext> {
+  const context = await stack.newContext();
+  await stack.signIn(context, user.email, user.password);
+  return context;
+}
+
+async function typeShortCode(page: Page, shopId: string) {
+  await page.goto("/scanner");
+  const field = page.getByLabel(
+    "Tapez le code de 6 caractères affiché sous le QR code du comptoir (ou collez son lien).",
+  );
+  await field.waitFor();
+  const { token } = await tokenFor(stack.deps.db, shopId);
+  await field.fill(shortCodeOf(token)!.toLowerCase());
+  await page.getByRole("button", { name: "Valider le code" }).click();
+}
+
+describe("issue 25 row 2: a suspended shop", () => {
+  it("issue 25 row 2: the shopper's typed code says « Boutique suspendue » like the QR code, and the counter shows no code but a full-screen message; an active shop's shopper and staff see neither", async () => {
+    // Both shops exist before the first short code is typed (the code index of a step is built once).
+    const owner = await stack.createUser();
+    const suspended = await stack.createShop(owner.id, { name: `Primeur ${unique()}` });
+    const active = await stack.createShop(owner.id, { name: `Fromager ${unique()}` });
+    await stack.deps.db
+      .update(shops)
+      .set({ status: "suspended", suspendedAt: new Date() })
+      .where(eq(shops.id, suspended.id));
+    const staff = await stack.createUser();
+    await addStaff(stack.deps, suspended.id, staff.id, "member");
+    const otherStaff = await stack.createUser();
+    await addStaff(stack.deps, active.id, otherStaff.id, "member");
+    const shopper = await stack.createUser();
+    const phone = await signedIn(shopper);
+    const page = await phone.newPage();
+
+    // Typed code of the suspended shop: the same words as its QR code.
+    await typeShortCode(page, suspended.id);
+    await eventually(() => heading(page)).toBe("Boutique suspendue");
+    expect(await page.getByText("Code inconnu ou expiré").count()).toBe(0);
+    expect(await page.locator("body").textContent()).toContain(
+      `${suspended.name} est momentanément suspendue sur Fidèle`,
+    );
+    await snap(page, "issue25-row2-typed-code-suspended");
+    const { token } = await tokenFor(stack.deps.db, suspended.id);
+    await page.goto(`/boutique/${suspended.scanUid}?t=${token}`);
+    await eventually(() => heading(page)).toBe("Boutique suspendue");
+    const outcomes = await stack.deps.db
+      .select({ outcome: scans.outcome })
+      .from(scans)
+      .where(eq(scans.userId, shopper.id));
+    // The same code of the moment, typed or scanned: one attempt, refused as suspended, never « unknown ».
+    expect(new Set(outcomes.map((s) => s.outcome))).toEqual(new Set(["suspended"]));
+
+    // The active shop's typed code is credited as ever.
+    await typeShortCode(page, active.id);
+    await eventually(() => heading(page)).toBe("Passage validé !");
+
+    // The suspended shop's counter: a full-screen message, no QR code, no short code.
+    const counter = await signedIn(staff);
+    const reader = await counter.newPage();
+    await reader.goto("/reader");
+    await eventually(() => heading(reader)).toBe("Boutique suspendue");
+    await eventually(() => reader.getByRole("alert").textContent()).toContain(
+      `${suspended.name} est momentanément suspendue`,
+    );
+    expect(await reader.getByRole("img", { name: /QR code à scanner/ }).count()).toBe(0);
+    expect(await reader.getByTestId("short-code").count()).toBe(0);
+    await expectAccessible(reader);
+    await snap(reader, "issue25-row2-counter-suspended");
+
+    // The active shop's counter shows its code and no such message.
+    const otherCounter = await signedIn(otherStaff);
+    const otherReader = await otherCounter.newPage();
+    await otherReader.goto("/reader");
+    await eventually(() => heading(otherReader)).toBe(active.name);
+    await eventually(() => otherReader.getByTestId("short-code").isVisible()).toBe(true);
+    expect(await otherReader.getByText("Boutique suspendue").count()).toBe(0);
+
+    await phone.close();
+    await counter.close();
+    await otherCounter.close();
+  });
+});
