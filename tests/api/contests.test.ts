@@ -7,6 +7,7 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { verifyDraw } from "../../src/domain/contests/draw.ts";
+import { addDays, localParts, zonedToUtc } from "../../src/domain/loyalty/time.ts";
 import { addStaff, grantPoints, recordVisit } from "../../src/server/db/factories.ts";
 import { contests, contestWinnings, prizeLots, profiles, shops } from "../../src/server/db/schema/index.ts";
 import { drawContest, expireUnclaimed } from "../../src/server/modules/contests/draw.service.ts";
@@ -189,6 +190,45 @@ describe("the wheel", () => {
     const again = await players[0]!.client.request(`/api/contests/${wheel.id}/spin`, { json: {} });
     expect(again.status).toBe(409);
     expect((await json(again)).message).toBe("Vous avez déjà joué aujourd'hui : revenez demain !");
+  });
+
+  it("issue 25 row 3: the wheel's page tells a player who has played, before any tap, when the next spin is; others may spin", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const lot = await createLot(owner.client, shop.id, { quantity: 50 });
+    const daily = await createContest(owner.client, shop.id, {
+      kind: "wheel",
+      spinPeriod: "day",
+      prizes: [{ lotId: lot.id, oddsBp: 2_500 }],
+    });
+    await schedule(owner.client, shop.id, daily.id);
+    const once = await createContest(owner.client, shop.id, {
+      kind: "wheel",
+      spinPeriod: "contest",
+      prizes: [{ lotId: (await createLot(owner.client, shop.id, { quantity: 50 })).id, oddsBp: 2_500 }],
+    });
+    await schedule(owner.client, shop.id, once.id);
+    const [played, other] = await Promise.all([player(), player()]);
+    type Page = { wheel: { played: boolean; nextSpinAt: string | null; message: string | null } | null };
+    const page = async (client: Client, id: string) => json<Page>(await client.request(`/api/contests/${id}`));
+
+    expect((await page(played.client, daily.id)).wheel).toEqual({ played: false, nextSpinAt: null, message: null });
+    for (const id of [daily.id, once.id]) {
+      expect((await played.client.request(`/api/contests/${id}/spin`, { json: {} })).status).toBe(201);
+    }
+    const tomorrow = addDays(localParts(new Date(), "Europe/Paris").date, 1);
+    expect((await page(played.client, daily.id)).wheel).toEqual({
+      played: true,
+      nextSpinAt: zonedToUtc(tomorrow, 0, "Europe/Paris").toISOString(),
+      message: "Déjà joué — prochain tour demain à 0 h 00.",
+    });
+    expect((await page(played.client, once.id)).wheel).toEqual({
+      played: true,
+      nextSpinAt: null,
+      message: "Déjà joué — plus de tour avant la fin de ce jeu.",
+    });
+    // Another player, and a visitor, are not told they have played.
+    expect((await page(other.client, daily.id)).wheel?.played).toBe(false);
+    expect((await page(t.client(), daily.id)).wheel).toBeNull();
   });
 
   it("a win is told by e-mail with its code; staff hand it over once at the counter; the shopper sees it handed over", async () => {

@@ -108,3 +108,85 @@ describe("issue 25 row 2: a suspended shop", () => {
     await otherCounter.close();
   });
 });
+
+/** Through the owner's API: a lot and an open contest of the given kind, scheduled. */
+async function openContest(shopId: string, owner: { email: string; password: string }, body: Record<string, unknown>) {
+  const context = await signedIn(owner);
+  const post = async (path: string, data: unknown = {}) => {
+    const res = await context.request.post(`${stack.baseUrl}${path}`, { data, headers: { origin: stack.baseUrl } });
+    expect(res.status(), `${path}: ${await res.text()}`).toBeLessThan(300);
+    return res.json();
+  };
+  const base = `/api/backoffice/shops/${shopId}`;
+  const { lot } = await post(`${base}/prize-lots`, {
+    name: "Croissant",
+    description: "Un croissant au beurre",
+    valueCents: 150,
+    quantity: 20,
+    handover: "counter",
+    claimDays: 15,
+  });
+  const { contest } = await post(`${base}/contests`, {
+    title: `Jeu ${unique()}`,
+    eligibility: "confirmed",
+    startsAt: new Date(Date.now() - 60_000).toISOString(),
+    endsAt: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+    ...body,
+    prizes: [{ lotId: lot.id, ...(body.kind === "wheel" ? { oddsBp: 2_500 } : { quantity: 1 }) }],
+  });
+  await post(`${base}/contests/${contest.id}/schedule`);
+  await context.close();
+  return { contestId: contest.id as string, post };
+}
+
+describe("issue 25 row 3: the wheel", () => {
+  it("issue 25 row 3: a player who has spun today reads « Déjà joué — prochain tour demain à 0 h 00 » before any tap, no « Tourner la roue »; slices sized by odds, « Perdu » whole; another player may spin", async () => {
+    const owner = await stack.createUser();
+    const shop = await stack.createShop(owner.id, { name: `Boulangerie ${unique()}` });
+    const { contestId } = await openContest(shop.id, owner, { kind: "wheel", spinPeriod: "day" });
+    const url = `/jeu-concours-roulette?concours=${contestId}`;
+
+    const played = await stack.createUser();
+    const playedContext = await signedIn(played);
+    const spun = await playedContext.request.post(`${stack.baseUrl}/api/contests/${contestId}/spin`, {
+      data: { marketingConsent: false },
+      headers: { origin: stack.baseUrl },
+    });
+    expect(spun.status()).toBe(201);
+    const page = await playedContext.newPage();
+    await page.goto(url);
+    await eventually(() => page.getByTestId("wheel-played").textContent()).toBe(
+      "Déjà joué — prochain tour demain à 0 h 00.",
+    );
+    expect(await page.getByRole("button", { name: "Tourner la roue" }).count()).toBe(0);
+
+    // Slices as wide as the odds: 25 % → 90°, « Perdu » 75 % → 270°.
+    const background = await page.getByTestId("wheel").evaluate((el) => (el as HTMLElement).style.background);
+    expect(background).toContain("rgb(15, 118, 110) 90deg, rgb(87, 83, 78) 90deg, rgb(87, 83, 78) 360deg");
+    // « Perdu » is drawn whole, inside the wheel.
+    const wheel = (await page.getByTestId("wheel").boundingBox())!;
+    const perdu = (await page.getByTestId("wheel").getByText("Perdu", { exact: true }).boundingBox())!;
+    expect(perdu.x).toBeGreaterThanOrEqual(wheel.x);
+    expect(perdu.x + perdu.width).toBeLessThanOrEqual(wheel.x + wheel.width);
+    expect(perdu.y).toBeGreaterThanOrEqual(wheel.y);
+    expect(perdu.y + perdu.height).toBeLessThanOrEqual(wheel.y + wheel.height);
+    const clipped = await page
+      .getByTestId("wheel")
+      .getByText("Perdu", { exact: true })
+      .evaluate((el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight);
+    expect(clipped).toBe(false);
+    await expectAccessible(page);
+    await snap(page, "issue25-row3-wheel-already-played");
+
+    // Another player has not played: the button, no « Déjà joué ».
+    const fresh = await stack.createUser();
+    const freshContext = await signedIn(fresh);
+    const freshPage = await freshContext.newPage();
+    await freshPage.goto(url);
+    await eventually(() => freshPage.getByRole("button", { name: "Tourner la roue" }).isVisible()).toBe(true);
+    expect(await freshPage.getByTestId("wheel-played").count()).toBe(0);
+    await snap(freshPage, "issue25-row3-wheel-fresh");
+    await playedContext.close();
+    await freshContext.close();
+  });
+});
