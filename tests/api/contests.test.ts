@@ -231,6 +231,58 @@ describe("the wheel", () => {
     expect((await page(t.client(), daily.id)).wheel).toBeNull();
   });
 
+  it("issue 25 row 7: a win is told in the app's inbox too (unread, linking to the code), never in the shop's sent messages; a loser's inbox stays empty", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const lot = await createLot(owner.client, shop.id, { quantity: 5, name: "Tarte aux pommes" });
+    const wheel = await createContest(owner.client, shop.id, {
+      kind: "wheel",
+      spinPeriod: "contest",
+      prizes: [{ lotId: lot.id, oddsBp: 10_000 }],
+    });
+    await schedule(owner.client, shop.id, wheel.id);
+    const winner = await player();
+    const spin = await json<{ won: boolean; winning: { code: string } }>(
+      await winner.client.request(`/api/contests/${wheel.id}/spin`, { json: {} }),
+    );
+    expect(spin.won).toBe(true);
+    type Inbox = {
+      messages: {
+        title: string;
+        body: string;
+        linkUrl: string | null;
+        isRead: boolean;
+        shop: { name: string } | null;
+      }[];
+      unread: number;
+    };
+    const inbox = await json<Inbox>(await winner.client.request("/api/messages/inbox"));
+    expect(inbox.unread).toBe(1);
+    expect(inbox.messages).toHaveLength(1);
+    expect(inbox.messages[0]).toMatchObject({
+      title: "Vous avez gagné : Tarte aux pommes",
+      linkUrl: "/jeu-concours",
+      isRead: false,
+      shop: { name: shop.name },
+    });
+    expect(inbox.messages[0]!.body).toContain(spin.winning.code);
+    expect(inbox.messages[0]!.body).toMatch(/avant le \d{1,2} \S+ \d{4}/);
+    // Not a shop message: the owner's sent list and quota do not count it.
+    const sent = await json<{ messages: unknown[] }>(await owner.client.request(`/api/messages/shops/${shop.id}/sent`));
+    expect(sent.messages).toEqual([]);
+    // A loser (the lot out of stock: its slice loses) is told nothing.
+    const gone = await createLot(owner.client, shop.id, { quantity: 1 });
+    const lost = await createContest(owner.client, shop.id, {
+      kind: "wheel",
+      spinPeriod: "contest",
+      prizes: [{ lotId: gone.id, oddsBp: 10_000 }],
+    });
+    await schedule(owner.client, shop.id, lost.id);
+    await t.deps.db.update(prizeLots).set({ remaining: 0 }).where(eq(prizeLots.id, gone.id));
+    const loser = await player();
+    expect((await loser.client.request(`/api/contests/${lost.id}/spin`, { json: {} })).status).toBe(201);
+    expect((await json<Inbox>(await loser.client.request("/api/messages/inbox"))).messages).toEqual([]);
+  });
+
   it("a win is told by e-mail with its code; staff hand it over once at the counter; the shopper sees it handed over", async () => {
     const { shop, owner } = await shopWithOwner(t);
     const lot = await createLot(owner.client, shop.id, { quantity: 5, name: "Baguette tradition" });

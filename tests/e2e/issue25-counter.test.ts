@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shortCodeOf } from "../../src/domain/loyalty/short-code.ts";
@@ -188,5 +188,56 @@ describe("issue 25 row 3: the wheel", () => {
     await snap(freshPage, "issue25-row3-wheel-fresh");
     await playedContext.close();
     await freshContext.close();
+  });
+});
+
+describe("issue 25 row 7: a contest win", () => {
+  it("issue 25 row 7: the winner finds it in the bell and the inbox, and a home card « Vous avez gagné … à retirer avant le … »; a loser sees neither", async () => {
+    const owner = await stack.createUser();
+    const shop = await stack.createShop(owner.id, { name: `Pâtisserie ${unique()}` });
+    const { contestId } = await openContest(shop.id, owner, { kind: "wheel", spinPeriod: "contest" });
+    await stack.deps.db.execute(sql`update contest_prizes set odds_bp = 10000 where contest_id = ${contestId}`);
+    const winner = await stack.createUser({ firstName: "Inès" });
+    const context = await signedIn(winner);
+    const spun = await context.request.post(`${stack.baseUrl}/api/contests/${contestId}/spin`, {
+      data: { marketingConsent: false },
+      headers: { origin: stack.baseUrl },
+    });
+    expect(spun.status()).toBe(201);
+    const { won, winning } = (await spun.json()) as { won: boolean; winning: { code: string } };
+    expect(won).toBe(true);
+
+    const page = await context.newPage();
+    await page.goto("/");
+    const card = page.getByTestId("won-lot-card");
+    await eventually(() => card.textContent()).toMatch(
+      new RegExp(`^Vous avez gagné « Croissant » chez ${shop.name}, à retirer avant le \\d{1,2} \\S+ \\d{4}`),
+    );
+    await eventually(() =>
+      page.getByRole("link", { name: "Notifications : 1 message non lu" }).first().isVisible(),
+    ).toBe(true);
+    await expectAccessible(page);
+    await snap(page, "issue25-row7-home-won");
+    await card.click();
+    await page.waitForURL((u) => u.pathname === "/jeu-concours");
+    await eventually(() => page.getByTestId("win-code").first().textContent()).toBe(winning.code);
+
+    await page.goto("/notifications");
+    await eventually(() => page.getByText("Vous avez gagné : Croissant").first().isVisible()).toBe(true);
+    await snap(page, "issue25-row7-inbox-won");
+
+    // A player who did not win: no card, no message.
+    const other = await stack.createUser();
+    const otherContext = await signedIn(other);
+    const otherPage = await otherContext.newPage();
+    await otherPage.goto("/");
+    await eventually(() => heading(otherPage)).toMatch(/^Bonjour/);
+    await eventually(() => otherPage.getByRole("link", { name: "Notifications" }).first().isVisible()).toBe(true);
+    expect(await otherPage.getByTestId("won-lot-card").count()).toBe(0);
+    await otherPage.goto("/notifications");
+    await eventually(() => heading(otherPage)).toBe("Notifications");
+    expect(await otherPage.getByText("Vous avez gagné").count()).toBe(0);
+    await context.close();
+    await otherContext.close();
   });
 });
