@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CODE_STEP_SECONDS, timeStep } from "../../src/domain/loyalty/scan-code.ts";
 import { shortCodeOf } from "../../src/domain/loyalty/short-code.ts";
 import { scans, shops } from "../../src/server/db/schema/index.ts";
+import { resolveShortCode } from "../../src/server/modules/cards/counter-codes.service.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { newKey, type ScanBody, shopWithOwner, signedIn, tokenFor } from "./shops-helpers.ts";
 
@@ -117,6 +118,23 @@ describe("the counter's short code", () => {
     const malformed = await t.client().request("/api/cards/short-codes", { json: { code: "ABC" } });
     expect(malformed.status).toBe(400);
     expect(JSON.stringify(await malformed.json())).toContain("6 caractères");
+  });
+});
+
+describe("issue 25 row 2: a suspended shop's short code", () => {
+  it("issue 25 row 2: resolves like its QR code, and the scan it leads to is refused « Boutique suspendue », not « Code inconnu »", async () => {
+    const { shop } = await shopWithOwner(t);
+    await t.deps.db.update(shops).set({ status: "suspended", suspendedAt: new Date() }).where(eq(shops.id, shop.id));
+    // A step of its own ahead (the index of a step is built once per process: this shop is in it).
+    const at = Date.now() + 20 * MINUTE;
+    const { scanUid, token } = await tokenFor(t.deps.db, shop.id, at);
+    expect(await resolveShortCode(t.deps.db, shortCodeOf(token)!, at)).toEqual({ scanUid, token });
+    const now = await tokenFor(t.deps.db, shop.id);
+    const shopper = await signedIn(t);
+    const res = await shopper.client.request("/api/cards/scan", { json: { ...now, idempotencyKey: newKey() } });
+    const body = (await res.json()) as ScanBody;
+    expect(body.outcome).toBe("suspended");
+    expect(body.message).toContain("momentanément suspendue");
   });
 });
 

@@ -7,6 +7,7 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { verifyDraw } from "../../src/domain/contests/draw.ts";
+import { addDays, localParts, zonedToUtc } from "../../src/domain/loyalty/time.ts";
 import { addStaff, grantPoints, recordVisit } from "../../src/server/db/factories.ts";
 import { contests, contestWinnings, prizeLots, profiles, shops } from "../../src/server/db/schema/index.ts";
 import { drawContest, expireUnclaimed } from "../../src/server/modules/contests/draw.service.ts";
@@ -189,6 +190,97 @@ describe("the wheel", () => {
     const again = await players[0]!.client.request(`/api/contests/${wheel.id}/spin`, { json: {} });
     expect(again.status).toBe(409);
     expect((await json(again)).message).toBe("Vous avez déjà joué aujourd'hui : revenez demain !");
+  });
+
+  it("issue 25 row 3: the wheel's page tells a player who has played, before any tap, when the next spin is; others may spin", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const lot = await createLot(owner.client, shop.id, { quantity: 50 });
+    const daily = await createContest(owner.client, shop.id, {
+      kind: "wheel",
+      spinPeriod: "day",
+      prizes: [{ lotId: lot.id, oddsBp: 2_500 }],
+    });
+    await schedule(owner.client, shop.id, daily.id);
+    const once = await createContest(owner.client, shop.id, {
+      kind: "wheel",
+      spinPeriod: "contest",
+      prizes: [{ lotId: (await createLot(owner.client, shop.id, { quantity: 50 })).id, oddsBp: 2_500 }],
+    });
+    await schedule(owner.client, shop.id, once.id);
+    const [played, other] = await Promise.all([player(), player()]);
+    type Page = { wheel: { played: boolean; nextSpinAt: string | null; message: string | null } | null };
+    const page = async (client: Client, id: string) => json<Page>(await client.request(`/api/contests/${id}`));
+
+    expect((await page(played.client, daily.id)).wheel).toEqual({ played: false, nextSpinAt: null, message: null });
+    for (const id of [daily.id, once.id]) {
+      expect((await played.client.request(`/api/contests/${id}/spin`, { json: {} })).status).toBe(201);
+    }
+    const tomorrow = addDays(localParts(new Date(), "Europe/Paris").date, 1);
+    expect((await page(played.client, daily.id)).wheel).toEqual({
+      played: true,
+      nextSpinAt: zonedToUtc(tomorrow, 0, "Europe/Paris").toISOString(),
+      message: "Déjà joué — prochain tour demain à 0 h 00.",
+    });
+    expect((await page(played.client, once.id)).wheel).toEqual({
+      played: true,
+      nextSpinAt: null,
+      message: "Déjà joué — plus de tour avant la fin de ce jeu.",
+    });
+    // Another player, and a visitor, are not told they have played.
+    expect((await page(other.client, daily.id)).wheel?.played).toBe(false);
+    expect((await page(t.client(), daily.id)).wheel).toBeNull();
+  });
+
+  it("issue 25 row 7: a win is told in the app's inbox too (unread, linking to the code), never in the shop's sent messages; a loser's inbox stays empty", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const lot = await createLot(owner.client, shop.id, { quantity: 5, name: "Tarte aux pommes" });
+    const wheel = await createContest(owner.client, shop.id, {
+      kind: "wheel",
+      spinPeriod: "contest",
+      prizes: [{ lotId: lot.id, oddsBp: 10_000 }],
+    });
+    await schedule(owner.client, shop.id, wheel.id);
+    const winner = await player();
+    const spin = await json<{ won: boolean; winning: { code: string } }>(
+      await winner.client.request(`/api/contests/${wheel.id}/spin`, { json: {} }),
+    );
+    expect(spin.won).toBe(true);
+    type Inbox = {
+      messages: {
+        title: string;
+        body: string;
+        linkUrl: string | null;
+        isRead: boolean;
+        shop: { name: string } | null;
+      }[];
+      unread: number;
+    };
+    const inbox = await json<Inbox>(await winner.client.request("/api/messages/inbox"));
+    expect(inbox.unread).toBe(1);
+    expect(inbox.messages).toHaveLength(1);
+    expect(inbox.messages[0]).toMatchObject({
+      title: "Vous avez gagné : Tarte aux pommes",
+      linkUrl: "/jeu-concours",
+      isRead: false,
+      shop: { name: shop.name },
+    });
+    expect(inbox.messages[0]!.body).toContain(spin.winning.code);
+    expect(inbox.messages[0]!.body).toMatch(/avant le \d{1,2} \S+ \d{4}/);
+    // Not a shop message: the owner's sent list and quota do not count it.
+    const sent = await json<{ messages: unknown[] }>(await owner.client.request(`/api/messages/shops/${shop.id}/sent`));
+    expect(sent.messages).toEqual([]);
+    // A loser (the lot out of stock: its slice loses) is told nothing.
+    const gone = await createLot(owner.client, shop.id, { quantity: 1 });
+    const lost = await createContest(owner.client, shop.id, {
+      kind: "wheel",
+      spinPeriod: "contest",
+      prizes: [{ lotId: gone.id, oddsBp: 10_000 }],
+    });
+    await schedule(owner.client, shop.id, lost.id);
+    await t.deps.db.update(prizeLots).set({ remaining: 0 }).where(eq(prizeLots.id, gone.id));
+    const loser = await player();
+    expect((await loser.client.request(`/api/contests/${lost.id}/spin`, { json: {} })).status).toBe(201);
+    expect((await json<Inbox>(await loser.client.request("/api/messages/inbox"))).messages).toEqual([]);
   });
 
   it("a win is told by e-mail with its code; staff hand it over once at the counter; the shopper sees it handed over", async () => {

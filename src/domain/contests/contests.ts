@@ -1,4 +1,4 @@
-import { addDays, localParts } from "../loyalty/time.ts";
+import { addDays, formatWhenFr, localParts, zonedToUtc } from "../loyalty/time.ts";
 
 /** Contests: kinds, phases, who may take part, how often. Pure rules shared by the server and the web app. */
 
@@ -84,6 +84,22 @@ export function periodKey(period: SpinPeriod, now: Date, timeZone: string): stri
   if (period === "contest") return "contest";
   const { date, weekday } = localParts(now, timeZone);
   return period === "day" ? date : `semaine-${addDays(date, 1 - weekday)}`;
+}
+
+/** When a spin is possible again: the next local midnight, the next Monday; never again for a whole-contest period. */
+export function nextPeriodStart(period: SpinPeriod, now: Date, timeZone: string): Date | null {
+  if (period === "contest") return null;
+  const { date, weekday } = localParts(now, timeZone);
+  return zonedToUtc(addDays(date, period === "day" ? 1 : 8 - weekday), 0, timeZone);
+}
+
+/**
+ * What the wheel's page says before any tap to someone who has played this period (issue 25 row 3): « Déjà joué —
+ * prochain tour demain à 0 h 00 », or that there is none before the game closes.
+ */
+export function alreadyPlayedFr(next: Date | null, endsAt: Date, now: Date, timeZone: string): string {
+  if (!next || next >= endsAt) return "Déjà joué — plus de tour avant la fin de ce jeu.";
+  return `Déjà joué — prochain tour ${formatWhenFr(next, now, timeZone)}.`;
 }
 
 /** Claim codes: 6 characters without look-alikes (no 0/O, 1/I/L), like redemption codes. */

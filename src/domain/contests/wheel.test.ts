@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { CHI_SQUARE_P001, losingOddsBp, ODDS_SCALE, pickSlice, secureRandomBelow, wheelStopAngle } from "./wheel.ts";
+import {
+  CHI_SQUARE_P001,
+  losingOddsBp,
+  ODDS_SCALE,
+  pickSlice,
+  secureRandomBelow,
+  wheelArcs,
+  wheelStopAngle,
+} from "./wheel.ts";
 
 const slices = [
   { id: "cafe", oddsBp: 2000, inStock: true },
@@ -67,5 +75,28 @@ describe("the wheel", () => {
       expect(Math.floor(under)).toBe(index);
       expect(angle).toBeGreaterThan(5 * 360 - 1);
     }
+  });
+
+  it("issue 25 row 3: draws each slice as wide as its odds, and stops inside the chosen one", () => {
+    const arcs = wheelArcs([500, 1500, 8000]);
+    expect(arcs).toEqual([
+      { start: 0, size: 18 },
+      { start: 18, size: 54 },
+      { start: 72, size: 288 },
+    ]);
+    for (const [index, jitter] of [
+      [0, 0],
+      [0, 0.99],
+      [1, 0.5],
+      [2, 0.01],
+    ] as const) {
+      const top = (360 - (wheelStopAngle(index, arcs, 6, jitter) % 360)) % 360;
+      expect(top).toBeGreaterThan(arcs[index]!.start);
+      expect(top).toBeLessThan(arcs[index]!.start + arcs[index]!.size);
+    }
+    expect(wheelArcs([0, 0])).toEqual([
+      { start: 0, size: 180 },
+      { start: 180, size: 180 },
+    ]);
   });
 });

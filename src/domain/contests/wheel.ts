@@ -40,14 +40,36 @@ export const losingOddsBp = (slices: readonly { oddsBp: number }[]) =>
 /** "12,5 %" from basis points. */
 export const oddsPercent = (bp: number) => bp / 100;
 
+/** A slice's arc on the drawn wheel, in degrees from the top, clockwise. */
+export type WheelArc = { start: number; size: number };
+
 /**
- * Where the wheel stops, in degrees of rotation, so that slice `index` of `count` sits under the pointer at the
- * top. `turns` full turns first; `jitter` ∈ [0, 1) places it within the slice (kept away from the edges).
+ * The drawn wheel's arcs, each as wide as its odds (issue 25 row 3): a 5 % lot gets 18°, a 90 % « Perdu » 324°.
+ * Weights that add up to nothing fall back to equal slices.
  */
-export function wheelStopAngle(index: number, count: number, turns: number, jitter = 0.5): number {
-  const size = 360 / count;
-  const within = size * (0.15 + 0.7 * jitter);
-  return turns * 360 + (360 - (index * size + within));
+export function wheelArcs(weights: readonly number[]): WheelArc[] {
+  const total = weights.reduce((sum, w) => sum + Math.max(0, w), 0);
+  let start = 0;
+  return weights.map((w) => {
+    const size = total > 0 ? (360 * Math.max(0, w)) / total : 360 / weights.length;
+    const arc = { start, size };
+    start += size;
+    return arc;
+  });
+}
+
+/**
+ * Where the wheel stops, in degrees of rotation, so that slice `index` sits under the pointer at the top: of
+ * `arcs`, or of `count` equal slices. `turns` full turns first; `jitter` ∈ [0, 1) places it within the slice (kept
+ * away from the edges).
+ */
+export function wheelStopAngle(index: number, arcs: number | readonly WheelArc[], turns: number, jitter = 0.5): number {
+  const arc =
+    typeof arcs === "number"
+      ? { start: (index * 360) / arcs, size: 360 / arcs }
+      : (arcs[index] ?? { start: 0, size: 360 });
+  const within = arc.start + arc.size * (0.15 + 0.7 * jitter);
+  return turns * 360 + (360 - within);
 }
 
 /** χ² critical values at p = 0.001 by degrees of freedom (1…12), for the odds test. */

@@ -63,3 +63,33 @@ export function LotsToCollect() {
     </section>
   );
 }
+
+/**
+ * The shopper home's card for each lot won and not yet handed over (issue 25 row 7): « Vous avez gagné … à retirer
+ * avant le … », leading to the code in /jeu-concours. Nothing when there is none.
+ */
+export function WonLotsGlance() {
+  const mine = useQuery(myContestsQueryOptions());
+  const waiting = (mine.data?.wins ?? []).filter((w) => w.status === "to_hand_over");
+  if (waiting.length === 0) return null;
+  return (
+    <ul className="flex flex-col gap-3" aria-label="Lots gagnés à retirer">
+      {waiting.map((w) => (
+        <li key={w.id}>
+          <Link
+            to="/jeu-concours"
+            className="block rounded-2xl bg-accent-400/20 p-4 ring-1 ring-accent-400/50 hover:ring-accent-400"
+            data-testid="won-lot-card"
+          >
+            <span className="block font-semibold">
+              Vous avez gagné « {w.lotName} » chez {w.shop.name}, à retirer avant le {formatDate(w.claimBy)}
+            </span>
+            <span className="block text-sm text-stone-700 dark:text-stone-300">
+              Voir le code à présenter en boutique
+            </span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

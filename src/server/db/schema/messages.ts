@@ -29,8 +29,13 @@ export const messages = pgTable(
     withEmail: boolean().notNull().default(false),
     /** Whether SMS is used for those who accepted it and gave a number (issue 15). */
     withSms: boolean().notNull().default(false),
-    /** "newsletter": an e-mail campaign of /admin/newsletter (subject, preheader, blocks), sent by e-mail only. */
-    kind: text({ enum: ["message", "newsletter"] }).notNull().default("message"),
+    /**
+     * "newsletter": an e-mail campaign of /admin/newsletter (subject, preheader, blocks), sent by e-mail only.
+     * "notice": an in-app message to one person about their own affairs (a contest win: messages/notice.service.ts).
+     */
+    kind: text({ enum: ["message", "newsletter", "notice"] })
+      .notNull()
+      .default("message"),
     /** Newsletter only: the e-mail's subject, preheader and content blocks (src/domain/newsletter/blocks.ts). */
     subject: text(),
     preheader: text(),

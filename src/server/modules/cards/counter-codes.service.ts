@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, isNull, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
 import { CODE_STEP_SECONDS, importCodeKey, rotatingToken, timeStep } from "../../../domain/loyalty/scan-code.ts";
 import { shortCodeOf } from "../../../domain/loyalty/short-code.ts";
@@ -63,7 +63,9 @@ async function buildIndex(db: Db, step: number): Promise<Map<string, Found[]>> {
   const rows = await db
     .select({ scanUid: shops.scanUid, codeSecret: shops.codeSecret })
     .from(shops)
-    .where(eq(shops.status, "active"));
+    // Suspended shops too: their typed code leads to the same scan as their QR code, refused « Boutique suspendue »
+    // in the same words (issue 25 row 2), not « Code inconnu ».
+    .where(isNull(shops.deletedAt));
   const index = new Map<string, Found[]>();
   for (const row of rows) {
     const token = await rotatingToken(await importCodeKey(row.codeSecret), row.scanUid, step);

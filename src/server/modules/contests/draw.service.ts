@@ -8,6 +8,7 @@ import { contestEntries, contests, contestWinnings, prizeLots, shops, user } fro
 import type { Logger } from "../../lib/logger.ts";
 import type { Mailer } from "../mail/mail.service.ts";
 import { mailTemplates } from "../mail/templates.ts";
+import { deliverNotice } from "../messages/notice.service.ts";
 import { contestPageUrl, prizesOf } from "./contests.service.ts";
 import { entrySignals, forgetEntrySignals } from "./one-person.service.ts";
 import { insertWinning, participantIdOf, type Tx } from "./shared.ts";
@@ -208,7 +209,10 @@ async function redrawNext(tx: Tx, contestId: string, prizeId: string, now: Date)
   return { winningId: row.id, userId: entry.userId };
 }
 
-/** Tells each winner by e-mail (the app shows the win in /jeu-concours and among their rewards). */
+/**
+ * Tells each winner by e-mail and in the app's inbox, as the règlement says (« informés dans l'application »; issue
+ * 25 row 7); the home and /jeu-concours show the lot until it is handed over.
+ */
 export async function notifyWinners({
   db,
   mailer,
@@ -231,6 +235,8 @@ export async function notifyWinners({
         lotName: prizeLots.name,
         contestTitle: contests.title,
         contestId: contests.id,
+        shopId: shops.id,
+        userId: user.id,
         shopName: shops.name,
         timezone: shops.timezone,
       })
@@ -241,6 +247,14 @@ export async function notifyWinners({
       .innerJoin(shops, eq(shops.id, contestWinnings.shopId))
       .where(eq(contestWinnings.id, w.winningId));
     if (!row) continue;
+    const claimBy = formatLocalDate(localParts(row.claimBy, row.timezone).date);
+    await deliverNotice(db, {
+      shopId: row.shopId,
+      userId: row.userId,
+      title: `Vous avez gagné : ${row.lotName}`,
+      body: `Vous avez gagné « ${row.lotName} » au jeu « ${row.contestTitle} » de ${row.shopName}. Présentez le code ${row.code} à la boutique avant le ${claimBy} pour retirer votre lot.`,
+      linkUrl: "/jeu-concours",
+    });
     try {
       await mailer.send({
         to: row.email,
@@ -250,7 +264,7 @@ export async function notifyWinners({
           shopName: row.shopName,
           contestTitle: row.contestTitle,
           lotName: row.lotName,
-          claimBy: formatLocalDate(localParts(row.claimBy, row.timezone).date),
+          claimBy,
           code: row.code,
         }),
       });

@@ -1,9 +1,12 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import {
+  alreadyPlayedFr,
   CONTEST_PHASE_LABELS_FR,
   contestPhase,
   ELIGIBILITY_LABELS_FR,
   LOT_QR_PREFIX,
+  nextPeriodStart,
+  periodKey,
   WINNING_STATUS_LABELS_FR,
 } from "../../../domain/contests/contests.ts";
 import type { FeaturedSlot } from "../../../domain/contests/schemas.ts";
@@ -232,6 +235,29 @@ export async function getPublicContest(db: Db, id: string, userId: string | null
       .where(and(eq(contestEntries.contestId, id), eq(contestEntries.userId, userId)));
     myEntries = mine?.n ?? 0;
   }
+  // The wheel knows before the tap whether this person has played this period, and when the next spin is.
+  let wheelState: { played: boolean; nextSpinAt: string | null; message: string | null } | null = null;
+  if (userId && c.kind === "wheel") {
+    const [played] = await db
+      .select({ id: contestEntries.id })
+      .from(contestEntries)
+      .where(
+        and(
+          eq(contestEntries.contestId, id),
+          eq(contestEntries.userId, userId),
+          eq(contestEntries.period, periodKey(c.spinPeriod, now, row.timezone)),
+        ),
+      )
+      .limit(1);
+    const next = nextPeriodStart(c.spinPeriod, now, row.timezone);
+    wheelState = played
+      ? {
+          played: true,
+          nextSpinAt: next && next < c.endsAt ? next.toISOString() : null,
+          message: alreadyPlayedFr(next, c.endsAt, now, row.timezone),
+        }
+      : { played: false, nextSpinAt: null, message: null };
+  }
   const winners =
     c.status === "drawn"
       ? (
@@ -256,6 +282,8 @@ export async function getPublicContest(db: Db, id: string, userId: string | null
       : [];
   return {
     contest: summaryDto(row, prizes, now, { myEntries }),
+    /** For a signed-in player of a wheel: played this period, and when the next spin is possible; else null. */
+    wheel: wheelState,
     verification:
       c.kind === "draw"
         ? {

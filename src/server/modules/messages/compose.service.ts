@@ -229,7 +229,9 @@ export async function listSentMessages(db: Db, sender: Sender) {
 }
 
 export async function getSentMessage(db: Db, sender: Sender, id: string) {
-  const rows = await db.execute<SentRow>(sql`${SENT_SELECT} where m.id = ${id} and ${senderWhere(sender)}`);
+  const rows = await db.execute<SentRow>(
+    sql`${SENT_SELECT} where m.id = ${id} and m.kind <> 'notice' and ${senderWhere(sender)}`,
+  );
   const row = rows.rows[0];
   if (!row) throw notFound();
   return sentDto(row);

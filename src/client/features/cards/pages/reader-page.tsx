@@ -1,8 +1,9 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { CODE_STEP_SECONDS } from "../../../../domain/loyalty/scan-code.ts";
+import { SCAN_OUTCOME_LABELS_FR, scanMessageFr } from "../../../../domain/loyalty/scan-rules.ts";
 import { displayShortCode } from "../../../../domain/loyalty/short-code.ts";
-import { APP_DESIGN, readableOn } from "../../../components/loyalty/loyalty-card.tsx";
+import { APP_DESIGN } from "../../../components/loyalty/loyalty-card.tsx";
 import { StampIcon } from "../../../components/loyalty/stamp-icon.tsx";
 import { QrImage } from "../../../components/qr/qr-image.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
@@ -85,7 +86,9 @@ export default function ReaderPage() {
     return (
       <div className="mx-auto flex min-h-dvh max-w-md flex-col justify-center gap-4 px-6 text-center">
         <h1 className="text-2xl font-bold">Code du comptoir</h1>
-        <p className="text-stone-700">Cette page affiche le code d'une boutique dont vous faites partie. Aucune boutique n'est liée à votre compte.</p>
+        <p className="text-stone-700">
+          Cette page affiche le code d'une boutique dont vous faites partie. Aucune boutique n'est liée à votre compte.
+        </p>
         <Link to="/" className="font-semibold text-brand-800 underline">
           Retour à l'accueil
         </Link>
@@ -93,8 +96,46 @@ export default function ReaderPage() {
     );
   }
 
+  // A suspended shop shows no code at all (a shopper would scan it for nothing): the screen says why, in the words
+  // a shopper's scan gets (issue 25 row 2).
+  if (current?.shop.status === "suspended") {
+    return (
+      <div className="flex min-h-dvh flex-col bg-stone-900 text-white">
+        <div className="flex items-center justify-between gap-3 px-4 pt-3">
+          <Link to="/manager" className="rounded-lg px-3 py-2 text-sm font-semibold underline-offset-4 hover:underline">
+            ← Comptoir
+          </Link>
+          <div className="w-56 text-stone-900">
+            <CounterShopPicker counter={counter} />
+          </div>
+        </div>
+        <div className="flex flex-1 flex-col items-center justify-center gap-4 px-6 pb-10 text-center" role="alert">
+          <h1 className="text-4xl font-black tracking-tight">{SCAN_OUTCOME_LABELS_FR.suspended}</h1>
+          <p className="max-w-md text-xl">
+            {scanMessageFr({
+              outcome: "suspended",
+              shopName: name,
+              mode: "stamps",
+              delta: 0,
+              multiplier: 1,
+              nextAt: null,
+              timezone: "Europe/Paris",
+              now: new Date(),
+            })}
+          </p>
+          <p className="max-w-md text-base text-stone-300">
+            Aucun code n'est affiché tant que la boutique est suspendue.
+          </p>
+        </div>
+      </div>
+    );
+  }
+
   return (
-    <div className="relative flex min-h-dvh flex-col" style={{ background: design.background, color: design.foreground }}>
+    <div
+      className="relative flex min-h-dvh flex-col"
+      style={{ background: design.background, color: design.foreground }}
+    >
       <span className="pointer-events-none absolute -bottom-24 -left-20 opacity-10" aria-hidden="true">
         <StampIcon name={design.stampIcon} className="size-96" />
       </span>
@@ -111,12 +152,20 @@ export default function ReaderPage() {
           {current ? (
             <QrImage text={current.url} label={`QR code à scanner pour valider un passage chez ${name}`} />
           ) : (
-            <div className="flex size-full flex-col items-center justify-center gap-3 p-6 text-center text-stone-800" role="status">
+            <div
+              className="flex size-full flex-col items-center justify-center gap-3 p-6 text-center text-stone-800"
+              role="status"
+            >
               {code.isError || !code.isPending ? (
-                <p className="font-semibold">Connexion perdue : le code ne peut pas être renouvelé. Nouvel essai dans quelques secondes…</p>
+                <p className="font-semibold">
+                  Connexion perdue : le code ne peut pas être renouvelé. Nouvel essai dans quelques secondes…
+                </p>
               ) : (
                 <>
-                  <span className="size-10 animate-spin rounded-full border-4 border-brand-700 border-t-transparent" aria-hidden="true" />
+                  <span
+                    className="size-10 animate-spin rounded-full border-4 border-brand-700 border-t-transparent"
+                    aria-hidden="true"
+                  />
                   <p className="font-semibold">Préparation du code…</p>
                 </>
               )}
@@ -125,16 +174,13 @@ export default function ReaderPage() {
         </div>
         {current?.shortCode ? <ShortCode code={current.shortCode} /> : null}
         <div className="flex max-w-md flex-col items-center gap-4 text-center landscape:items-start landscape:text-left">
-          {current?.shop.logoUrl ? <img src={current.shop.logoUrl} alt="" className="size-16 rounded-2xl bg-white object-cover" /> : null}
+          {current?.shop.logoUrl ? (
+            <img src={current.shop.logoUrl} alt="" className="size-16 rounded-2xl bg-white object-cover" />
+          ) : null}
           <h1 className="text-3xl font-black leading-tight tracking-tight sm:text-4xl">{name}</h1>
           <p className="text-xl font-semibold">Scannez ce code pour valider votre passage</p>
           <p className="text-base">Avec l'appareil photo de votre téléphone ou le scanner de l'application Fidèle.</p>
           {current ? <Countdown endsAt={current.endsAt} foreground={design.foreground} /> : null}
-          {current?.shop.status === "suspended" ? (
-            <p className="rounded-xl px-4 py-2 font-semibold" style={{ background: design.accent, color: readableOn(design.accent) }}>
-              Boutique suspendue : les passages ne sont pas crédités.
-            </p>
-          ) : null}
           {code.isError && code.error instanceof ApiError && code.error.status !== 0 ? (
             <p className="rounded-xl bg-white px-4 py-2 font-semibold text-red-800">{code.error.message}</p>
           ) : null}

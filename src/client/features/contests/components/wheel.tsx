@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { wheelStopAngle } from "../../../../domain/contests/wheel.ts";
+import { wheelArcs, wheelStopAngle } from "../../../../domain/contests/wheel.ts";
 
 const COLOURS = ["#0f766e", "#f59e0b", "#be123c", "#4338ca", "#15803d", "#c2410c", "#0369a1", "#7e22ce"];
 const LOSING_COLOUR = "#57534e";
@@ -11,7 +11,7 @@ export const prefersReducedMotion = () =>
   window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /**
- * The wheel: equal slices (the odds are the server's, not the drawing's), the last one the losing slice. It turns
+ * The wheel: each slice as wide as its odds (issue 25 row 3), the last one the losing slice. It turns
  * to the slice the server chose — a CSS transform on the compositor, smooth on a mid-range phone — and calls
  * `onStopped` when it stops. With "reduce motion", it does not spin: it points at the slice at once.
  */
@@ -20,7 +20,7 @@ export function Wheel({
   target,
   onStopped,
 }: {
-  slices: { id: string; label: string }[];
+  slices: { id: string; label: string; weight: number }[];
   target: number | null;
   onStopped: () => void;
 }) {
@@ -28,14 +28,14 @@ export function Wheel({
   const [moving, setMoving] = useState(false);
   const stopped = useRef(onStopped);
   stopped.current = onStopped;
-  const count = Math.max(slices.length, 1);
-  const size = 360 / count;
+  const arcs = wheelArcs(slices.map((s) => s.weight));
+  const weights = slices.map((s) => s.weight).join(",");
 
   useEffect(() => {
     if (target === null) return;
     const reduced = prefersReducedMotion();
     const jitter = (crypto.getRandomValues(new Uint8Array(1))[0] ?? 128) / 256;
-    const next = wheelStopAngle(target, count, reduced ? 0 : 6, jitter);
+    const next = wheelStopAngle(target, wheelArcs(weights.split(",").map(Number)), reduced ? 0 : 6, jitter);
     setMoving(!reduced);
     setAngle(next);
     const timer = window.setTimeout(
@@ -46,12 +46,12 @@ export function Wheel({
       reduced ? 50 : SPIN_MS + 100,
     );
     return () => window.clearTimeout(timer);
-  }, [target, count]);
+  }, [target, weights]);
 
-  const gradient = slices
+  const gradient = arcs
     .map(
-      (_, i) =>
-        `${i === slices.length - 1 ? LOSING_COLOUR : COLOURS[i % COLOURS.length]} ${i * size}deg ${(i + 1) * size}deg`,
+      (arc, i) =>
+        `${i === slices.length - 1 ? LOSING_COLOUR : COLOURS[i % COLOURS.length]} ${arc.start}deg ${arc.start + arc.size}deg`,
     )
     .join(", ");
 
@@ -72,8 +72,10 @@ export function Wheel({
         {slices.map((slice, i) => (
           <span
             key={slice.id}
-            className="absolute left-1/2 top-1/2 w-24 -translate-x-1/2 text-center text-xs font-bold leading-tight text-white"
-            style={{ transform: `translate(-50%, -50%) rotate(${i * size + size / 2}deg) translateY(-6.5rem)` }}
+            className="absolute left-1/2 top-1/2 w-20 -translate-x-1/2 text-center text-xs font-bold leading-tight text-white"
+            style={{
+              transform: `translate(-50%, -50%) rotate(${(arcs[i]?.start ?? 0) + (arcs[i]?.size ?? 0) / 2}deg) translateY(-5.25rem)`,
+            }}
           >
             {slice.label}
           </span>

@@ -24,7 +24,11 @@ function WheelGame({ id }: { id: string }) {
   if (contest.error) return <LoadError error={contest.error} />;
   const c = contest.data.contest;
   if (c.kind !== "wheel") return <Notice tone="error">Ce jeu est un tirage au sort, pas une roue.</Notice>;
-  const slices = [...c.prizes.map((p) => ({ id: p.id, label: p.name })), { id: "perdu", label: "Perdu" }];
+  const slices = [
+    ...c.prizes.map((p) => ({ id: p.id, label: p.name, weight: p.oddsBp })),
+    { id: "perdu", label: "Perdu", weight: c.losingOddsBp ?? 0 },
+  ];
+  const played = contest.data.wheel?.played ? contest.data.wheel : null;
 
   const spin = async () => {
     setBusy(true);
@@ -68,10 +72,20 @@ function WheelGame({ id }: { id: string }) {
         <Notice>Ce jeu n'est pas ouvert en ce moment.</Notice>
       ) : !me.isPending && !me.data ? (
         <ButtonLink to={authGate(`/jeu-concours-roulette?concours=${c.id}`)}>Se connecter pour jouer</ButtonLink>
-      ) : result ? (
-        <ButtonLink to="/jeu-concours" variant="secondary">
-          Voir mes gains et les autres jeux
-        </ButtonLink>
+      ) : result || played ? (
+        <>
+          {played && !result ? (
+            <p
+              className="rounded-xl bg-stone-100 px-4 py-3 text-center font-semibold dark:bg-stone-800"
+              data-testid="wheel-played"
+            >
+              {played.message}
+            </p>
+          ) : null}
+          <ButtonLink to="/jeu-concours" variant="secondary">
+            Voir mes gains et les autres jeux
+          </ButtonLink>
+        </>
       ) : (
         <>
           <Checkbox
