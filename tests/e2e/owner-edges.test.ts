@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createReward } from "../../src/server/db/factories.ts";
+import { addStaff, createReward } from "../../src/server/db/factories.ts";
 import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
 
 /**
@@ -72,5 +72,86 @@ describe("issue 25 row 10: a new shop's card is not ready without a reward", () 
     await eventually(() => heading(shopperPage)).toBe("Aucune boutique créée ici");
     expect(await shopperPage.locator("main").textContent()).not.toMatch(/récompense/);
     await other.close();
+  });
+});
+
+describe("issue 25 row 14: saves say so; the SMS budget comes first", () => {
+  it("issue 25 row 14: a /notif switch says « Enregistré » politely, once saved; a visitor gets no switch to save", async () => {
+    const shopper = await stack.createUser({ firstName: "Chloé" });
+    const context = await signedIn(shopper);
+    const page = await context.newPage();
+    await page.goto("/notif");
+    await eventually(() => heading(page)).toBe("Réglages des notifications");
+    const saved = page.locator('[role="status"][aria-live="polite"]').filter({ hasText: "Enregistré" });
+    expect(await saved.count()).toBe(0);
+    const email = page.getByRole("switch", { name: /^E-mails/ }).first();
+    const before = await email.isChecked();
+    await email.click();
+    await eventually(() => saved.count()).toBe(1);
+    await eventually(() => email.isChecked()).toBe(!before);
+    await eventually(() => saved.isVisible()).toBe(true);
+    await snap(page, "issue25-row14-notif-saved");
+    await expectAccessible(page);
+    await context.close();
+
+    const visitor = await stack.newContext();
+    const anonymous = await visitor.newPage();
+    await anonymous.goto("/notif");
+    await eventually(() => new URL(anonymous.url()).pathname).toBe("/login");
+    expect(await anonymous.getByRole("switch").count()).toBe(0);
+    expect(await anonymous.getByText("Enregistré").count()).toBe(0);
+    await visitor.close();
+  });
+
+  it("issue 25 row 14: « Ajouter le lot » says « Enregistré » once the lot is saved; a failed save does not", async () => {
+    const owner = await stack.createUser({ firstName: "Rémi" });
+    await stack.createShop(owner.id, { name: `Épicerie ${unique()}` });
+    const context = await signedIn(owner);
+    const page = await context.newPage();
+    await page.goto("/admin/gestion-des-lots");
+    await eventually(() => heading(page)).toBe("Gestion des lots");
+    const saved = page.locator('[role="status"][aria-live="polite"]').filter({ hasText: "Enregistré" });
+    // Refused (no name): no « Enregistré ».
+    await page.getByRole("button", { name: "Ajouter le lot" }).click();
+    await eventually(() => page.getByRole("alert").count()).toBeGreaterThan(0);
+    expect(await saved.count()).toBe(0);
+    await page.getByLabel("Nom du lot").fill("Panier garni");
+    await page.getByLabel("Valeur commerciale (€)").fill("25");
+    await page.getByRole("button", { name: "Ajouter le lot" }).click();
+    await eventually(() => page.getByRole("link", { name: "Panier garni" }).count()).toBe(1);
+    await eventually(() => saved.count()).toBe(1);
+    await snap(page, "issue25-row14-lot-saved");
+    await expectAccessible(page);
+    await context.close();
+  });
+
+  it("issue 25 row 14: /admin/test-sms shows the budget first and offers no test while none is granted; an équipier is not shown the budget", async () => {
+    const owner = await stack.createUser({ firstName: "Yanis" });
+    const shop = await stack.createShop(owner.id, { name: `Primeur ${unique()}` });
+    const context = await signedIn(owner);
+    const page = await context.newPage();
+    await page.goto("/admin/test-sms");
+    await eventually(() => heading(page)).toBe("Test SMS");
+    await eventually(() => page.getByTestId("sms-budget").textContent()).toMatch(/Aucun budget SMS accordé/);
+    const sections = await page.getByRole("heading", { level: 2 }).allTextContents();
+    expect(sections[0]).toBe("Budget SMS du mois");
+    expect(await page.getByText(/Demandez un budget ci-dessous/).isVisible()).toBe(true);
+    expect(await page.getByTestId("sms-test-unavailable").textContent()).toMatch(/Possible dès qu'un budget SMS/);
+    expect(await page.getByRole("button", { name: "Envoyer le test" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Recevoir un code" }).count()).toBe(0);
+    await expectAccessible(page);
+    await snap(page, "issue25-row14-test-sms-no-budget");
+    await context.close();
+
+    const staff = await stack.createUser({ firstName: "Léa" });
+    await addStaff(stack.deps, shop.id, staff.id, "member");
+    const staffContext = await signedIn(staff);
+    const staffPage = await staffContext.newPage();
+    await staffPage.goto("/admin/test-sms");
+    await eventually(() => staffPage.locator("main").textContent()).not.toBe("");
+    await eventually(() => heading(staffPage)).not.toBe("");
+    expect(await staffPage.getByTestId("sms-budget").count()).toBe(0);
+    await snap(staffPage, "issue25-row14-test-sms-staff");
+    await staffContext.close();
   });
 });
