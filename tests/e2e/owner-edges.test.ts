@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { BrowserContext, Page } from "playwright-core";
+import { linkIn } from "../setup/smtp.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addStaff, createReward } from "../../src/server/db/factories.ts";
 import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
@@ -148,10 +149,113 @@ describe("issue 25 row 14: saves say so; the SMS budget comes first", () => {
     const staffContext = await signedIn(staff);
     const staffPage = await staffContext.newPage();
     await staffPage.goto("/admin/test-sms");
-    await eventually(() => staffPage.locator("main").textContent()).not.toBe("");
-    await eventually(() => heading(staffPage)).not.toBe("");
+    await eventually(() => staffPage.getByRole("heading", { name: "Accès refusé" }).isVisible()).toBe(true);
     expect(await staffPage.getByTestId("sms-budget").count()).toBe(0);
     await snap(staffPage, "issue25-row14-test-sms-staff");
     await staffContext.close();
+  });
+});
+
+describe("issue 25 row 16: sign-in edges", () => {
+  const meOf = async (context: BrowserContext) =>
+    (
+      (await (await context.request.get(`${stack.baseUrl}/api/accounts/me`)).json()) as {
+        me: { user: { email: string } } | null;
+      }
+    ).me;
+
+  it("issue 25 row 16: /login while signed in says « Déjà connecté(e) » with the account, a way on and a sign-out; a visitor gets the form", async () => {
+    const owner = await stack.createUser({ firstName: "Adèle" });
+    await stack.createShop(owner.id, { name: `Librairie ${unique()}` });
+    const context = await signedIn(owner);
+    const page = await context.newPage();
+    await page.goto("/login");
+    await eventually(() => heading(page)).toBe("Déjà connecté(e)");
+    expect(await page.getByText(owner.email).isVisible()).toBe(true);
+    expect(await page.getByLabel("Mot de passe", { exact: true }).count()).toBe(0);
+    expect(await page.getByRole("link", { name: "Aller à mon espace commerçant" }).getAttribute("href")).toBe("/admin");
+    await expectAccessible(page);
+    await snap(page, "issue25-row16-already-signed-in");
+    await page.getByRole("button", { name: "Se déconnecter pour changer de compte" }).click();
+    await eventually(() => heading(page)).toBe("Connexion");
+    expect(await meOf(context)).toBeNull();
+    await context.close();
+
+    const visitor = await stack.newContext();
+    const anonymous = await visitor.newPage();
+    await anonymous.goto("/login");
+    await eventually(() => heading(anonymous)).toBe("Connexion");
+    expect(await anonymous.getByText("Déjà connecté(e)").count()).toBe(0);
+    await visitor.close();
+  });
+
+  it("issue 25 row 16: an owner signing in lands on the back office; a shopper lands on the home", async () => {
+    const owner = await stack.createUser({ firstName: "Bastien" });
+    await stack.createShop(owner.id, { name: `Cave ${unique()}` });
+    const shopper = await stack.createUser({ firstName: "Camille" });
+    for (const [user, landing, title] of [
+      [owner, "/admin", "Tableau de bord"],
+      [shopper, "/", /Bonjour Camille/],
+    ] as const) {
+      const context = await stack.newContext();
+      const page = await context.newPage();
+      await page.goto("/login");
+      await eventually(() => heading(page)).toBe("Connexion");
+      await page.getByLabel("Adresse e-mail").fill(user.email);
+      await page.getByLabel("Mot de passe", { exact: true }).fill(user.password);
+      await page.getByRole("button", { name: "Se connecter", exact: true }).click();
+      await page.waitForURL(`${stack.baseUrl}${landing}`);
+      await eventually(() => heading(page)).toMatch(title);
+      if (landing === "/admin") await snap(page, "issue25-row16-owner-lands-on-admin");
+      await context.close();
+    }
+  });
+
+  it("issue 25 row 16: the invitation's sign-up starts with the invited address and comes back to the invitation; a plain sign-up starts empty", async () => {
+    const owner = await stack.createUser({ firstName: "Margaux" });
+    const shop = await stack.createShop(owner.id, { name: `Crèmerie ${unique()}` });
+    const ownerContext = await signedIn(owner);
+    const invited = `equipe-${unique()}@test.fidele.local`;
+    const sent = await ownerContext.request.post(`${stack.baseUrl}/api/backoffice/shops/${shop.id}/invitations`, {
+      data: { email: invited },
+      headers: { origin: stack.baseUrl },
+    });
+    expect(sent.status()).toBe(201);
+    await ownerContext.close();
+    const mail = await stack.smtp.waitForMail(invited, (m) => m.text.includes("/accept-invitation/"), 30_000);
+    const link = new URL(linkIn(mail, "/accept-invitation/"));
+    expect(link.searchParams.get("email")).toBe(invited);
+
+    const context = await stack.newContext();
+    const page = await context.newPage();
+    await page.goto(`${link.pathname}${link.search}`);
+    await eventually(() => heading(page)).toBe("Rejoindre l'équipe d'une boutique");
+    await page.getByRole("link", { name: "Créer mon compte" }).click();
+    await eventually(() => heading(page)).toBe("Créer un compte");
+    await eventually(() => page.getByLabel("Adresse e-mail").inputValue()).toBe(invited);
+    await expectAccessible(page);
+    await snap(page, "issue25-row16-invited-signup");
+    await page.getByLabel("Mot de passe", { exact: true }).fill("une-phrase-de-passe");
+    await page.getByRole("button", { name: "Créer mon compte" }).click();
+    await eventually(() => heading(page)).toBe("Vérifiez vos e-mails");
+    const confirmation = await stack.smtp.waitForMail(invited, (m) => m.subject.includes("Confirmez"));
+    await page.goto(linkIn(confirmation, "verify-email"));
+    await page.waitForURL((url) => url.pathname === "/confirm");
+    await page.getByRole("link", { name: "Compléter mon profil" }).click();
+    await eventually(() => heading(page)).toBe("Faisons connaissance");
+    await page.getByLabel("Prénom").fill("Noé");
+    await page.getByLabel("Nom", { exact: true }).fill("Garnier");
+    await page.getByRole("button", { name: "Enregistrer et continuer" }).click();
+    await page.waitForURL((url) => url.pathname === link.pathname);
+    await eventually(() => heading(page)).toBe(`Rejoindre ${shop.name}`);
+    await eventually(() => page.getByRole("button", { name: "Accepter l'invitation" }).isVisible()).toBe(true);
+    await context.close();
+
+    const visitor = await stack.newContext();
+    const plain = await visitor.newPage();
+    await plain.goto("/signup");
+    await eventually(() => heading(plain)).toBe("Créer un compte");
+    expect(await plain.getByLabel("Adresse e-mail").inputValue()).toBe("");
+    await visitor.close();
   });
 });
