@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkAccess, type Guard, LAYOUT_DEFAULTS, matchRoute, ROUTES, type Viewer } from "./routes.ts";
+import { checkAccess, type Guard, homeAfterSignIn, LAYOUT_DEFAULTS, matchRoute, ROUTES, type Viewer } from "./routes.ts";
 
 // SPEC §2, copied by hand (not derived from ROUTES) so that a route dropped from the table fails here.
 const SPEC_STATIC = [
@@ -212,6 +212,13 @@ describe("checkAccess", () => {
 
   it.each(matrix)("%s guard", (guard, expected) => {
     expect(Object.values(viewers).map((v) => checkAccess(guard, v))).toEqual(expected);
+  });
+});
+
+describe("homeAfterSignIn", () => {
+  it("issue 25 row 16: sends an owner to the back office, everyone else home", () => {
+    expect(homeAfterSignIn(owner)).toBe("/admin");
+    for (const viewer of [shopper, staff, anonymous]) expect(homeAfterSignIn(viewer)).toBe("/");
   });
 });
 

@@ -203,6 +203,14 @@ export type Viewer = { isSignedIn: boolean; isAdmin: boolean; isOwner: boolean; 
 
 export type Access = "allow" | "login" | "forbidden";
 
+/**
+ * Where a sign-in lands when no page asked for it (issue 25 row 16): an owner (or a shop's manager) on their back
+ * office, everyone else on the home.
+ */
+export function homeAfterSignIn(viewer: Viewer): string {
+  return viewer.isOwner ? "/admin" : "/";
+}
+
 export function checkAccess(guard: Guard, viewer: Viewer): Access {
   if (guard === "public") return "allow";
   if (!viewer.isSignedIn) return "login";

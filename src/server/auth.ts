@@ -124,7 +124,9 @@ export function createAuth({ db, mailer: directMailer, secret, appUrl, logger }:
         creatorRole: "owner",
         invitationExpiresIn: 7 * 24 * 60 * 60,
         sendInvitationEmail: async ({ email, id, organization: shop, inviter }) => {
-          const url = `${appUrl}/accept-invitation/${id}`;
+          // The invited address rides along so signing in or up from the link starts with it filled in (issue 25
+          // row 16); the page only pre-fills a field with it, the invitation itself still checks the account's address.
+          const url = `${appUrl}/accept-invitation/${id}?email=${encodeURIComponent(email)}`;
           await mailer.send({
             to: email,
             kind: "invitation",

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, localParts } from "../../src/domain/loyalty/time.ts";
-import { profiles } from "../../src/server/db/schema/index.ts";
+import { createReward } from "../../src/server/db/factories.ts";
+import { profiles, rewards } from "../../src/server/db/schema/index.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { newKey, scan, shopWithOwner, signedIn } from "./shops-helpers.ts";
 
@@ -118,6 +119,18 @@ describe("settings", () => {
     expect(mine.cards[0]).toMatchObject({ balance: 10, pointsPerVisit: 50, shop: { design: card.design } });
     const badDesign = await owner.client.request(`${base}/card`, { method: "PUT", json: { ...card, design: { ...card.design, background: "red" } } });
     expect((await badDesign.json()).message).toBe("Fond : couleur invalide (#RRVVBB).");
+  });
+
+  it("issue 25 row 10: the card settings count the rewards on offer (active, not archived), for the owner only", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const base = `/api/backoffice/shops/${shop.id}`;
+    expect((await (await owner.client.request(`${base}/card`)).json()).card.rewardsOffered).toBe(0);
+    await createReward(t.deps, { shopId: shop.id, title: "Café offert", cost: 5 });
+    const paused = await createReward(t.deps, { shopId: shop.id, title: "Croissant", cost: 8 });
+    await t.deps.db.update(rewards).set({ isActive: false }).where(eq(rewards.id, paused.id));
+    expect((await (await owner.client.request(`${base}/card`)).json()).card.rewardsOffered).toBe(1);
+    const stranger = await signedIn(t);
+    expect((await stranger.client.request(`${base}/card`)).status).toBe(403);
   });
 
   it("creates, edits and deletes double-points periods", async () => {

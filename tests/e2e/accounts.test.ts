@@ -388,7 +388,7 @@ describe("accounts journeys", () => {
     await eventually(() => page.getByText("Code incorrect.").isVisible()).toBe(true);
     await page.getByLabel("Code de vérification").fill(totp(secret));
     await page.getByRole("button", { name: "Vérifier" }).click();
-    await page.waitForURL(`${stack.baseUrl}/`);
+    await page.waitForURL(`${stack.baseUrl}/admin`);
     expect((await meOf(context))?.user.email).toBe(owner.email);
 
     // Or with a recovery code, which then cannot serve twice.
@@ -397,7 +397,7 @@ describe("accounts journeys", () => {
     await eventually(() => heading(page)).toBe("Double authentification");
     await page.getByLabel("Code de vérification").fill(recoveryCodes[3]!);
     await page.getByRole("button", { name: "Vérifier" }).click();
-    await page.waitForURL(`${stack.baseUrl}/`);
+    await page.waitForURL(`${stack.baseUrl}/admin`);
     expect((await meOf(context))?.user.email).toBe(owner.email);
     await signOutFromProfile(page);
     await signInWithPassword(page, owner.email, owner.password);
@@ -407,7 +407,7 @@ describe("accounts journeys", () => {
     await eventually(() => page.getByText("Code de secours incorrect.").isVisible()).toBe(true);
     await page.getByLabel("Code de vérification").fill(totp(secret));
     await page.getByRole("button", { name: "Vérifier" }).click();
-    await page.waitForURL(`${stack.baseUrl}/`);
+    await page.waitForURL(`${stack.baseUrl}/admin`);
 
     // Turning it off takes the password; then sign-in asks for no code.
     await page.goto("/protected");
@@ -418,7 +418,7 @@ describe("accounts journeys", () => {
     await eventually(() => page.getByText("Désactivée", { exact: true }).isVisible()).toBe(true);
     await signOutFromProfile(page);
     await signInWithPassword(page, owner.email, owner.password);
-    await page.waitForURL(`${stack.baseUrl}/`);
+    await page.waitForURL(`${stack.baseUrl}/admin`);
     await context.close();
   }, 300_000);
 

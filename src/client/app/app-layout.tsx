@@ -6,7 +6,7 @@ import { ForbiddenView } from "../components/errors/error-view.tsx";
 import { meQueryOptions } from "../lib/me.ts";
 import { Header, Navbar, useSidebar } from "./bars.tsx";
 import { TabBar } from "./tab-bar.tsx";
-import { viewerOf } from "./viewer.ts";
+import { viewerOf } from "../lib/viewer.ts";
 
 /** The back-office bars, never part of a shopper's download; router.tsx fetches them with a back-office page. */
 export const loadBackOfficeBars = () => import("./back-office-bars.tsx");

@@ -8,7 +8,7 @@ import type { DoublePointsPeriod } from "../../../domain/loyalty/double-points.t
 import { randomSecret } from "../../../domain/loyalty/scan-code.ts";
 import type { cardSettingsSchema, doublePointsSchema } from "../../../domain/schemas/shops.ts";
 import type { Db } from "../../db/client.ts";
-import { doublePointsPeriods } from "../../db/schema/index.ts";
+import { doublePointsPeriods, rewards } from "../../db/schema/index.ts";
 import { type ShopAccess, scopedShop, shopScope, updateScopedShop } from "../../lib/shop-access.ts";
 import { designOf, imageUrl } from "../../lib/shop-dto.ts";
 import { forgetScanProfile } from "./scan.service.ts";
@@ -41,6 +41,11 @@ export function rulesSummaryFr(s: {
 
 export async function getCardSettings(db: Db, access: ShopAccess) {
   const s = await scopedShop(db, access);
+  // A card is only "ready" once it offers something (issue 25 row 10): the owner's screens read this count.
+  const [offered] = await db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(rewards)
+    .where(and(eq(rewards.shopId, s.id), eq(rewards.isActive, true), sql`${rewards.archivedAt} is null`));
   return {
     mode: s.cardMode,
     stampsGoal: s.stampsGoal,
@@ -56,6 +61,8 @@ export async function getCardSettings(db: Db, access: ShopAccess) {
     offlineGraceMinutes: s.offlineGraceMinutes,
     design: designOf(s.cardDesign),
     summary: rulesSummaryFr(s),
+    /** Active rewards the card offers: 0 means customers collect with nothing to exchange yet. */
+    rewardsOffered: offered?.count ?? 0,
     shop: { name: s.name, logoUrl: imageUrl(s.slug, "logo", Boolean(s.logo), s.updatedAt) },
   };
 }

@@ -33,3 +33,14 @@ export function useForgetSignedOutAccount() {
     queryClient.setQueryData(meQueryOptions().queryKey, null);
   }, [queryClient]);
 }
+
+/** Sign-out from a public page that stays on screen (/login, « Déjà connecté(e) »): forget the account at once. */
+export function useSignOutInPlace() {
+  const queryClient = useQueryClient();
+  return async () => {
+    await authClient.signOut();
+    // "me" is set, not removed: the page on screen watches that query and must see nobody at once.
+    queryClient.setQueryData(meQueryOptions().queryKey, null);
+    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== meQueryOptions().queryKey[0] });
+  };
+}

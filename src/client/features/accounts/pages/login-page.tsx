@@ -2,15 +2,17 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
 import { safeRedirect } from "../../../../domain/redirect.ts";
-import { Button } from "../../../components/ui/button.tsx";
+import { homeAfterSignIn } from "../../../../domain/routes.ts";
+import { Button, ButtonLink } from "../../../components/ui/button.tsx";
 import { Field, PasswordField } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Page } from "../../../components/ui/page.tsx";
 import { authClient, type SignInResult } from "../../../lib/auth-client.ts";
-import { getMe, meQueryOptions } from "../../../lib/me.ts";
+import { getMe, type Me, meQueryOptions, useMe } from "../../../lib/me.ts";
 import { useForm } from "../../../lib/use-form.ts";
 import { signInWithPassword } from "../api/sign-in.ts";
-import { useForgetSignedOutAccount } from "../api/sign-out.ts";
+import { viewerOf } from "../../../lib/viewer.ts";
+import { useForgetSignedOutAccount, useSignOutInPlace } from "../api/sign-out.ts";
 
 // zod and these schemas (24 kB gzip) are not part of the page's download: checking a form needs them only when it is
 // sent. They are fetched as soon as a form is touched (focus or tap), and awaited on submit.
@@ -51,6 +53,10 @@ export default function LoginPage() {
   };
   const [codeResent, setCodeResent] = useState(false);
   const redirect = safeRedirect(params.get("redirect"));
+  // No page asked for: an owner lands on the back office, not the shopper home (issue 25 row 16).
+  const landingFor = (me: Me | null) => (params.get("redirect") ? redirect : homeAfterSignIn(viewerOf(me)));
+  const signedIn = useMe();
+  const [isSigningIn, setSigningIn] = useState(false);
   // Set by the page that sent us here (e.g. "password changed, sign in with the new one").
   const notice = (location.state as { notice?: string } | null)?.notice;
 
@@ -61,8 +67,10 @@ export default function LoginPage() {
     }
     // Nothing cached for a previous account may show under this one.
     queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== meQueryOptions().queryKey[0] });
+    setSigningIn(true);
     const me = await queryClient.fetchQuery({ ...meQueryOptions(), queryFn: getMe, staleTime: 0 });
-    const target = me && !me.profile.isComplete ? `/create-profil?redirect=${encodeURIComponent(redirect)}` : redirect;
+    const landing = landingFor(me);
+    const target = me && !me.profile.isComplete ? `/create-profil?redirect=${encodeURIComponent(landing)}` : landing;
     navigate(target, { replace: true });
   };
 
@@ -87,6 +95,11 @@ export default function LoginPage() {
     await (/^\d{6}$/.test(clean) ? authClient.verifyTotp(clean) : authClient.verifyBackupCode(clean));
     await finish();
   });
+
+  // Opened while signed in (not in the middle of signing in here): say so, with a way on and a way out.
+  if (signedIn.data && !isSigningIn && step.kind === "password") {
+    return <AlreadySignedIn me={signedIn.data} to={landingFor(signedIn.data)} />;
+  }
 
   if (step.kind === "totp") {
     return (
@@ -215,6 +228,37 @@ export default function LoginPage() {
           Créer un compte
         </Link>
       </p>
+    </Page>
+  );
+}
+
+/** /login while a session is open (issue 25 row 16): which account, a way on, a sign-out. */
+function AlreadySignedIn({ me, to }: { me: Me; to: string }) {
+  const signOut = useSignOutInPlace();
+  const [isSigningOut, setSigningOut] = useState(false);
+  return (
+    <Page title="Déjà connecté(e)">
+      <Notice tone="info">
+        Vous êtes connecté(e) avec le compte <strong className="break-all">{me.user.email}</strong>.
+      </Notice>
+      <ButtonLink to={to} replace full>
+        {to === "/admin" ? "Aller à mon espace commerçant" : to === "/" ? "Aller à l'accueil" : "Continuer"}
+      </ButtonLink>
+      <Button
+        variant="secondary"
+        full
+        isLoading={isSigningOut}
+        onClick={async () => {
+          setSigningOut(true);
+          try {
+            await signOut();
+          } finally {
+            setSigningOut(false);
+          }
+        }}
+      >
+        Se déconnecter pour changer de compte
+      </Button>
     </Page>
   );
 }

@@ -17,7 +17,8 @@ const withRedirect = (path: string, redirect: string) =>
 export default function SignupPage() {
   const [params] = useSearchParams();
   const redirect = safeRedirect(params.get("redirect"));
-  const [email, setEmail] = useState("");
+  // An invitation's link passes the invited address on (issue 25 row 16).
+  const [email, setEmail] = useState(params.get("email") ?? "");
   const [isSent, setSent] = useState(false);
   const form = useForm(signUpSchema, async (values) => {
     await signUp({ ...values, redirect });

@@ -7,6 +7,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
 import { ImageInput } from "../../../components/ui/image-input.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
+import { SavedStatus } from "../../../components/ui/saved-status.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { TextareaField } from "../../../components/ui/textarea-field.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
@@ -46,7 +47,17 @@ const fromLot = (l: PrizeLot): Draft => ({
   claimDays: String(l.claimDays),
 });
 
-function LotForm({ shopId, editing, onDone }: { shopId: string; editing: PrizeLot | null; onDone: () => void }) {
+function LotForm({
+  shopId,
+  editing,
+  onDone,
+  onSaved,
+}: {
+  shopId: string;
+  editing: PrizeLot | null;
+  onDone: () => void;
+  onSaved: () => void;
+}) {
   const [draft, setDraft] = useState<Draft>(editing ? fromLot(editing) : empty);
   const [fields, setFields] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
@@ -73,6 +84,7 @@ function LotForm({ shopId, editing, onDone }: { shopId: string; editing: PrizeLo
         claimDays: draft.claimDays as unknown as number,
       });
       setDraft(empty);
+      onSaved();
       onDone();
     } catch (e) {
       setError(errorText(e));
@@ -163,6 +175,7 @@ function Lots({ shopId }: { shopId: string }) {
   const { archive } = usePrizeLotActions(shopId);
   const [editing, setEditing] = useState<PrizeLot | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  const [savedAt, setSavedAt] = useState<number | null>(null);
   // « Modifier » on a lot's own page (/admin/lot-<id>) lands here with ?lot=<id>: that lot's form, once.
   const [params, setParams] = useSearchParams();
   const wanted = params.get("lot");
@@ -175,7 +188,13 @@ function Lots({ shopId }: { shopId: string }) {
   return (
     <>
       <Section title={editing ? `Modifier « ${editing.name} »` : "Nouveau lot"}>
-        <LotForm key={editing?.id ?? "new"} shopId={shopId} editing={editing} onDone={() => setEditing(null)} />
+        <LotForm
+          key={editing?.id ?? "new"}
+          shopId={shopId}
+          editing={editing}
+          onDone={() => setEditing(null)}
+          onSaved={() => setSavedAt(Date.now())}
+        />
       </Section>
       <Section title="Stock de lots">
         {message ? <Notice tone="error">{message}</Notice> : null}
@@ -219,6 +238,7 @@ function Lots({ shopId }: { shopId: string }) {
           </ul>
         )}
       </Section>
+      <SavedStatus savedAt={savedAt} />
     </>
   );
 }

@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Card, Page } from "../../../components/ui/page.tsx";
+import { SavedStatus } from "../../../components/ui/saved-status.tsx";
 import { type Preferences, preferencesQueryOptions, useSetPreference } from "../api/preferences.ts";
 import { deviceId, disablePush, enablePush, pushSupport } from "../api/push-device.ts";
 import { LoadError, Loading } from "../components/back-office-frame.tsx";
@@ -225,6 +226,7 @@ export default function NotifPage() {
         </Card>
       ) : null}
       {setPreference.error ? <Notice tone="error">{setPreference.error.message}</Notice> : null}
+      <SavedStatus savedAt={setPreference.isSuccess ? setPreference.submittedAt : null} />
     </Page>
   );
 }

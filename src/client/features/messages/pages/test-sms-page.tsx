@@ -55,9 +55,15 @@ function Budget({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
       <h2 className="text-lg font-semibold">Budget SMS du mois</h2>
       <p data-testid="sms-budget">
         {monthlySegments === 0
-          ? "Aucun budget SMS accordé pour l'instant : aucun SMS ne peut partir."
+          ? "Aucun budget SMS accordé pour l'instant : aucun SMS ne peut partir, pas même un test."
           : `${formatNumber(usedSegments)} SMS utilisés sur ${plural(monthlySegments, "SMS", "SMS")} ce mois-ci.`}
       </p>
+      {monthlySegments === 0 && !sms.request ? (
+        <p className="text-sm font-medium text-brand-800 dark:text-brand-200">
+          Demandez un budget ci-dessous : dès que l'administrateur de la plateforme l'accorde, vous pourrez vérifier
+          votre numéro et envoyer un test.
+        </p>
+      ) : null}
       <div
         role="progressbar"
         aria-label="Budget SMS utilisé"
@@ -225,16 +231,39 @@ function TestForm({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
   );
 }
 
+/** In place of the number and the test while no SMS can leave: the code and the test would both be refused. */
+function NoTestYet({ sms }: { sms: SmsOverview }) {
+  return (
+    <Card className="flex flex-col gap-2">
+      <h2 className="text-lg font-semibold">Envoyer un SMS de test</h2>
+      <p className="text-sm text-stone-700 dark:text-stone-300" data-testid="sms-test-unavailable">
+        {sms.budget.monthlySegments === 0
+          ? "Possible dès qu'un budget SMS vous est accordé : le code qui vérifie votre numéro et le test partent par SMS et comptent dans ce budget."
+          : "Le budget SMS du mois est atteint : les tests reprendront le mois prochain, ou plus tôt si l'administrateur de la plateforme accorde davantage."}
+      </p>
+    </Card>
+  );
+}
+
 function ShopSms({ shopId }: { shopId: string }) {
   const query = useQuery(smsQueryOptions(shopId));
   if (query.isPending) return <Loading />;
   if (query.error) return <LoadError error={query.error} />;
+  const { monthlySegments, usedSegments } = query.data.budget;
+  // The budget comes first (issue 25 row 14): a test is offered only while one SMS can still leave.
+  const canSend = usedSegments < monthlySegments;
   return (
     <>
+      <Budget key={monthlySegments} shopId={shopId} sms={query.data} />
+      {canSend ? (
+        <>
+          <Phone shopId={shopId} sms={query.data} />
+          <TestForm shopId={shopId} sms={query.data} />
+        </>
+      ) : (
+        <NoTestYet sms={query.data} />
+      )}
       <Gateway sms={query.data} />
-      <Budget key={query.data.budget.monthlySegments} shopId={shopId} sms={query.data} />
-      <Phone shopId={shopId} sms={query.data} />
-      <TestForm shopId={shopId} sms={query.data} />
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { asShopRoleFr } from "../../../../domain/roles.ts";
-import { Link, useNavigate, useParams } from "react-router";
+import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { ErrorView } from "../../../components/errors/error-view.tsx";
 import { Button, ButtonLink } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
@@ -20,6 +20,10 @@ const STATUS_TEXT: Record<string, string> = {
 
 function SignedOut({ token }: { token: string }) {
   const back = encodeURIComponent(`/accept-invitation/${token}`);
+  // The e-mail's link names the invited address: sign-in and sign-up start with it (issue 25 row 16).
+  const [params] = useSearchParams();
+  const invited = params.get("email");
+  const email = invited ? `&email=${encodeURIComponent(invited)}` : "";
   return (
     <div className="mx-auto flex w-full max-w-md flex-col gap-5 px-5 pb-10 pt-8">
       <h1 className="text-2xl font-bold tracking-tight">Rejoindre l'équipe d'une boutique</h1>
@@ -27,10 +31,10 @@ function SignedOut({ token }: { token: string }) {
         Vous avez reçu une invitation pour travailler avec une boutique sur Fidèle. Connectez-vous avec l'adresse e-mail
         qui a reçu l'invitation, ou créez votre compte : vous reviendrez ici pour l'accepter.
       </p>
-      <ButtonLink to={`/login?redirect=${back}`} full>
+      <ButtonLink to={`/login?redirect=${back}${email}`} full>
         Se connecter
       </ButtonLink>
-      <ButtonLink to={`/signup?redirect=${back}`} variant="secondary" full>
+      <ButtonLink to={`/signup?redirect=${back}${email}`} variant="secondary" full>
         Créer mon compte
       </ButtonLink>
     </div>

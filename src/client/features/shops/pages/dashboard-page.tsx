@@ -8,6 +8,7 @@ import { BackOfficeTiles } from "../../../components/back-office/back-office-men
 import { BackofficeError, BackofficePage } from "../../../components/back-office/back-office-page.tsx";
 import { formatLocalDate, formatNumber, plural } from "../../../../domain/format.ts";
 import { shopsKeys } from "../api/keys.ts";
+import { RewardMissing, useFreshCardSettings } from "../components/reward-missing.tsx";
 
 // recharts stays out of every other page: this dynamic import is its only way in.
 const DashboardCharts = lazy(() => import("../components/dashboard-charts.tsx"));
@@ -177,6 +178,11 @@ function DashboardBody({ shop, days }: { shop: ShopOverview; days: number }) {
   );
 }
 
+function RewardMissingNotice({ shopId }: { shopId: string }) {
+  const card = useFreshCardSettings(shopId);
+  return card.data && card.data.rewardsOffered === 0 ? <RewardMissing /> : null;
+}
+
 /** /admin: the shop's figures over a period, charts, and the way to every back-office page. */
 export default function DashboardPage() {
   const [days, setDays] = useState<number>(30);
@@ -204,6 +210,7 @@ export default function DashboardPage() {
       {(shop) => (
         <>
           <p className="-mt-3 text-lg font-semibold text-brand-800 dark:text-brand-200">{shop.name}</p>
+          <RewardMissingNotice shopId={shop.id} />
           <DashboardBody shop={shop} days={days} />
           <OwedSection shopId={shop.id} />
           <section aria-labelledby="counter-title" className="rounded-2xl bg-brand-900 p-5 text-white shadow-sm">

@@ -2,9 +2,16 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, useLocation, useSearchParams } from "react-router";
 import { myShopsQueryOptions } from "../../../components/shop/current-shop.ts";
 import { ButtonLink } from "../../../components/ui/button.tsx";
-import { cardSettingsQueryOptions } from "../../../components/back-office/card-settings.ts";
+import { useFreshCardSettings } from "../components/reward-missing.tsx";
 
 type NextStep = { to: string; title: string; text: string };
+
+/** Onboarding's first step while the card offers nothing to exchange (issue 25 row 10). */
+const REWARD_STEP: NextStep = {
+  to: "/admin/ajouter-un-reward",
+  title: "Choisissez votre récompense",
+  text: "Ce que vos clients obtiennent avec leur carte (un café offert quand elle est pleine, par exemple) : sans elle, ils cumulent sans rien à échanger.",
+};
 
 const NEXT_STEPS: NextStep[] = [
   {
@@ -38,7 +45,10 @@ export default function ShopCreatedPage() {
   const shops = useQuery(myShopsQueryOptions());
   const shop = shops.data?.find((s) => s.id === shopId) ?? (fromState && fromState.id === shopId ? fromState : null);
   const name = shop?.name ?? null;
-  const card = useQuery({ ...cardSettingsQueryOptions(shopId ?? ""), enabled: Boolean(shopId) });
+  const card = useFreshCardSettings(shopId);
+  // "Ready" only once the card offers a reward; until then, choosing one is the first step.
+  const hasReward = (card.data?.rewardsOffered ?? 0) > 0;
+  const steps = card.data && !hasReward ? [REWARD_STEP, ...NEXT_STEPS] : NEXT_STEPS;
   // Only the owner of the shop named in the address hears it was created (issue 12): anyone else is told plainly.
   const isOwner = Boolean(shops.data?.some((s) => s.id === shopId && s.role === "owner"));
   if (!isOwner) return <NoShopCreated isLoading={shops.isPending || shops.isFetching} />;
@@ -62,14 +72,18 @@ export default function ShopCreatedPage() {
         <h1 className="mt-4 text-2xl font-bold tracking-tight">
           {name ? `${name} est sur Fidèle !` : "Votre boutique est créée !"}
         </h1>
-        <p className="mt-2 text-stone-600 dark:text-stone-400">
-          Votre carte de fidélité est déjà prête, avec des réglages simples que vous pouvez changer à tout moment
-          {card.data ? ` : ${card.data.summary}.` : "."}
-        </p>
+        {card.data ? (
+          <p className="mt-2 text-stone-600 dark:text-stone-400">
+            {hasReward
+              ? `Votre carte de fidélité est prête : ${card.data.summary}.`
+              : `Votre carte de fidélité est créée (${card.data.summary}). Il lui manque une récompense : choisissez-la, c'est la première étape.`}{" "}
+            Vous pouvez tout changer à tout moment.
+          </p>
+        ) : null}
       </div>
       <h2 className="mt-8 text-lg font-semibold">Prochaines étapes</h2>
       <ol className="mt-3 flex flex-col gap-3">
-        {NEXT_STEPS.map((step, i) => (
+        {steps.map((step, i) => (
           <li key={step.to}>
             <Link
               to={step.to}

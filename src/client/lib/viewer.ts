@@ -1,5 +1,5 @@
 import type { Viewer } from "../../domain/routes.ts";
-import type { Me } from "../lib/me.ts";
+import type { Me } from "./me.ts";
 
 export function viewerOf(me: Me | null | undefined): Viewer {
   return {
