@@ -149,12 +149,14 @@ describe("backup → restore: every table's checksum equal", () => {
     },
   );
 
-  it("a restore refuses a database that is not empty, and a file that is not a backup", async () => {
+  it("a restore refuses a database that is not empty, and a file that is not a backup; an empty database has no backup", async () => {
     const text = await backupText(source);
     await expect(restoreBackup(source, text)).rejects.toBeInstanceOf(RestoreRefused);
     const target = track(await emptyPglite());
     await expect(restoreBackup(target, "select 1;")).rejects.toBeInstanceOf(RestoreRefused);
     expect(await listTables(rawSql(target))).toEqual([]);
+    // A database without Fidèle's schema has nothing to back up (and a backup never migrates what it reads).
+    await expect(backupText(target)).rejects.toBeInstanceOf(RestoreRefused);
   });
 });
 

@@ -52,7 +52,7 @@ async function main() {
     const file = arg ?? path.join("backups", backupFileName(new Date(), false));
     const database = await source();
     try {
-      await migrateDatabase(database);
+      // A backup reads the database as it is (its own migration level), never changes it.
       const summary = await backupTo(database, file);
       if (file !== "-")
         console.error(
@@ -91,7 +91,6 @@ async function main() {
       throw new RestoreRefused("Usage : npm run db:move -- postgres://utilisateur@hôte:5432/base");
     const from = await openDatabase({ dataDir: env.DATA_DIR });
     try {
-      await migrateDatabase(from);
       const parts: string[] = [];
       await writeBackup(from, (chunk) => void parts.push(chunk));
       const to = await openDatabase({ url: arg });

@@ -168,6 +168,13 @@ async function writeBackupWith(
   write: (chunk: string) => void | Promise<void>,
   now: Date,
 ): Promise<BackupSummary> {
+  const [schema] = await sql.query<{ present: boolean }>(
+    `select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
+  );
+  if (!schema?.present)
+    throw new RestoreRefused(
+      "Rien à sauvegarder : cette base n'a pas de schéma Fidèle. / Nothing to back up: no Fidèle schema.",
+    );
   const applied = await sql.query<{ hash: string; created_at: string | number }>(
     `select hash, created_at from drizzle.__drizzle_migrations order by created_at`,
   );
