@@ -352,7 +352,11 @@ describe("newsletters", () => {
     // A reader whose first name is an engine field: filled once, never read again.
     const [reader] = await customers(shop.id, 1, "fusion");
     await t.deps.db.execute(sql`update profiles set first_name = '{{__unsubscribe}}' where id = ${reader!.id}`);
-    await t.deps.db.execute(sql`update cards set balance = 42 where user_id = ${reader!.id} and shop_id = ${shop.id}`);
+    // A balance of 42 through the ledger (other test files check, database-wide, that balances and ledger agree).
+    await t.deps.db.execute(sql`
+      insert into ledger_entries (card_id, shop_id, kind, delta, reason)
+      select id, shop_id, 'bonus', 42 - balance, 'test' from cards
+      where user_id = ${reader!.id} and shop_id = ${shop.id} and balance <> 42`);
     const subject = `Bonjour {{prenom}} ${randomUUID().slice(0, 6)}`;
     const sent = await campaign(owner, shop.id, {
       subject,
