@@ -73,6 +73,26 @@ function useWakeLock() {
  * /reader (staff): the counter's QR code, big enough to scan from a step away, renewed every 30 s (fetched again
  * when the server says it expires). Portrait on a phone, side by side on a tablet or a phone in landscape.
  */
+/** The counter's top bar: back to the counter, and the shop picker (the same on the suspended screen). */
+function CounterTopBar({
+  counter,
+  className = "",
+}: {
+  counter: ReturnType<typeof useCounterShop>;
+  className?: string;
+}) {
+  return (
+    <div className={`${className} flex items-center justify-between gap-3 px-4 pt-3`}>
+      <Link to="/manager" className="rounded-lg px-3 py-2 text-sm font-semibold underline-offset-4 hover:underline">
+        ← Comptoir
+      </Link>
+      <div className="w-56 text-stone-900">
+        <CounterShopPicker counter={counter} />
+      </div>
+    </div>
+  );
+}
+
 export default function ReaderPage() {
   const counter = useCounterShop();
   const { shopId } = counter;
@@ -101,14 +121,7 @@ export default function ReaderPage() {
   if (current?.shop.status === "suspended") {
     return (
       <div className="flex min-h-dvh flex-col bg-stone-900 text-white">
-        <div className="flex items-center justify-between gap-3 px-4 pt-3">
-          <Link to="/manager" className="rounded-lg px-3 py-2 text-sm font-semibold underline-offset-4 hover:underline">
-            ← Comptoir
-          </Link>
-          <div className="w-56 text-stone-900">
-            <CounterShopPicker counter={counter} />
-          </div>
-        </div>
+        <CounterTopBar counter={counter} />
         <div className="flex flex-1 flex-col items-center justify-center gap-4 px-6 pb-10 text-center" role="alert">
           <h1 className="text-4xl font-black tracking-tight">{SCAN_OUTCOME_LABELS_FR.suspended}</h1>
           <p className="max-w-md text-xl">
@@ -139,14 +152,7 @@ export default function ReaderPage() {
       <span className="pointer-events-none absolute -bottom-24 -left-20 opacity-10" aria-hidden="true">
         <StampIcon name={design.stampIcon} className="size-96" />
       </span>
-      <div className="relative flex items-center justify-between gap-3 px-4 pt-3">
-        <Link to="/manager" className="rounded-lg px-3 py-2 text-sm font-semibold underline-offset-4 hover:underline">
-          ← Comptoir
-        </Link>
-        <div className="w-56 text-stone-900">
-          <CounterShopPicker counter={counter} />
-        </div>
-      </div>
+      <CounterTopBar counter={counter} className="relative" />
       <div className="relative flex flex-1 flex-col items-center justify-center gap-6 px-6 pb-8 pt-2 landscape:flex-row landscape:gap-12">
         <div className="aspect-square w-[min(86vw,60vh)] rounded-3xl bg-white p-3 shadow-2xl landscape:w-auto landscape:h-[min(78vh,55vw)]">
           {current ? (
