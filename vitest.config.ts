@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { LIMITS } from "./tests/setup/timing.ts";
 
 // Node 25+ puts its own (file-less, so undefined) Web Storage on globalThis, which hides jsdom's localStorage in
 // component tests; turning it off gives jsdom's back. The flag exists from Node 22.
@@ -9,6 +10,10 @@ const noNodeWebStorage = nodeMajor >= 22 ? ["--no-experimental-webstorage"] : []
  * Three suites (projects): unit (pure rules and components), api (the real app on
  * a real database: PGlite, or PostgreSQL with TEST_DATABASE_URL) and e2e
  * (Chromium driving the built app). `npm test` runs them all (scripts/test.mjs).
+ *
+ * Time limits come from tests/setup/timing.ts (ADR 0040). The api and e2e files run without isolation: a worker
+ * process imports the app once and runs file after file in it (each file still opens its own app and database), where
+ * a fresh process per file spent a third of the api suite importing the same modules again.
  */
 export default defineConfig({
   test: {
@@ -19,7 +24,9 @@ export default defineConfig({
           include: ["src/domain/**/*.test.ts", "src/client/**/*.test.{ts,tsx}"],
           environment: "node",
           execArgv: noNodeWebStorage,
-          setupFiles: ["tests/setup/fail-on-console-error.ts"],
+          setupFiles: ["tests/setup/fail-on-console-error.ts", "tests/setup/unit.ts"],
+          testTimeout: LIMITS.unit.test,
+          hookTimeout: LIMITS.unit.hook,
         },
       },
       {
@@ -29,8 +36,10 @@ export default defineConfig({
           environment: "node",
           globalSetup: ["tests/setup/global-db.ts"],
           setupFiles: ["tests/setup/fail-on-console-error.ts"],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: LIMITS.api.test,
+          hookTimeout: LIMITS.api.hook,
+          isolate: false,
+          maxWorkers: Number(process.env.TEST_API_WORKERS ?? 3),
         },
       },
       {
@@ -39,8 +48,9 @@ export default defineConfig({
           include: ["tests/e2e/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/setup/global-db.ts", "tests/setup/global-e2e.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          testTimeout: LIMITS.e2e.test,
+          hookTimeout: LIMITS.e2e.hook,
+          isolate: false,
           maxWorkers: 2,
         },
       },

@@ -58,7 +58,7 @@ export function backOfficeChunks(manifest: Manifest): Set<string> {
 }
 
 /** Sources that are shop back-office code: never in what a shopper page loads. */
-const BACK_OFFICE_SOURCE = /(src\/client\/features\/(backoffice|admin)\/|node_modules\/recharts\/)/;
+const BACK_OFFICE_SOURCE = /(src\/client\/features\/(backoffice|admin)\/|src\/client\/components\/charts\/)/;
 
 /** Back-office modules bundled into a chunk, read from its (hidden) source map. */
 function backOfficeSourcesIn(clientDir: string, file: string): string[] {

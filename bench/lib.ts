@@ -1,14 +1,43 @@
-import { execFileSync } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort } from "../tests/setup/smtp.ts";
 import { parseEnv } from "../src/server/env.ts";
 import { openDatabase } from "../src/server/db/client.ts";
 import { createLogger } from "../src/server/lib/logger.ts";
 import { type RunningServer, startServer } from "../src/server/server.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
+
+/**
+ * The server as `npm start` runs it (the bundle in dist/server, built first when its sources changed), in a process
+ * of its own on a free port of 127.0.0.1: production, no demo data; `env` adds to and overrides that.
+ */
+export async function spawnBuiltServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const { ensureServerBuild, SERVER_ENTRY } = await import("../scripts/build.mjs");
+  await ensureServerBuild();
+  const port = await freePort();
+  // BENCH_SERVER_PROFILE=<dir>: each server writes a V8 CPU profile there when it stops (as the world servers do).
+  const profile = process.env.BENCH_SERVER_PROFILE
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_SERVER_PROFILE}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, "--enable-source-maps", SERVER_ENTRY], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", SEED_DEMO: "0", ...env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return { child, port };
+}
+
+/** Stops a server process gracefully (SIGTERM), killing it after 15 s; resolves once it has exited. */
+export async function stopChild(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
 export const RESULTS_DIR = path.join(ROOT, "bench", "results");
 
 /**
@@ -24,19 +53,38 @@ export function ensureBuild(): string {
   console.log(`vite build → ${outDir}`);
   execFileSync(
     process.execPath,
-    [path.join(ROOT, "node_modules/vite/bin/vite.js"), "build", "--outDir", outDir, "--emptyOutDir", "--manifest", "--sourcemap", "hidden", "--logLevel", "error"],
+    [
+      path.join(ROOT, "node_modules/vite/bin/vite.js"),
+      "build",
+      "--outDir",
+      outDir,
+      "--emptyOutDir",
+      "--manifest",
+      "--sourcemap",
+      "hidden",
+      "--logLevel",
+      "error",
+    ],
     { cwd: ROOT, stdio: "inherit" },
   );
   process.env.BENCH_CLIENT_DIR = outDir;
   return outDir;
 }
 
-/** The real server (production settings) on a free port of 127.0.0.1, serving that build, on an in-memory database. */
-export async function serveBuild(clientDir: string): Promise<{ baseUrl: string; server: RunningServer }> {
+/**
+ * The real server (production settings) on a free port of 127.0.0.1, serving that build, on an in-memory database.
+ * `signIn`: the port is chosen first and APP_URL set to it, so a browser's sign-in passes the origin check.
+ */
+export async function serveBuild(
+  clientDir: string,
+  options: { signIn?: boolean } = {},
+): Promise<{ baseUrl: string; server: RunningServer }> {
   const dataDir = path.join(tmpdir(), `fidele-bench-data-${process.pid}-${Date.now()}`);
+  const port = options.signIn ? await freePort() : 0;
   const env = parseEnv({
     NODE_ENV: "production",
-    PORT: "0",
+    PORT: String(port),
+    ...(options.signIn ? { APP_URL: `http://127.0.0.1:${port}` } : {}),
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     SEED_DEMO: "0",
@@ -46,7 +94,7 @@ export async function serveBuild(clientDir: string): Promise<{ baseUrl: string; 
   const database = await openDatabase({ memory: true });
   const server = await startServer(env, { clientDir, database, logger: createLogger("warn") });
   const baseUrl = `http://127.0.0.1:${server.port}`;
-  // APP_URL was computed from PORT=0; the app only uses it for links in e-mails and origin checks, unused here.
+  // Without `signIn`, APP_URL was computed from PORT=0: the app only uses it for links in e-mails and origin checks.
   return { baseUrl, server };
 }
 

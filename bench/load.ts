@@ -18,7 +18,16 @@ const WARMUP_REQUESTS = 200;
 export const BUDGET_RATIO = 0.5;
 export const BUDGET_P99_MS = 50;
 
-export type Stats = { requests: number; seconds: number; rps: number; p50: number; p99: number; errors: number };
+/** `warmups`: requests sent before the measured ones (not in `requests`; a server probe spanning both counts them). */
+export type Stats = {
+  requests: number;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  warmups: number;
+};
 /** `pgbench`: the same function sent by pgbench (PostgreSQL only; null without pgbench), the database's own limit. */
 export type Row = {
   database: "postgresql" | "pglite";
@@ -41,8 +50,10 @@ function percentile(sorted: number[], p: number): number {
 
 /** `clients` loops, each sending one request after the other, until the time or request bound. */
 export async function drive(clients: number, once: (client: number, n: number) => Promise<boolean>): Promise<Stats> {
+  let warmups = 0;
   for (let i = 0; i < WARMUP_REQUESTS; i += clients) {
     await Promise.all(Array.from({ length: clients }, (_, c) => once(c, i).catch(() => false)));
+    warmups += clients;
   }
   const latencies: number[] = [];
   let errors = 0;
@@ -70,6 +81,7 @@ export async function drive(clients: number, once: (client: number, n: number) =
     p50: round(percentile(latencies, 50)),
     p99: round(percentile(latencies, 99)),
     errors,
+    warmups,
   };
 }
 
@@ -90,8 +102,24 @@ export async function startWorldServer<W>(script: string, databaseUrl: string | 
     stdio: ["ignore", "pipe", "inherit"],
   });
   const lines = createInterface({ input: child.stdout! });
+  /** The next line holding `key`: the server's own log lines (JSON with a `level`, e.g. a start-up warning) are not it. */
+  const next = <T>(key: string) =>
+    new Promise<T>((resolve) => {
+      const onLine = (line: string) => {
+        let value: unknown;
+        try {
+          value = JSON.parse(line);
+        } catch {
+          return;
+        }
+        if (!value || typeof value !== "object" || !(key in value) || "level" in value) return;
+        lines.off("line", onLine);
+        resolve(value as T);
+      };
+      lines.on("line", onLine);
+    });
   const world = await new Promise<W & { port: number }>((resolve, reject) => {
-    lines.once("line", (line) => resolve(JSON.parse(line)));
+    next<W & { port: number }>("port").then(resolve);
     child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
   });
   return {
@@ -99,7 +127,7 @@ export async function startWorldServer<W>(script: string, databaseUrl: string | 
     /** The server's event-loop delay since the last call (bench/loop-probe.ts). */
     loop: () =>
       new Promise<LoopStats>((resolve) => {
-        lines.once("line", (line) => resolve((JSON.parse(line) as { loop: LoopStats }).loop));
+        next<{ loop: LoopStats }>("loop").then((v) => resolve(v.loop));
         child.kill("SIGUSR2");
       }),
     stop: () =>

@@ -1,7 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import webpush from "web-push";
@@ -10,10 +9,11 @@ import { createUser } from "../src/server/db/factories.ts";
 import { migrateDatabase } from "../src/server/db/migrate.ts";
 import { parseEnv } from "../src/server/env.ts";
 import { createLogger } from "../src/server/lib/logger.ts";
+import { pushDriver } from "../src/server/modules/messages/channels/push-driver.ts";
 import { createDeps } from "../src/server/server.ts";
 import { seedMessagesWorld } from "../tests/fixtures/messages-world.ts";
 import { type PushService, startPushService } from "../tests/fixtures/push-service.ts";
-import { ROOT, table, writeResult } from "./lib.ts";
+import { ROOT, spawnBuiltServer, stopChild, table, writeResult } from "./lib.ts";
 import { withFreshDatabase } from "./load.ts";
 
 /**
@@ -50,38 +50,21 @@ type Row = {
   load: { before: number[]; after: number[] };
 };
 
-type Sent = { status: string; finishedAt: string | null; counts: { delivered: number; pushDelivered: number; failed: number; pending: number } };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+type Sent = {
+  status: string;
+  finishedAt: string | null;
+  counts: { delivered: number; pushDelivered: number; failed: number; pending: number };
+};
 
 type Server = { child: ChildProcess; url: string; out: () => string; exited: Promise<number> };
 
 async function startServerProcess(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "src/server/index.ts")], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      HOST: "127.0.0.1",
-      SEED_DEMO: "0",
-      LOG_LEVEL: "info",
-      APP_URL,
-      MESSAGES_LEASE_SECONDS: String(LEASE_SECONDS),
-      JOBS_SUPERVISE_SECONDS: "5",
-      ...env,
-      PORT: String(port),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const { child, port } = await spawnBuiltServer({
+    LOG_LEVEL: "info",
+    APP_URL,
+    MESSAGES_LEASE_SECONDS: String(LEASE_SECONDS),
+    JOBS_SUPERVISE_SECONDS: "5",
+    ...env,
   });
   let out = "";
   child.stdout?.on("data", (d: Buffer) => {
@@ -99,16 +82,16 @@ async function startServerProcess(env: Record<string, string>): Promise<Server> 
     }),
   );
   const server = { child, url: `http://127.0.0.1:${port}`, out: () => out, exited };
-  await until("the server to answer and its job engine to start", () => out.includes("jobs: engine started"), 180_000, server);
+  await until(
+    "the server to answer and its job engine to start",
+    () => out.includes("jobs: engine started"),
+    180_000,
+    server,
+  );
   return server;
 }
 
-async function stopServer(server: Server) {
-  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGTERM");
-  const timer = setTimeout(() => server.child.kill("SIGKILL"), 15_000);
-  await server.exited;
-  clearTimeout(timer);
-}
+const stopServer = (server: Server) => stopChild(server.child, server.exited);
 
 async function until<T>(
   what: string,
@@ -121,8 +104,10 @@ async function until<T>(
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (server && server.child.exitCode !== null) throw new Error(`server exited while waiting for ${what}:\n${server.out()}`);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${server ? `\n${server.out().slice(-3000)}` : ""}`);
+    if (server && server.child.exitCode !== null)
+      throw new Error(`server exited while waiting for ${what}:\n${server.out()}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${server ? `\n${server.out().slice(-3000)}` : ""}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
@@ -160,7 +145,7 @@ function countReceived(ps: PushService, pushIds: string[], messageId: string) {
 }
 
 async function sentMessage(server: Server, world: World, id: string): Promise<Sent> {
-  const res = await fetch(`${server.url}/api/messages/shops/${world.shopId}/sent/${id}`, {
+  const res = await fetch(`${server.url}/api/backoffice/shops/${world.shopId}/messages/${id}`, {
     headers: { cookie: world.cookie },
   });
   if (!res.ok) throw new Error(`GET sent message: ${res.status} ${await res.text()}`);
@@ -177,7 +162,7 @@ async function send(
 ): Promise<Row> {
   const before = loadavg();
   const started = Date.now();
-  const res = await fetch(`${servers[0]!.url}/api/messages/shops/${world.shopId}/sent`, {
+  const res = await fetch(`${servers[0]!.url}/api/backoffice/shops/${world.shopId}/messages`, {
     method: "POST",
     headers: { cookie: world.cookie, origin: APP_URL, "content-type": "application/json" },
     body: JSON.stringify({
@@ -352,14 +337,14 @@ export async function runMessages(): Promise<boolean> {
   const file = writeResult("messages", { recipients: N, leaseSeconds: LEASE_SECONDS, rows });
   console.log(`→ ${path.relative(ROOT, file)}`);
   // Exactly once: nobody twice, in every scenario; nobody missed; a killed process's in-flight rows are
-  // "interrupted" (failed), at most its pool (16).
+  // "interrupted" (failed), at most its pool (the push driver's concurrency).
   return rows.every(
     (r) =>
       r.inapp === N &&
       r.duplicates === 0 &&
       r.missing === 0 &&
       r.pushed + r.interrupted === N &&
-      (r.scenario === "2 processes, 1 killed" ? r.interrupted <= 16 : r.interrupted === 0),
+      (r.scenario === "2 processes, 1 killed" ? r.interrupted <= pushDriver.concurrency : r.interrupted === 0),
   );
 }
 

@@ -28,7 +28,9 @@ export async function writeBenchUsers(url: string, users: { id: string; deviceId
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query("create table if not exists bench_users (n integer primary key, id text not null, device text not null)");
+    await client.query(
+      "create table if not exists bench_users (n integer primary key, id text not null, device text not null)",
+    );
     await client.query("truncate bench_users");
     await client.query(
       "insert into bench_users (n, id, device) select n - 1, id, device from unnest($1::text[], $2::text[]) with ordinality as u(id, device, n)",
@@ -49,12 +51,24 @@ export async function runPgbench(url: string, clients: number, script: string): 
   try {
     const file = path.join(dir, "script.sql");
     writeFileSync(file, script);
-    const args = ["-n", "-M", "prepared", "-c", String(clients), "-j", String(Math.min(clients, 4)), "-T", String(SECONDS)];
+    const args = [
+      "-n",
+      "-M",
+      "prepared",
+      "-c",
+      String(clients),
+      "-j",
+      String(Math.min(clients, 4)),
+      "-T",
+      String(SECONDS),
+    ];
     args.push("-f", file, "-l", "--log-prefix", path.join(dir, "log"), url);
     const out = await new Promise<string | null>((resolve) => {
       execFile(binary, args, { cwd: dir, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
         if (error) {
-          console.error(`pgbench: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "not found" : stderr || error.message}`);
+          console.error(
+            `pgbench: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "not found" : stderr || error.message}`,
+          );
           resolve(null);
         } else resolve(stdout);
       });
@@ -78,6 +92,7 @@ export async function runPgbench(url: string, clients: number, script: string): 
       p50: round(percentile(latencies, 50)),
       p99: round(percentile(latencies, 99)),
       errors: failed,
+      warmups: 0,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import http from "node:http";
+import { httpPoster } from "./http-client.ts";
 import path from "node:path";
 import pg from "pg";
 import { openDatabase } from "../src/server/db/client.ts";
@@ -35,35 +35,19 @@ import { benchEnv } from "./scan-server.ts";
 const DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/fidele_bench_redeem";
 
 function httpRedeemer(port: number, world: RedeemWorld, clients: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
-  const once = (client: number, n: number) => {
+  const poster = httpPoster(port, clients);
+  const once = async (client: number, n: number) => {
     const user = world.users[(client + n * clients) % world.users.length]!;
     const body = JSON.stringify({ idempotencyKey: randomUUID() });
-    return new Promise<boolean>((resolve, reject) => {
-      const req = http.request(
-        {
-          host: "127.0.0.1",
-          port,
-          path: `/api/rewards/${world.rewardSlug}/redeem`,
-          method: "POST",
-          agent,
-          headers: {
-            "content-type": "application/json",
-            "content-length": Buffer.byteLength(body),
-            cookie: user.cookie,
-            origin: "http://127.0.0.1",
-          },
-        },
-        (res) => {
-          res.resume();
-          res.on("end", () => resolve(res.statusCode === 201));
-        },
-      );
-      req.on("error", reject);
-      req.end(body);
-    });
+    const answer = await poster.post(
+      client,
+      `/api/rewards/${world.rewardSlug}/redeem`,
+      { cookie: user.cookie, origin: "http://127.0.0.1" },
+      body,
+    );
+    return answer.status === 201;
   };
-  return { once, close: () => agent.destroy() };
+  return { once, close: poster.close };
 }
 
 const sqlParams = (world: RedeemWorld, userId: string) => [userId, world.rewardId, randomUUID(), "reward", null];
@@ -85,7 +69,9 @@ select fidele_redeem(u.id, ${literal(world.rewardId)}, gen_random_uuid()::text, 
 `;
       for (const clients of CONCURRENCY) {
         const h = httpRedeemer(world.port, world, clients);
+        await server.loop();
         const httpStats = await drive(clients, h.once);
+        const loop = await server.loop();
         h.close();
         const sqlStats = await drive(clients, async (client, n) => {
           const user = world.users[(client + n * clients) % world.users.length]!;
@@ -99,6 +85,7 @@ select fidele_redeem(u.id, ${literal(world.rewardId)}, gen_random_uuid()::text, 
           sql: sqlStats,
           ratio: httpStats.rps / sqlStats.rps,
           pgbench: await runPgbench(url, clients, script),
+          loop,
         });
       }
     } finally {

@@ -1,8 +1,11 @@
 import { rmSync } from "node:fs";
 import { runBundle } from "./bundle.ts";
+import { runFelt } from "./felt.ts";
+import { runImport } from "./import.ts";
 import { ensureBuild } from "./lib.ts";
 import { runLighthouse } from "./lighthouse.ts";
 import { runMessages } from "./messages.ts";
+import { runPlatform } from "./platform.ts";
 import { runRedeem } from "./redeem.ts";
 import { runScale } from "./scale.ts";
 import { runScan } from "./scan.ts";
@@ -19,10 +22,13 @@ type Benchmark = { name: string; run: () => Promise<boolean>; noBuild?: boolean 
 const BENCHMARKS: Benchmark[] = [
   { name: "bundle", run: runBundle },
   { name: "lighthouse", run: runLighthouse },
+  { name: "felt", run: runFelt },
   { name: "scan", run: runScan },
   { name: "redeem", run: runRedeem },
   { name: "messages", run: runMessages },
   { name: "scale", run: runScale },
+  { name: "platform", run: runPlatform, noBuild: true }, // the API only: the load sends no page request
+  { name: "import", run: runImport, noBuild: true },
   { name: "start", run: runStart, noBuild: true }, // it times npm start's own builds
 ];
 

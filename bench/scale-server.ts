@@ -4,6 +4,8 @@ import pg from "pg";
 import { openDatabase } from "../src/server/db/client.ts";
 import { createReward, createShop, createUser } from "../src/server/db/factories.ts";
 import { createLogger } from "../src/server/lib/logger.ts";
+import { foldRetention } from "../src/server/modules/cards/retention.service.ts";
+import { measureAutomations } from "../src/server/modules/messages/automations.service.ts";
 import { startServer } from "../src/server/server.ts";
 import { benchEnv } from "./scan-server.ts";
 
@@ -14,7 +16,8 @@ import { benchEnv } from "./scan-server.ts";
  * - the big shop: BENCH_SCALE_CUSTOMERS customers (default 50,000), BENCH_SCALE_SCANS scans over a year (default
  *   500,000; one in 9 refused, one in 500 flagged, 20,000 devices), a ledger entry per accepted scan plus a welcome
  *   bonus per card and one per redemption (~500,000 rows), 5,010 redemptions (10 pending);
- * - 2,000 small shops (clones of one made by the factory), 25 customers and 50 scans each.
+ * - 2,000 small shops (clones of one made by the factory), 25 customers and 50 scans each;
+ * - (issue 27) the big shop's five automations, 5,000 win-back occasions over 90 days, and the cohort grid folded.
  * Bulk rows go in with triggers off (session_replication_role = replica); what the triggers would have kept
  * (card totals, names and search text, daily figures, device numbers) is then made in bulk, as migration 0017 does.
  * It prints one JSON line (port, ids, session cookies) and answers the parent's IPC messages: "mark" (collect
@@ -57,7 +60,8 @@ async function seed(url: string, ids: { big: string; template: string; smallOwne
       [CUSTOMERS],
     );
     await q(
-      `insert into profiles (id, first_name, last_name) select 'u' || g, 'Prénom' || (g % 997), 'Nom' || g
+      `insert into profiles (id, first_name, last_name, birthday)
+       select 'u' || g, 'Prénom' || (g % 997), 'Nom' || g, date '1970-01-01' + (g % 12000)
        from generate_series(1, $1::int) g`,
       [CUSTOMERS],
     );
@@ -175,6 +179,23 @@ async function seed(url: string, ids: { big: string; template: string; smallOwne
          on conflict do nothing`,
       );
     }
+    // Issue 27: the big shop's automations (off, so the 5-minute job sends nothing during the timed reads) and a
+    // win-back's last 90 days: 5,000 occasions, one in ten held out.
+    if ((await q("select to_regclass('automations') is not null as ok")).rows[0].ok) {
+      await q(
+        `insert into automations (shop_id, kind, enabled, days, title, body, holdout_percent)
+         select $1, k, false, case when k in ('win_back', 'reward_waiting') then 30 end, 'Titre', 'Texte', 10
+         from unnest(array['welcome', 'win_back', 'reward_waiting', 'birthday', 'almost_full']) k`,
+        [ids.big],
+      );
+      await q(
+        `insert into automation_occasions (automation_id, shop_id, user_id, card_id, occasion, since, decided_at, holdout)
+         select a.id, $1, 'u' || (1 + g * 9 % $2::int), bench_uuid('c' || (1 + g * 9 % $2::int)), 'absence:' || g,
+                now() - (g % 90 + 30) * interval '1 day', now() - (g % 90) * interval '1 day', g % 10 = 0
+         from automations a, generate_series(1, 5000) g where a.shop_id = $1 and a.kind = 'win_back'`,
+        [ids.big, CUSTOMERS],
+      );
+    }
     // The bulk updates above left every card three or four times over; a live table is vacuumed as it goes.
     await q("vacuum full cards");
     await q("vacuum analyze");
@@ -213,6 +234,10 @@ async function main() {
   const admin = await createUser(deps, { withoutPassword: true, role: "admin" });
   const reward = await createReward(deps, { shopId: big.id, title: "Café offert", cost: 50 });
   const counts = await seed(url, { big: big.id, template: template.id, smallOwner: smallOwner.id, reward: reward.id });
+  // The retention rollups (cohort grid, rhythm), as the hourly job retention.fold keeps them (issue 27).
+  counts.retentionShops = await foldRetention(deps.db, new Date(), Number.POSITIVE_INFINITY);
+  // What followed the win-back's occasions, as the job automations.measure keeps it.
+  counts.occasionsMeasured = (await measureAutomations(deps.db, new Date())).occasions;
   const seedSeconds = (performance.now() - started) / 1000;
 
   const world: ScaleWorld = {

@@ -46,7 +46,11 @@ function startServer(url: string) {
   });
   const lines = createInterface({ input: child.stdout! });
   const world = new Promise<ScaleWorld>((resolve, reject) => {
-    lines.once("line", (line) => resolve(JSON.parse(line)));
+    // The world is the line with its seed time; the server may log a line of its own before it (a warning).
+    lines.on("line", (line) => {
+      const value = line.startsWith("{") ? (JSON.parse(line) as Partial<ScaleWorld>) : {};
+      if (value.seedSeconds !== undefined) resolve(value as ScaleWorld);
+    });
     child.once("exit", (code) => reject(new Error(`bench/scale-server.ts exited with ${code}`)));
   });
   const ask = <T>(type: string, answer: string) =>
@@ -107,6 +111,10 @@ export async function runScale(): Promise<boolean> {
         bo("scans, flagged", "/scans?flagged=true"),
         bo("scans, refused", "/scans?outcome=cooldown"),
         bo("today", "/today"),
+        // Issue 27: retention on the dashboard, and the automations page with its results over 30 and 90 days.
+        bo("retention", "/retention"),
+        bo("automations, 30 days", "/automations"),
+        bo("automations, 90 days", "/automations?days=90"),
         bo("card", "/card"),
         bo("double points", "/double-points"),
         bo("hours", "/hours"),
@@ -121,8 +129,8 @@ export async function runScale(): Promise<boolean> {
         bo("prize lots", "/prize-lots"),
         bo("contests", "/contests"),
         bo("contest winnings", "/contest-winnings"),
-        { name: "message composer", path: `/api/messages/shops/${w.big.id}/composer`, cookie: o, budget: READ_BUDGET_MS },
-        { name: "messages sent", path: `/api/messages/shops/${w.big.id}/sent`, cookie: o, budget: READ_BUDGET_MS },
+        { name: "message composer", path: `/api/backoffice/shops/${w.big.id}/messages/composer`, cookie: o, budget: READ_BUDGET_MS },
+        { name: "messages sent", path: `/api/backoffice/shops/${w.big.id}/messages`, cookie: o, budget: READ_BUDGET_MS },
         { name: "all customers (owner)", path: "/api/backoffice/customers", cookie: o, budget: READ_BUDGET_MS },
         { name: "customer profile", path: `/api/profiles/${w.shopper.id}`, cookie: o, budget: READ_BUDGET_MS },
         { name: "platform: shops", path: "/api/backoffice/platform/shops", cookie: w.adminCookie, budget: READ_BUDGET_MS },

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import http from "node:http";
 import path from "node:path";
 import pg from "pg";
 import { importCodeKey, rotatingToken, timeStep } from "../src/domain/loyalty/scan-code.ts";
@@ -7,6 +6,7 @@ import { SHARED_DEVICE_ACCOUNTS, SHARED_DEVICE_WINDOW_DAYS } from "../src/domain
 import { openDatabase } from "../src/server/db/client.ts";
 import { createLogger } from "../src/server/lib/logger.ts";
 import { createDeps } from "../src/server/server.ts";
+import { httpPoster } from "./http-client.ts";
 import { ROOT, table, writeResult } from "./lib.ts";
 import { reportLoop } from "./loop-probe.ts";
 import {
@@ -62,7 +62,7 @@ function tokenSource(world: ScanWorld) {
 }
 
 function httpScanner(port: number, world: ScanWorld, clients: number) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+  const poster = httpPoster(port, clients);
   const token = tokenSource(world);
   const once = async (client: number, n: number) => {
     const user = world.users[(client + n * clients) % world.users.length]!;
@@ -72,38 +72,18 @@ function httpScanner(port: number, world: ScanWorld, clients: number) {
       deviceId: user.deviceId,
       idempotencyKey: randomUUID(),
     });
-    return new Promise<boolean>((resolve, reject) => {
-      const req = http.request(
-        {
-          host: "127.0.0.1",
-          port,
-          path: "/api/cards/scan",
-          method: "POST",
-          agent,
-          headers: {
-            "content-type": "application/json",
-            "content-length": Buffer.byteLength(body),
-            cookie: user.cookie,
-            origin: "http://127.0.0.1",
-          },
-        },
-        (res) => {
-          let text = "";
-          res.setEncoding("utf8");
-          res.on("data", (d) => {
-            text += d;
-          });
-          res.on("end", () => resolve(res.statusCode === 200 && text.includes('"outcome":"accepted"')));
-        },
-      );
-      req.on("error", reject);
-      req.end(body);
-    });
+    const answer = await poster.post(
+      client,
+      "/api/cards/scan",
+      { cookie: user.cookie, origin: "http://127.0.0.1" },
+      body,
+    );
+    return answer.status === 200 && answer.body.includes('"outcome":"accepted"');
   };
-  return { once, close: () => agent.destroy() };
+  return { once, close: poster.close };
 }
 
-const SCAN_SQL = "select fidele_scan($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) as r";
+const SCAN_SQL = "select fidele_scan($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) as r";
 
 function scanParams(world: ScanWorld, user: ScanWorld["users"][number], configVersion: number) {
   return [
@@ -119,6 +99,10 @@ function scanParams(world: ScanWorld, user: ScanWorld["users"][number], configVe
     user.deviceId,
     SHARED_DEVICE_ACCOUNTS,
     SHARED_DEVICE_WINDOW_DAYS,
+    null,
+    // A visit, not an amount nor a receipt (issue 29's parameters).
+    null,
+    null,
     null,
   ];
 }
@@ -236,11 +220,13 @@ function benchPostgres(adminUrl: string): Promise<{ rows: Row[]; history: Histor
       const version = await configVersionOf((t, v) => pool.query(t, v), world.shopId);
       await writeBenchUsers(url, world.users);
       const script = `\\set n random(0, ${world.users.length - 1})
-select fidele_scan(u.id, u.id, ${literal(world.scanUid)}, gen_random_uuid()::text, 'rotating', 'valid', ${version}, '[]'::jsonb, false, u.device, ${SHARED_DEVICE_ACCOUNTS}, ${SHARED_DEVICE_WINDOW_DAYS}, null) from bench_users u where u.n = :n;
+select fidele_scan(u.id, u.id, ${literal(world.scanUid)}, gen_random_uuid()::text, 'rotating', 'valid', ${version}, '[]'::jsonb, false, u.device, ${SHARED_DEVICE_ACCOUNTS}, ${SHARED_DEVICE_WINDOW_DAYS}, null, null, null, null) from bench_users u where u.n = :n;
 `;
       for (const clients of CONCURRENCY) {
         const h = httpScanner(world.port, world, clients);
+        await server.loop();
         const httpStats = await drive(clients, h.once);
+        const loop = await server.loop();
         h.close();
         const sqlStats = await drive(clients, async (client, n) => {
           const user = world.users[(client + n * clients) % world.users.length]!;
@@ -258,6 +244,7 @@ select fidele_scan(u.id, u.id, ${literal(world.scanUid)}, gen_random_uuid()::tex
           sql: sqlStats,
           ratio: httpStats.rps / sqlStats.rps,
           pgbench: await runPgbench(url, clients, script),
+          loop,
         });
       }
       const history = await deviceHistory("postgresql", (text, values) => pool.query(text, values), world, version);

@@ -7,7 +7,16 @@ import { existsSync } from "node:fs";
 import module from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { buildWeb, ensureServerBuild, ROOT, SERVER_ENTRY, webBuildReason, webInputsHash } from "./build.mjs";
+import {
+  buildWeb,
+  ensureServerBuild,
+  needsPrecompression,
+  precompressInBackground,
+  ROOT,
+  SERVER_ENTRY,
+  webBuildReason,
+  webInputsHash,
+} from "./build.mjs";
 
 const root = ROOT;
 // Settings from .env when there is one (variables already set win), see .env.example.
@@ -22,7 +31,8 @@ let build = null;
 const buildStarted = Date.now();
 if (reason) {
   console.log(`[start] construction de l'application web (${reason})…`);
-  build = buildWeb(webHash).child;
+  // Its compressed copies (3.1 s of brotli) are made once the server answers, not on the way (ADR 0037).
+  build = buildWeb(webHash, { precompress: false }).child;
 }
 
 // The server runs as built JavaScript (ADR 0037): bundled again only when its sources changed (~0.3 s).
@@ -46,9 +56,12 @@ const whenOrphaned = (stop) =>
   }, 1000).unref();
 
 if (!build) {
+  // A start stopped before the copies of the last build were all compressed finishes them.
+  if (needsPrecompression(webHash)) precompressInBackground(webHash);
   // Nothing to build (a later start): the server runs in this process — no second Node to boot. It handles
   // SIGINT/SIGTERM/SIGHUP itself and exits with its own code.
   module.enableCompileCache?.(compileCache);
+  process.env.NODE_COMPILE_CACHE = compileCache; // for the PGlite worker thread too
   process.setSourceMapsEnabled(true);
   whenOrphaned(() => process.kill(process.pid, "SIGTERM"));
   await import(pathToFileURL(SERVER_ENTRY).href);
@@ -72,6 +85,7 @@ function runBesideBuild(build) {
     }
     console.log(`[start] application web construite en ${((Date.now() - buildStarted) / 1000).toFixed(1)} s`);
     if (child.connected) child.send({ webBuild: "done" }, () => child.disconnect());
+    precompressInBackground(webHash);
   });
 
   const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];

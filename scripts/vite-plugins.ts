@@ -1,22 +1,16 @@
 import { readFileSync } from "node:fs";
-import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
-import { brotliCompress, constants, gzip } from "node:zlib";
 import type { Plugin } from "vite";
 import { ROUTES } from "../src/domain/routes.ts";
+import { precompressClient } from "./build.mjs";
 import { ROUTE_PRELOADS_FILE } from "../src/server/lib/spa-index.ts";
 
 /**
- * Writes `name.br` and `name.gz` beside every compressible file of the build, compressed once at their best, for
- * the server's static files (serveStatic `precompressed`, src/server/app.ts). Brotli at quality 11 makes the
- * JavaScript a phone downloads about 13 % smaller than gzip; compressing on every request could not afford it.
- * Files over 512 kB (the QR reader's WebAssembly) get quality 9: 11 would add ~10 s to every build for 12 %.
+ * The .br/.gz copies of the build's files (precompressClient in scripts/build.mjs), written when the build closes;
+ * or not at all when a first `npm start` builds (FIDELE_PRECOMPRESS=later): it makes them after the server answers.
  */
 export function precompress(): Plugin {
   let outDir = "";
-  const brotli = promisify(brotliCompress);
-  const gzipAsync = promisify(gzip);
   return {
     name: "fidele:precompress",
     apply: "build",
@@ -25,22 +19,7 @@ export function precompress(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
-      const files = (await readdir(outDir, { recursive: true })).filter((f) =>
-        /\.(js|mjs|css|svg|webmanifest|json|wasm)$/.test(f),
-      );
-      await Promise.all(
-        files.map(async (file) => {
-          // The service worker is written by vite-plugin-pwa, possibly after this runs: never a stale copy of it.
-          if (/^(sw|workbox-[\w-]+)\.js$/.test(file)) return;
-          const full = path.join(outDir, file);
-          if ((await stat(full)).size < 1024) return;
-          const data = await readFile(full);
-          const quality = data.length > 512_000 ? 9 : 11;
-          const params = { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: data.length };
-          await writeFile(`${full}.br`, await brotli(data, { params }));
-          await writeFile(`${full}.gz`, await gzipAsync(data, { level: 9 }));
-        }),
-      );
+      if (process.env.FIDELE_PRECOMPRESS !== "later") await precompressClient(outDir);
     },
   };
 }

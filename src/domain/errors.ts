@@ -3,7 +3,7 @@
  * `userMessage` is what a person reads (French). Only `code` and `userMessage`
  * ever go on the wire.
  */
-export type ErrorCode =
+type ErrorCode =
   | "VALIDATION"
   | "UNAUTHENTICATED"
   | "FORBIDDEN"
@@ -12,6 +12,8 @@ export type ErrorCode =
   | "RATE_LIMITED"
   | "PAYLOAD_TOO_LARGE"
   | "UNSUPPORTED_MEDIA_TYPE"
+  /** A service outside Fidèle (a till vendor) did not answer: try again later. */
+  | "UNAVAILABLE"
   | "INTERNAL";
 
 const STATUS: Record<ErrorCode, number> = {
@@ -24,11 +26,12 @@ const STATUS: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  UNAVAILABLE: 503,
 };
 
 const DEFAULT_USER_MESSAGE: Record<ErrorCode, string> = {
   VALIDATION: "Certaines informations sont invalides.",
-  UNAUTHENTICATED: "Vous devez être connecté pour continuer.",
+  UNAUTHENTICATED: "Connectez-vous pour continuer.",
   FORBIDDEN: "Vous n'avez pas accès à cette page.",
   NOT_FOUND: "Introuvable.",
   CONFLICT: "Cette action n'est plus possible.",
@@ -36,9 +39,10 @@ const DEFAULT_USER_MESSAGE: Record<ErrorCode, string> = {
   UNSUPPORTED_MEDIA_TYPE: "Format de requête non pris en charge.",
   RATE_LIMITED: "Trop de tentatives. Réessayez dans quelques instants.",
   INTERNAL: "Une erreur interne est survenue. Réessayez plus tard.",
+  UNAVAILABLE: "Le service ne répond pas pour l'instant. Réessayez dans quelques minutes.",
 };
 
-export type FieldErrors = Record<string, string>;
+type FieldErrors = Record<string, string>;
 
 export class AppError extends Error {
   readonly code: ErrorCode;

@@ -5,6 +5,7 @@
  * No `new Intl.` anywhere else in `src` (checked by `npm run lint`).
  */
 import { WEEKDAYS_FR } from "./loyalty/hours.ts";
+import { daysBetween, formatMinutesFr, localParts } from "./loyalty/time.ts";
 
 const integer = new Intl.NumberFormat("fr-FR");
 const signed = new Intl.NumberFormat("fr-FR", { signDisplay: "exceptZero" });
@@ -12,6 +13,7 @@ const oneDecimal = new Intl.NumberFormat("fr-FR", { maximumFractionDigits: 1 });
 const coordinate = new Intl.NumberFormat("fr-FR", { maximumFractionDigits: 5 });
 const fixedOneDecimal = new Intl.NumberFormat("fr-FR", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 const euros = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" });
+const percent = new Intl.NumberFormat("fr-FR", { style: "percent", maximumFractionDigits: 0 });
 const pluralRules = new Intl.PluralRules("fr-FR");
 const conjunction = new Intl.ListFormat("fr-FR", { type: "conjunction" });
 
@@ -26,7 +28,6 @@ const dateTime = new Intl.DateTimeFormat("fr-FR", {
   hour: "2-digit",
   minute: "2-digit",
 });
-const weekdayDayMonth = new Intl.DateTimeFormat("fr-FR", { weekday: "long", day: "numeric", month: "long" });
 const clockHm = new Intl.DateTimeFormat("fr-FR", { hour: "numeric", minute: "2-digit" });
 const clockDigits = new Intl.DateTimeFormat("fr-FR", { hour: "2-digit", minute: "2-digit" });
 const clockHms = new Intl.DateTimeFormat("fr-FR", { hour: "2-digit", minute: "2-digit", second: "2-digit" });
@@ -41,12 +42,18 @@ const utcDateLong = new Intl.DateTimeFormat("fr-FR", {
 const utcDateShort = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "short", timeZone: "UTC" });
 const utcDayMonth = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "long", timeZone: "UTC" });
 const utcMonthYear = new Intl.DateTimeFormat("fr-FR", { month: "long", year: "numeric", timeZone: "UTC" });
-const utcWeekdayDate = new Intl.DateTimeFormat("fr-FR", {
-  weekday: "short",
-  day: "numeric",
-  month: "short",
-  timeZone: "UTC",
-});
+
+// Formatters for a given time zone, built once per zone: a server writing for a person (a file, an e-mail) cannot
+// rely on its own zone, which is the host's.
+const dateTimeInZone = new Map<string, Intl.DateTimeFormat>();
+const dateTimeIn = (tz: string) => {
+  let f = dateTimeInZone.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat("fr-FR", { dateStyle: "long", timeStyle: "short", timeZone: tz });
+    dateTimeInZone.set(tz, f);
+  }
+  return f;
+};
 
 const asDate = (value: string | Date) => (typeof value === "string" ? new Date(value) : value);
 const calendar = (date: string) => new Date(`${date.slice(0, 10)}T00:00:00Z`);
@@ -64,6 +71,8 @@ export const formatCoordinate = (n: number) => coordinate.format(n);
 export const formatRating = (n: number) => fixedOneDecimal.format(n);
 /** "12,50 €" */
 export const formatEuros = (n: number) => euros.format(n);
+/** "12 %" (a ratio, 0.12). */
+export const formatPercent = (ratio: number) => percent.format(ratio);
 /** "3 Ko" */
 export const formatKilobytes = (bytes: number) => `${integer.format(Math.round(bytes / 1024))} Ko`;
 /** "le pain, le café et la tarte" */
@@ -98,8 +107,8 @@ export const formatDateShort = (value: string | Date) => dateShort.format(asDate
 export const formatDayMonth = (value: string | Date) => dayMonth.format(asDate(value));
 /** "12 mars 2026, 14:05" */
 export const formatDateTime = (value: string | Date) => dateTime.format(asDate(value));
-/** "lundi 23 novembre" */
-export const formatWeekdayDayMonth = (value: string | Date) => weekdayDayMonth.format(asDate(value));
+/** "12 mars 2026 à 14:05" in the time zone `tz` (IANA), whatever the host's. */
+export const formatDateTimeIn = (value: string | Date, tz: string) => dateTimeIn(tz).format(asDate(value));
 /** "14 h 05" */
 export const formatClock = (value: string | Date) => clockHm.format(asDate(value)).replace(":", " h ");
 /** "09:05" (two digits each). */
@@ -115,30 +124,48 @@ export const formatLocalDayMonth = (date: string) => utcDayMonth.format(calendar
 
 /** A calendar date's month: "novembre 2026". */
 export const formatLocalMonth = (date: string) => utcMonthYear.format(calendar(date));
-/** A calendar date as "lun. 12 mars". */
-export const formatLocalWeekdayDate = (date: string) => utcWeekdayDate.format(calendar(date));
 /** A wall-clock time "09:30" as "9 h 30", "14:00" as "14 h". */
 export function formatHourMinute(value: string): string {
   const [h, m] = value.split(":");
   return m === "00" ? `${Number(h)} h` : `${Number(h)} h ${m}`;
 }
 
-const dayKey = (d: Date) => `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
-const shiftDays = (d: Date, days: number) => {
-  const copy = new Date(d);
-  copy.setDate(copy.getDate() + days);
-  return copy;
-};
-/** A moment the way people say it: "aujourd'hui à 14 h 05", "hier à …", "demain à …", "le 12 mars". */
-export function formatMoment(value: string | Date, now = new Date()): string {
-  const date = asDate(value);
-  const at = `à ${formatClock(date)}`;
-  if (dayKey(date) === dayKey(now)) return `aujourd'hui ${at}`;
-  if (dayKey(date) === dayKey(shiftDays(now, -1))) return `hier ${at}`;
-  if (dayKey(date) === dayKey(shiftDays(now, 1))) return `demain ${at}`;
-  const inDays = (date.getTime() - now.getTime()) / 86_400_000;
-  if (inDays > 0 && inDays < 6) return `${weekdayDayMonth.format(date)} ${at}`;
-  return date.getFullYear() === now.getFullYear() ? `le ${dayMonth.format(date)}` : `le ${dateLong.format(date)}`;
+// The device's time zone (the browser's), for a moment shown without a shop's.
+const deviceTimeZone = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+const utcWeekdayDayMonth = new Intl.DateTimeFormat("fr-FR", {
+  weekday: "long",
+  day: "numeric",
+  month: "long",
+  timeZone: "UTC",
+});
+
+/**
+ * A moment the way people say it: "aujourd'hui à 14 h 05", "hier à …", "demain à …", "jeudi 12 mars à 9 h 00" in
+ * the coming week, else "le 12 mars" ("le 12 mars 2025" in another year). Its day and clock are `timeZone`'s: a
+ * shop's when the server speaks for the shop (a cooldown, the wheel's next turn), the device's by default.
+ */
+export function formatMoment(value: string | Date, now = new Date(), timeZone = deviceTimeZone): string {
+  const target = localParts(asDate(value), timeZone);
+  const today = localParts(now, timeZone).date;
+  const days = daysBetween(today, target.date);
+  const at = `à ${formatMinutesFr(target.minutes)}`;
+  if (days === 0) return `aujourd'hui ${at}`;
+  if (days === -1) return `hier ${at}`;
+  if (days === 1) return `demain ${at}`;
+  if (days > 1 && days < 7) return `${utcWeekdayDayMonth.format(calendar(target.date))} ${at}`;
+  return `le ${target.date.slice(0, 4) === today.slice(0, 4) ? formatLocalDayMonth(target.date) : formatLocalDate(target.date)}`;
+}
+
+/**
+ * How long ago, for a screen that updates itself (the counter tablet's last visits): "à l'instant", "il y a 5 min",
+ * "il y a 2 h" the same day and up to 6 hours back, then as formatMoment says it ("hier à 18 h 05").
+ */
+export function formatAgo(value: string | Date, now = new Date(), timeZone = deviceTimeZone): string {
+  const minutes = Math.floor((now.getTime() - asDate(value).getTime()) / 60_000);
+  if (minutes < 1) return "à l'instant";
+  if (minutes < 60) return `il y a ${formatNumber(minutes)} min`;
+  if (minutes < 6 * 60) return `il y a ${formatNumber(Math.floor(minutes / 60))} h`;
+  return formatMoment(value, now, timeZone);
 }
 
 /** A duration in minutes as "15 minutes", "1 heure", "2 h 30", "3 jours". */
@@ -166,6 +193,17 @@ export function localIsoDate(date = new Date()): string {
 export function personName(p: { firstName: string | null; lastName: string | null; email?: string | null }): string {
   const name = [p.firstName, p.lastName].filter(Boolean).join(" ").trim();
   return name || p.email || "Client sans nom";
+}
+
+/**
+ * A person as a screen in the shop shows them to everyone there (the counter tablet): first name and initial,
+ * "Camille D.", never the whole name; "Un client" without a name.
+ */
+export function shortPersonName(p: { firstName: string | null; lastName: string | null }): string {
+  const first = p.firstName?.trim() ?? "";
+  const initial = p.lastName?.trim().charAt(0).toUpperCase() ?? "";
+  if (!first) return initial ? `${initial}.` : "Un client";
+  return initial ? `${first} ${initial}.` : first;
 }
 
 /** "Du 1 décembre 2025 au 24 décembre 2025 · le samedi et dimanche · de 14 h à 16 h" (days 1 = Monday … 7). */
@@ -196,3 +234,6 @@ export function formatPeriod(p: {
       : "toute la journée";
   return `${dates} · ${days} · ${hours}`;
 }
+
+/** A French phrase made to start a line: "lundi" → "Lundi", "du 3 au 5 mai" → "Du 3 au 5 mai". */
+export const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { formatAmount, plural } from "./format.ts";
 import {
   loyaltyCardsFr,
+  creditedTodayFr,
   minutesFr,
+  multipliedFr,
   reservedFr,
   reservedForFr,
   rewardsAvailableFr,
@@ -54,6 +56,14 @@ describe("French plurals and agreement", () => {
     expect(stillToGoFr("stamps", 2)).toBe("encore 2 tampons");
     expect(stillToGoFr("points", 1)).toBe("encore un point");
     expect(stillToGoFr("points", 30)).toBe("encore 30 points");
+    // The counter's day in words, never « 0 passage crédité sur 0 » (issue 25 row 13).
+    expect(creditedTodayFr(0, 0)).toBe("Aucun passage aujourd'hui.");
+    expect(creditedTodayFr(0, 1)).toBe("Aucun passage crédité aujourd'hui, 1 refusé.");
+    expect(creditedTodayFr(1, 1)).toBe("1 passage crédité aujourd'hui.");
+    expect(creditedTodayFr(3, 5)).toBe("3 passages crédités aujourd'hui, 2 refusés.");
+    // A multiplier in the card's own unit (issue 25 row 13).
+    expect(multipliedFr("stamps", 2)).toBe("Tampons ×2");
+    expect(multipliedFr("points", 3)).toBe("Points ×3");
     // Two rewards ready already: the sentence names the next one not yet reachable, not « Plus que 2 tampons ».
     expect(rewardsGlanceFr("stamps", { reachable: 2, next: { title: "Croissant offert", missing: 2 } })).toBe(
       "2 récompenses disponibles · Prochaine récompense : Croissant offert (encore 2 tampons)",
@@ -74,11 +84,11 @@ describe("French plurals and agreement", () => {
   });
 
   it("names each shop role once, and agrees « en tant que »", () => {
-    expect(SHOP_ROLE_LABELS_FR).toEqual({ owner: "Propriétaire", admin: "Gérant", member: "Équipier" });
+    expect(SHOP_ROLE_LABELS_FR).toEqual({ owner: "Propriétaire", admin: "Responsable", member: "Membre de l'équipe" });
     expect(shopRoleLabel("owner")).toBe("Propriétaire");
-    expect(shopRoleLabel("inconnu")).toBe("Équipier");
-    expect(asShopRoleFr("member")).toBe("en tant qu'équipier");
-    expect(asShopRoleFr("admin")).toBe("en tant que gérant");
+    expect(shopRoleLabel("inconnu")).toBe("Membre de l'équipe");
+    expect(asShopRoleFr("member")).toBe("en tant que membre de l'équipe");
+    expect(asShopRoleFr("admin")).toBe("en tant que responsable");
     expect(asShopRoleFr("owner")).toBe("en tant que propriétaire");
   });
 });

@@ -1,5 +1,6 @@
 import {
   type CardMode,
+  capitalize,
   formatAmount,
   formatClock,
   formatMoment,
@@ -35,6 +36,21 @@ export const loyaltyCardsFr = (n: number) => plural(n, "carte de fidélité", "c
 /** "1 récompense disponible", "2 récompenses disponibles". */
 export const rewardsAvailableFr = (n: number) => plural(n, "récompense disponible", "récompenses disponibles");
 
+/** "Points ×2", "Tampons ×3": a visit's multiplier in the card's own unit (issue 25 row 13). */
+export const multipliedFr = (mode: CardMode, multiplier: number) => `${capitalize(unitWord(mode, 2))} ×${multiplier}`;
+
+/**
+ * The counter's day: "Aucun passage aujourd'hui.", "3 passages crédités aujourd'hui.", "3 passages crédités
+ * aujourd'hui, 1 refusé.", "Aucun passage crédité aujourd'hui, 1 refusé." — never « 0 passage crédité sur 0 »
+ * (issue 25 row 13).
+ */
+export function creditedTodayFr(credited: number, total: number): string {
+  if (total === 0) return "Aucun passage aujourd'hui.";
+  const refused = total - credited;
+  const head = `${credited === 0 ? "Aucun passage crédité" : plural(credited, "passage crédité", "passages crédités")} aujourd'hui`;
+  return refused > 0 ? `${head}, ${plural(refused, "refusé", "refusés")}.` : `${head}.`;
+}
+
 /** "1 passage", "3 passages". */
 export const visitsFr = (n: number) => plural(n, "passage", "passages");
 
@@ -53,7 +69,7 @@ export const stillToGoFr = (mode: CardMode, n: number) =>
   n === 1 ? `encore un ${unitWord(mode, 1)}` : `encore ${formatAmount(mode, n)}`;
 
 /** A card's rewards at a glance: how many it can take now, and the cheapest one it still lacks points for. */
-export type RewardsGlance = { reachable: number; next: { title: string; missing: number } | null };
+type RewardsGlance = { reachable: number; next: { title: string; missing: number } | null };
 
 /**
  * "2 récompenses disponibles · Prochaine récompense : Croissant offert (encore 2 tampons)": what a card with a

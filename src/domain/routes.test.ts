@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { checkAccess, type Guard, homeAfterSignIn, LAYOUT_DEFAULTS, matchRoute, ROUTES, type Viewer } from "./routes.ts";
+import {
+  checkAccess,
+  type Guard,
+  homeAfterSignIn,
+  LAYOUT_DEFAULTS,
+  matchRoute,
+  ROUTES,
+  type Viewer,
+} from "./routes.ts";
 
 // SPEC §2, copied by hand (not derived from ROUTES) so that a route dropped from the table fails here.
 const SPEC_STATIC = [
@@ -34,6 +42,10 @@ const SPEC_STATIC = [
   "/reader",
   "/scanner",
   "/scanner-auth",
+  // Issue 29: what a receipt's QR code opens, beyond SPEC §2.
+  "/ticket",
+  // Issue 29 item 6: the counter tablet, beyond SPEC §2.
+  "/tablette",
   // Contest pages
   "/jeu-concours",
   "/jeu-concours-roulette",
@@ -45,9 +57,19 @@ const SPEC_STATIC = [
   "/notifications",
   "/profil",
   "/review",
+  // Issue 28: claiming a gift card or an imported balance, beyond SPEC §2.
+  "/recuperer",
+  // Issue 28: parrainage and review requests, beyond SPEC §2.
+  "/parrainer",
+  "/admin/avis",
+  "/admin/parrainage",
   // Admin
   "/admin",
   "/admin/ajouter-un-reward",
+  // Issue 27: the automations page, beyond SPEC §2.
+  "/admin/automatisations",
+  // Issue 29: API keys, webhooks, receipt key, beyond SPEC §2.
+  "/admin/caisse",
   "/admin/connected",
   "/admin/creativcard",
   "/admin/edit-societe",
@@ -55,6 +77,9 @@ const SPEC_STATIC = [
   "/admin/gestion-des-lots",
   "/admin/gestion-des-lots-2",
   "/admin/horaires",
+  // Issue 28: prepaid products and the import of former customers, beyond SPEC §2.
+  "/admin/import-clients",
+  "/admin/prepaye",
   "/admin/invitation",
   "/admin/jeux-concours",
   "/admin/liste-clients",
@@ -86,6 +111,7 @@ const SPEC_PARAMETERISED: [pattern: string, example: string][] = [
   ["/shop/:slug", "/shop/boulangerie-du-marche"],
   ["/validation-recompense/:id", "/validation-recompense/9"],
   ["/admin/:product", "/admin/catalogue"],
+  ["/parrainage/:code", "/parrainage/k7mq2x9pbd"],
 ];
 
 const anonymous: Viewer = { isSignedIn: false, isAdmin: false, isOwner: false, isStaff: false };
@@ -179,7 +205,15 @@ describe("guards of SPEC §6", () => {
   });
 
   it("leaves the public content pages open", () => {
-    for (const path of ["/", "/faq", "/cgu", "/mentions-legales", "/politiques-de-confidentialite", "/offre", "/merci"]) {
+    for (const path of [
+      "/",
+      "/faq",
+      "/cgu",
+      "/mentions-legales",
+      "/politiques-de-confidentialite",
+      "/offre",
+      "/merci",
+    ]) {
       expect(guardOf(path), path).toBe("public");
     }
     expect(guardOf("/blog/un-article")).toBe("public");
@@ -187,15 +221,23 @@ describe("guards of SPEC §6", () => {
   });
 
   it("guards the shopper's own pages with auth", () => {
-    for (const path of ["/dashboard", "/protected", "/profil", "/cartes-de-fidelite", "/notifications", "/messages/1"]) {
+    for (const path of [
+      "/dashboard",
+      "/protected",
+      "/profil",
+      "/cartes-de-fidelite",
+      "/notifications",
+      "/messages/1",
+    ]) {
       expect(guardOf(path), path).toBe("auth");
     }
   });
 
-  it("puts every back-office page behind owner or admin", () => {
-    for (const route of ROUTES.filter((r) => r.path.startsWith("/admin"))) {
+  it("puts every back-office page behind owner or admin, but one's own profile, which every member opens (issue 25 row 4)", () => {
+    for (const route of ROUTES.filter((r) => r.path.startsWith("/admin") && r.path !== "/admin/monprofil")) {
       expect(["owner", "admin"], route.path).toContain(route.guard);
     }
+    expect(ROUTES.find((r) => r.path === "/admin/monprofil")?.guard).toBe("staff");
   });
 });
 
@@ -234,10 +276,12 @@ describe("layout metadata", () => {
   });
 
   it("allows the footer on the tab bar's own routes", () => {
-    for (const path of ["/", "/boutiques", "/cartes-de-fidelite", "/profil"]) expect(layoutOf(path).showFooter, path).toBe(true);
+    for (const path of ["/", "/boutiques", "/cartes-de-fidelite", "/profil"])
+      expect(layoutOf(path).showFooter, path).toBe(true);
   });
 
   it("hides the footer on focused account forms", () => {
-    for (const path of ["/login", "/signup", "/mot-de-passe-perdu"]) expect(layoutOf(path).showFooter, path).toBe(false);
+    for (const path of ["/login", "/signup", "/mot-de-passe-perdu"])
+      expect(layoutOf(path).showFooter, path).toBe(false);
   });
 });

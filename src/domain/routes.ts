@@ -5,7 +5,7 @@
  * layout or access.
  */
 export type Guard = "public" | "auth" | "owner" | "staff" | "admin";
-export type Transition = "none" | "fade" | "slide";
+type Transition = "none" | "fade" | "slide";
 
 export type RouteMeta = {
   path: string;
@@ -112,11 +112,19 @@ export const ROUTES = [
   shopper("/result-boutique", "Boutique créée", "auth", { showFooter: false }),
   shopper("/manager", "Comptoir", "staff", { showFooter: false, showAdminbar: true, showSidebar: true }),
   shopper("/reader", "Code du comptoir", "staff", { showFooter: false, showNavbar: false, colorMode: "light" }),
+  // Issue 29 item 6 (ADR 0054), beyond SPEC §2: a shop's counter tablet, known by its own credential, not a session.
+  shopper("/tablette", "Tablette de comptoir", "public", {
+    showFooter: false,
+    showNavbar: false,
+    colorMode: "light",
+    transition: "none",
+  }),
   shopper("/scanner", "Scanner", "public", { showFooter: false, colorMode: "dark" }),
   accountForm("/scanner-auth", "Connexion pour scanner"),
   accountForm("/accept-invitation/:token", "Invitation"),
   shopper("/blog/:slug", "Blog"),
   shopper("/boutique/:scanUid", "Passage en boutique", "public", { showFooter: false }),
+  shopper("/ticket", "Points de votre ticket", "public", { showFooter: false }),
   shopper("/messages/:id", "Message", "auth"),
   shopper("/presentation/:slug", "Présentation"),
   shopper("/profile/:id", "Profil", "auth"),
@@ -132,8 +140,17 @@ export const ROUTES = [
   shopper("/notifications", "Notifications", "auth"),
   shopper("/profil", "Profil", "auth"),
   shopper("/review", "Donner mon avis", "auth"),
+  // Issue 28: a gift card or an imported balance claimed with its code (the e-mail's link), beyond SPEC §2.
+  shopper("/recuperer", "Récupérer un code", "auth"),
+  // Issue 28 (ADR 0048), beyond SPEC §2: parrainage, the sponsor's link and the friend's invitation.
+  shopper("/parrainer", "Parrainer un proche", "auth"),
+  shopper("/parrainage/:code", "Invitation de parrainage"),
   backOffice("/admin", "Tableau de bord"),
   backOffice("/admin/ajouter-un-reward", "Ajouter une récompense"),
+  backOffice("/admin/automatisations", "Automatisations"),
+  // Issue 28 (ADR 0048): who brought whom, and review requests.
+  backOffice("/admin/avis", "Avis clients"),
+  backOffice("/admin/caisse", "Caisse et API"),
   backOffice("/admin/connected", "Connectés"),
   backOffice("/admin/creativcard", "Design de la carte"),
   backOffice("/admin/edit-societe", "Société"),
@@ -141,6 +158,8 @@ export const ROUTES = [
   backOffice("/admin/gestion-des-lots", "Gestion des lots"),
   backOffice("/admin/gestion-des-lots-2", "Gestion des lots"),
   backOffice("/admin/horaires", "Horaires"),
+  // Issue 28: prepaid bundles and gift cards, and the import of a shop's former customers, beyond SPEC §2.
+  backOffice("/admin/import-clients", "Importer des clients"),
   backOffice("/admin/invitation", "Invitations"),
   backOffice("/admin/jeux-concours", "Jeux concours"),
   backOffice("/admin/liste-clients", "Clients"),
@@ -149,9 +168,12 @@ export const ROUTES = [
   backOffice("/admin/logs", "Journaux", "admin"),
   backOffice("/admin/ma-boutique", "Ma boutique"),
   backOffice("/admin/message", "Messages"),
-  backOffice("/admin/monprofil", "Mon profil"),
+  // Every member's own profile, staff included (issue 25 row 4).
+  backOffice("/admin/monprofil", "Mon profil", "staff"),
   backOffice("/admin/newsletter", "Newsletter"),
+  backOffice("/admin/parrainage", "Parrainage"),
   backOffice("/admin/points-double", "Points doublés"),
+  backOffice("/admin/prepaye", "Carnets et cartes cadeaux"),
   backOffice("/admin/push", "Notifications push", "admin"),
   backOffice("/admin/recompenses", "Récompenses"),
   backOffice("/admin/scans", "Scans"),
@@ -171,15 +193,11 @@ export type RoutePath = (typeof ROUTES)[number]["path"];
  * error (and `npm run lint` says which), a page for a route listed here too. These routes show the one shared
  * "En préparation" page and never appear in a menu (a menu entry is a `ReadyRoute`).
  */
-export const PENDING_ROUTES = [
-] as const satisfies readonly RoutePath[];
+export const PENDING_ROUTES = [] as const satisfies readonly RoutePath[];
 
-export type PendingRoute = (typeof PENDING_ROUTES)[number];
+type PendingRoute = (typeof PENDING_ROUTES)[number];
 /** A route with a page of its own. */
 export type ReadyRoute = Exclude<RoutePath, PendingRoute>;
-
-export const isPendingRoute = (path: string): path is PendingRoute =>
-  (PENDING_ROUTES as readonly string[]).includes(path);
 
 /** Converts "/shop/:slug" into a RegExp matching one non-empty segment per parameter. */
 function toRegExp(pattern: string): RegExp {
@@ -201,7 +219,7 @@ export function matchRoute(pathname: string): RouteMeta | undefined {
 /** SPEC §6 + shop staff: which roles may enter a guard. */
 export type Viewer = { isSignedIn: boolean; isAdmin: boolean; isOwner: boolean; isStaff: boolean };
 
-export type Access = "allow" | "login" | "forbidden";
+type Access = "allow" | "login" | "forbidden";
 
 /**
  * Where a sign-in lands when no page asked for it (issue 25 row 16): an owner (or a shop's manager) on their back

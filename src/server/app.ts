@@ -3,12 +3,11 @@ import path from "node:path";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { type Context, Hono } from "hono";
-import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
-import { secureHeaders } from "hono/secure-headers";
 import { AppError } from "../domain/errors.ts";
 import { matchRoute } from "../domain/routes.ts";
 import { apiBodyLimit, closeAfterRefusedBody } from "./lib/body-size.ts";
+import { compressText, edgeHeaders } from "./lib/edge-headers.ts";
 import type { AppEnv, Deps } from "./lib/context.ts";
 import { createOpenApiDocument, DOCS_ASSETS, DOCS_HTML, DOCS_INIT_JS, readDocsAsset } from "./lib/openapi.ts";
 import { inputHygiene } from "./lib/input-hygiene.ts";
@@ -19,29 +18,26 @@ import { metricsRoute } from "./lib/metrics-route.ts";
 import { requestLog } from "./lib/request-log.ts";
 import { accountsRoutes } from "./modules/accounts/accounts.routes.ts";
 import { handleAuth } from "./modules/accounts/auth-proxy.ts";
-import { adminRoutes, platformRoutes } from "./modules/admin/admin.routes.ts";
-import { cardsManageRoutes } from "./modules/cards/cards-manage.routes.ts";
-import { cardsRoutes } from "./modules/cards/cards.routes.ts";
-import { profilesRoutes } from "./modules/cards/customer-profile.routes.ts";
-import { allCustomersRoutes } from "./modules/cards/all-customers.routes.ts";
-import { rewardsManageRoutes } from "./modules/rewards/rewards-manage.routes.ts";
-import { productRoutes } from "./modules/rewards/product.routes.ts";
-import { auditSettings } from "./lib/audit-settings.ts";
-import { shopClosureRoutes } from "./modules/shops/shop-closure.routes.ts";
-import { redemptionsRoutes, rewardsRoutes } from "./modules/rewards/rewards.routes.ts";
-import { contestsApi, contestsManageRoutes } from "./modules/contests/contests.routes.ts";
+import { adminRoutes } from "./modules/admin/admin.routes.ts";
+import { cardsManageRoutes, cardsRoutes } from "./modules/cards/cards.routes.ts";
 import { contentRoutes } from "./modules/content/content.routes.ts";
 import { articlePathExists } from "./modules/content/content.service.ts";
+import { contestsManageRoutes, contestsRoutes } from "./modules/contests/contests.routes.ts";
 import { healthRoutes } from "./modules/health/health.routes.ts";
-import { invitationsRoutes, shopsManageRoutes } from "./modules/shops/shops-manage.routes.ts";
-import { messagesManageRoutes, messagesRoutes } from "./modules/messages/messages.routes.ts";
-import { emailRoutes } from "./modules/newsletter/email.routes.ts";
-import { newsletterRoutes } from "./modules/newsletter/newsletter.routes.ts";
-import { shopsRoutes } from "./modules/shops/shops.routes.ts";
-import { smsManageRoutes, smsRoutes } from "./modules/sms/sms.routes.ts";
+import { rewardsManageRoutes, rewardsRoutes } from "./modules/rewards/rewards.routes.ts";
+import { shopsManageRoutes, shopsRoutes } from "./modules/shops/shops.routes.ts";
+import { auditSettings } from "./lib/audit-settings.ts";
 import { type ShopEnv, shopAccess } from "./lib/shop-access.ts";
+import { messagesManageRoutes, messagesRoutes } from "./modules/messages/messages.routes.ts";
+import { prepaidManageRoutes, prepaidRoutes } from "./modules/prepaid/prepaid.routes.ts";
+import { walletWatch } from "./modules/wallet/updates.service.ts";
+import { tabletRoutes, tabletsManageRoutes } from "./modules/till/tablet.routes.ts";
+import { tillManageRoutes, tillRoutes } from "./modules/till/till.routes.ts";
+import { walletRoutes } from "./modules/wallet/wallet.routes.ts";
+import { referralsManageRoutes, referralsRoutes } from "./modules/referrals/referrals.routes.ts";
+import { webhooksManageRoutes } from "./modules/webhooks/webhooks.routes.ts";
 
-export type AppOptions = {
+type AppOptions = {
   deps: Deps;
   /** Folder of the built web app (index.html, assets); not served when absent. */
   clientDir?: string;
@@ -60,7 +56,10 @@ function clientIpOf(c: Context<AppEnv>, trustProxy: boolean): string {
   }
 }
 
-/** The back-office of one shop: its id and the member's role checked once, for every feature. */
+/**
+ * The back office of one shop, /api/backoffice/shops/:shopId/…: each module's manage routes behind one guard (its id
+ * and the member's role checked once, lib/shop-access.ts) and one audit of settings changes (lib/audit-settings.ts).
+ */
 const shopBackoffice = new Hono<ShopEnv>()
   .use(shopAccess)
   .use(auditSettings)
@@ -68,30 +67,35 @@ const shopBackoffice = new Hono<ShopEnv>()
   .route("/", cardsManageRoutes)
   .route("/", rewardsManageRoutes)
   .route("/", contestsManageRoutes)
-  .route("/", smsManageRoutes)
-  .route("/", productRoutes)
-  .route("/", shopClosureRoutes);
+  .route("/", messagesManageRoutes)
+  .route("/", prepaidManageRoutes)
+  .route("/", referralsManageRoutes)
+  .route("/", tillManageRoutes)
+  .route("/", tabletsManageRoutes)
+  .route("/", webhooksManageRoutes);
 
+/**
+ * /api: each module's routes name their own paths (docs/decisions/0041); a shop's back office is the one router
+ * above.
+ */
 const api = new Hono<AppEnv>()
-  .route("/health", healthRoutes)
-  .route("/accounts", accountsRoutes)
-  .route("/admin", adminRoutes)
-  .route("/content", contentRoutes)
-  .route("/shops", shopsRoutes)
-  .route("/cards", cardsRoutes)
-  .route("/profiles", profilesRoutes)
+  // After a successful write, the wallet passes it may have changed are compared (off without wallet settings).
+  .use(walletWatch)
+  .route("/", healthRoutes)
+  .route("/", accountsRoutes)
+  .route("/", adminRoutes)
+  .route("/", contentRoutes)
+  .route("/", shopsRoutes)
+  .route("/", cardsRoutes)
+  .route("/", rewardsRoutes)
+  .route("/", contestsRoutes)
   .route("/backoffice/shops/:shopId", shopBackoffice)
-  .route("/backoffice/customers", allCustomersRoutes)
-  .route("/backoffice/invitations", invitationsRoutes)
-  .route("/backoffice/platform", platformRoutes)
-  .route("/rewards", rewardsRoutes)
-  .route("/redemptions", redemptionsRoutes)
-  .route("/", contestsApi)
-  .route("/messages/shops/:shopId", new Hono<ShopEnv>().use(shopAccess).route("/", messagesManageRoutes))
-  .route("/messages", messagesRoutes)
-  .route("/newsletter/shops/:shopId", new Hono<ShopEnv>().use(shopAccess).route("/", newsletterRoutes))
-  .route("/email", emailRoutes)
-  .route("/sms", smsRoutes);
+  .route("/", messagesRoutes)
+  .route("/", walletRoutes)
+  .route("/", prepaidRoutes)
+  .route("/", referralsRoutes)
+  .route("/", tillRoutes)
+  .route("/", tabletRoutes);
 
 /** The typed API for `hc<AppType>` in the web app. */
 export type AppType = typeof api;
@@ -111,45 +115,10 @@ export function createApp({ deps, clientDir }: AppOptions) {
     await next();
   });
 
+  // The security policy, the request id, and on /api no-store, on Node's response before the route (ADR 0056).
+  app.use(edgeHeaders({ https: isHttps }));
   // Text answers (the app's JavaScript above all) cross a phone's network gzipped.
-  app.use(compress());
-
-  app.use(
-    secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        // 'wasm-unsafe-eval' lets the /scanner page compile the QR reader's WebAssembly (no JS eval).
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:", "blob:"],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'", "blob:"],
-        manifestSrc: ["'self'"],
-        mediaSrc: ["'self'", "blob:"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
-      strictTransportSecurity: isHttps ? "max-age=63072000; includeSubDomains" : false,
-      xFrameOptions: "DENY",
-      referrerPolicy: "strict-origin-when-cross-origin",
-      xContentTypeOptions: "nosniff",
-      crossOriginEmbedderPolicy: false,
-      crossOriginResourcePolicy: "same-origin",
-      permissionsPolicy: { camera: ["self"], geolocation: ["self"], microphone: [] },
-    }),
-  );
-
-  // Signed-in answers must never sit in a shared or browser cache.
-  app.use("/api/*", async (c, next) => {
-    await next();
-    // Set on the response's own headers: c.header() after next() rebuilds the response around a stream
-    // (measured: a third of the app's own CPU per scan). compress() above would add Vary that way: do it here.
-    c.res.headers.set("Cache-Control", "no-store");
-    if (!/accept-encoding/i.test(c.res.headers.get("Vary") ?? "")) c.res.headers.append("Vary", "Accept-Encoding");
-  });
+  app.use(compressText());
 
   // The edge, before any work (issue 8): cross-site writes refused, one body limit, every string checked once.
   app.use("/api/*", closeAfterRefusedBody);
@@ -160,7 +129,10 @@ export function createApp({ deps, clientDir }: AppOptions) {
   // The session: a signed-cookie check and one query, cached a few seconds (lib/sessions.ts, ADR 0014).
   app.use("/api/*", async (c, next) => {
     if (c.req.path.startsWith("/api/auth/")) return next();
-    const { signedIn, setCookies } = await resolveSession(deps, c.req.raw.headers).catch(() => ({ signedIn: null, setCookies: [] }));
+    const { signedIn, setCookies } = await resolveSession(deps, c.req.raw.headers).catch(() => ({
+      signedIn: null,
+      setCookies: [],
+    }));
     if (signedIn) {
       c.set("user", signedIn.user);
       c.set("session", signedIn.session);
@@ -174,7 +146,8 @@ export function createApp({ deps, clientDir }: AppOptions) {
   app.on(["GET", "POST"], "/api/auth/*", async (c) => {
     const response = await handleAuth(c);
     // better-auth answers an unknown path with an empty 404: keep the one error shape.
-    if (response.status === 404 && !response.headers.get("content-type")?.includes("json")) throw new AppError("NOT_FOUND");
+    if (response.status === 404 && !response.headers.get("content-type")?.includes("json"))
+      throw new AppError("NOT_FOUND");
     return response;
   });
   app.route("/api", api);
@@ -213,7 +186,8 @@ export function createApp({ deps, clientDir }: AppOptions) {
     app.get("*", async (c) => {
       c.header("Cache-Control", "no-cache");
       // An article page of a slug with no article is a 404 too (the app shows the same page).
-      const known = Boolean(matchRoute(c.req.path)) && (await articlePathExists(c.req.path).catch(() => null)) !== false;
+      const known =
+        Boolean(matchRoute(c.req.path)) && (await articlePathExists(c.req.path).catch(() => null)) !== false;
       return c.html(indexHtml(c.req.path), known ? 200 : 404);
     });
   }
@@ -227,12 +201,22 @@ export function createApp({ deps, clientDir }: AppOptions) {
     }
     if (error instanceof HTTPException) {
       const status = error.status;
-      const code = status === 413 ? "PAYLOAD_TOO_LARGE" : status === 401 ? "UNAUTHENTICATED" : status === 404 ? "NOT_FOUND" : "VALIDATION";
+      const code =
+        status === 413
+          ? "PAYLOAD_TOO_LARGE"
+          : status === 401
+            ? "UNAUTHENTICATED"
+            : status === 404
+              ? "NOT_FOUND"
+              : "VALIDATION";
       const userMessage = status === 400 ? "La requête est mal formée (JSON invalide)." : undefined;
       return c.json(new AppError(code, { userMessage }).toJSON(), status);
     }
     const cause = error instanceof Error && error.cause instanceof Error ? ` (cause: ${error.cause.message})` : "";
-    deps.logger.error("unhandled error", { path: c.req.path, error: `${error instanceof Error ? error.stack : String(error)}${cause}` });
+    deps.logger.error("unhandled error", {
+      path: c.req.path,
+      error: `${error instanceof Error ? error.stack : String(error)}${cause}`,
+    });
     return c.json(new AppError("INTERNAL").toJSON(), 500);
   });
 

@@ -5,17 +5,18 @@ import { sql } from "drizzle-orm";
 import type { Db } from "./db/client.ts";
 import * as schema from "./db/schema/index.ts";
 import type { Logger } from "./lib/logger.ts";
-import { forgetSession, forgetUser } from "./lib/sessions.ts";
+import { forgetSession, forgetUser } from "./lib/session-cache.ts";
 import { consumeThrottle } from "./lib/throttle.ts";
-import { CLIENT_IP_HEADER, OWN_LIMITED_PATHS } from "./modules/accounts/auth-proxy.ts";
+import { CLIENT_IP_HEADER, OWN_LIMITED_PATHS } from "./modules/accounts/auth-limits.ts";
 import type { Mailer } from "./modules/mail/mail.service.ts";
 import { mailTemplates } from "./modules/mail/templates.ts";
 import { recordAdminSignIn } from "./lib/audit.ts";
+import { hashPassword, verifyPassword } from "./lib/password.ts";
 
 /** SPEC §9: session cookie max age 400 days. */
 export const SESSION_MAX_AGE_S = 400 * 24 * 60 * 60;
 
-export type AuthDeps = { db: Db; mailer: Mailer; secret: string; appUrl: string; logger?: Logger };
+type AuthDeps = { db: Db; mailer: Mailer; secret: string; appUrl: string; logger?: Logger };
 
 export function createAuth({ db, mailer: directMailer, secret, appUrl, logger }: AuthDeps) {
   // Mail leaves after the answer (issue 8, row 6): how long a send takes must not tell a known address from
@@ -42,6 +43,7 @@ export function createAuth({ db, mailer: directMailer, secret, appUrl, logger }:
       enabled: true,
       minPasswordLength: 8,
       maxPasswordLength: 128,
+      password: { hash: hashPassword, verify: verifyPassword },
       // Required verification also stops sign-up from telling who has an account.
       requireEmailVerification: true,
       autoSignIn: false,
@@ -70,7 +72,7 @@ export function createAuth({ db, mailer: directMailer, secret, appUrl, logger }:
       max: 120,
       customStorage: { consume: (key, rule) => consumeThrottle(db, `ba:${key}`, rule.window, rule.max) },
       // These paths have their own per-e-mail and per-address limits in
-      // modules/accounts/auth-proxy.ts (failures only, for sign-in). better-auth's
+      // modules/accounts/auth-limits.ts (failures only, for sign-in). better-auth's
       // built-in 3-per-10-s per address counted successes too: a shop's shared
       // Wi-Fi would lock its customers out at the counter.
       customRules: Object.fromEntries(OWN_LIMITED_PATHS.map((path) => [path, false])),
@@ -92,7 +94,7 @@ export function createAuth({ db, mailer: directMailer, secret, appUrl, logger }:
             await db.insert(schema.profiles).values({ id: user.id }).onConflictDoNothing();
           },
         },
-        // The API's session cache (lib/sessions.ts) forgets what better-auth changes, at once in this process:
+        // The API's session cache (lib/session-cache.ts) forgets what better-auth changes, at once in this process:
         // a ban, a role, a name; sign-out and revocations below. Before *and* after: a lookup racing the write
         // cannot refill the cache with the old row.
         update: { after: async (user) => forgetUser(db, user.id) },

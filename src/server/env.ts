@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { isValidTimeZone } from "../domain/loyalty/time.ts";
 import { DEFAULT_RECIPIENT_DAILY_CAP } from "../domain/messages/frequency-cap.ts";
-import { parseDays, parseHours } from "../domain/sms/send-window.ts";
+import { parseDays, parseHours } from "../domain/messages/send-window.ts";
+import { DEFAULT_DATA_DIR } from "./db/data-dir.ts";
 
 /** "https://host[:port]" and nothing more (no path, query or credentials). */
 function isHttpsOrigin(value: string): boolean {
@@ -14,6 +15,20 @@ function isHttpsOrigin(value: string): boolean {
     url.protocol === "https:" && url.pathname === "/" && !url.search && !url.hash && !url.username && !url.password
   );
 }
+
+/** Origins separated by commas (unset: none), each accepted by `accepts`, kept as their bare origin. */
+const originList = (accepts: (origin: string) => boolean, message: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? "")
+        .split(",")
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .refine((origins) => origins.every(accepts), message)
+    .transform((origins) => origins.map((o) => new URL(o).origin));
 
 /** The only reader of process.env. Fails at start with the list of bad variables. */
 const boolish = z
@@ -25,7 +40,7 @@ const boolish = z
  * What the legal notice (/mentions-legales) shows until the operator sets the LEGAL_* variables: a running
  * instance with these is not compliant, so the server warns at start and the platform admin sees it on /admin.
  */
-export const LEGAL_PLACEHOLDERS = {
+const LEGAL_PLACEHOLDERS = {
   LEGAL_COMPANY: "Fidèle (instance auto-hébergée)",
   LEGAL_ADDRESS: "Adresse à renseigner par l'exploitant",
   LEGAL_DIRECTOR: "Directeur de la publication à renseigner",
@@ -37,11 +52,25 @@ export const LEGAL_PLACEHOLDERS = {
 export const unsetLegalDetails = (env: Env) =>
   (Object.keys(LEGAL_PLACEHOLDERS) as (keyof typeof LEGAL_PLACEHOLDERS)[]).filter((key) => env[key] === LEGAL_PLACEHOLDERS[key]);
 
+/** A PEM given inline ("-----BEGIN …") or as the path of a file holding one (wallet certificates and keys). */
+const pemSetting = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine(
+      (v) => v === undefined || v.trimStart().startsWith("-----BEGIN") || existsSync(v),
+      `${name}: a PEM (-----BEGIN …) or the path of a file holding one`,
+    );
+
+/** An address the operator gives (reached as written, ADR 0031): unset or empty means the service's public one. */
+const optionalUrl = z.string().url().optional().or(z.literal("").transform(() => undefined));
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
-  DATA_DIR: z.string().default("./data"),
+  DATA_DIR: z.string().default(DEFAULT_DATA_DIR),
   DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
   /**
    * The owner role's address (PostgreSQL): migrations and grants run as it, and the server connects as DATABASE_URL's
@@ -76,21 +105,11 @@ const EnvSchema = z.object({
    * Push services besides the browsers' own (a self-hosted one), as origins separated by commas: subscriptions
    * there are accepted, and reached even on a private address (lib/outbound.ts, ADR 0031).
    */
-  PUSH_SERVICE_ORIGINS: z
-    .string()
-    .optional()
-    .transform((v) =>
-      (v ?? "")
-        .split(",")
-        .map((o) => o.trim())
-        .filter(Boolean),
-    )
-    .refine(
-      (origins) => origins.every(isHttpsOrigin),
-      "PUSH_SERVICE_ORIGINS: https origins separated by commas, such as https://push.example.org:8443",
-    )
-    .transform((origins) => origins.map((o) => new URL(o).origin)),
-  /** SMS gateway (modules/sms/providers.ts); unset: SMS stay in the outbox the platform admin reads. */
+  PUSH_SERVICE_ORIGINS: originList(
+    isHttpsOrigin,
+    "PUSH_SERVICE_ORIGINS: https origins separated by commas, such as https://push.example.org:8443",
+  ),
+  /** SMS gateway (modules/messages/channels/sms-gateways.ts); unset: SMS stay in the outbox the platform admin reads. */
   SMS_PROVIDER: z.enum(["brevo", "ovh", "twilio", "smsgate", "outbox", ""]).optional().transform((v) => v || "outbox"),
   /** The gateway's API address, to point it elsewhere (tests, Twilio/OVH regions, SMSGate's device or cloud). */
   SMS_API_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
@@ -143,10 +162,57 @@ const EnvSchema = z.object({
   /** Embedded database only: nightly backups kept in DATA_DIR/backups (0: none). */
   BACKUP_KEEP: z.coerce.number().int().min(0).max(365).default(7),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  /**
+   * Webhook receivers the operator trusts as written (issue 29, ADR 0050), origins separated by commas: reached even
+   * on a private address or over http (a receiver on the shop's own network; the tests' local receiver).
+   */
+  WEBHOOK_TRUSTED_ORIGINS: originList(
+    (o) => URL.canParse(o) && /^https?:$/.test(new URL(o).protocol),
+    "WEBHOOK_TRUSTED_ORIGINS: http(s) origins separated by commas, such as https://hooks.example.org:8443",
+  ),
+  /** Seconds before each retry of a failed webhook delivery (after the first try), comma-separated. */
+  WEBHOOK_RETRY_SECONDS: z
+    .string()
+    .optional()
+    .transform((v) => (v || "5,300,1800,7200,18000,36000,36000").split(",").map((n) => Number(n.trim())))
+    .refine(
+      (delays) => delays.length >= 1 && delays.length <= 20 && delays.every((d) => Number.isInteger(d) && d >= 1),
+      "WEBHOOK_RETRY_SECONDS: whole seconds separated by commas, such as 5,300,1800",
+    ),
+  /**
+   * Zettle (issue 29 item 5, ADR 0051): where its OAuth, Purchase and Pusher APIs are. Set only to reach another
+   * server (the tests' local one): an address set here is trusted as written, like WEBHOOK_TRUSTED_ORIGINS.
+   */
+  ZETTLE_OAUTH_URL: z.string().url().optional(),
+  ZETTLE_PURCHASE_URL: z.string().url().optional(),
+  ZETTLE_PUSHER_URL: z.string().url().optional(),
   /** How often the job engine looks for jobs whose process died (pg-boss supervise/monitor), in seconds. */
   JOBS_SUPERVISE_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
-  /** Tests only: registers the `test.probe` queue (no route reaches it; a test sends to it through pg-boss). */
-  JOBS_TEST_PROBE: boolish,
+  /**
+   * Apple Wallet (issue 26, ADR 0045): the Pass Type ID, the team, the Pass Type ID certificate and its key (which
+   * also authenticate to APNs), Apple's WWDR intermediate. All five or none (then no Apple pass is offered).
+   */
+  APPLE_PASS_TYPE_ID: z.string().regex(/^pass\.[A-Za-z0-9.-]+$/, "APPLE_PASS_TYPE_ID: pass.… (the Pass Type ID)").optional(),
+  APPLE_TEAM_ID: z.string().regex(/^[A-Z0-9]{10}$/, "APPLE_TEAM_ID: the 10-character team identifier").optional(),
+  APPLE_PASS_CERT: pemSetting("APPLE_PASS_CERT"),
+  APPLE_PASS_KEY: pemSetting("APPLE_PASS_KEY"),
+  APPLE_PASS_KEY_PASSPHRASE: z.string().optional(),
+  APPLE_WWDR_CERT: pemSetting("APPLE_WWDR_CERT"),
+  /** APNs (HTTP/2); tests point it at a local server. */
+  APPLE_APNS_URL: optionalUrl,
+  /** Google Wallet: the issuer id and the service account's JSON key (inline or a path). Both or neither. */
+  GOOGLE_WALLET_ISSUER_ID: z.string().regex(/^\d{10,25}$/, "GOOGLE_WALLET_ISSUER_ID: the issuer id (digits)").optional(),
+  GOOGLE_WALLET_SERVICE_ACCOUNT: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine(
+      (v) => v === undefined || v.trimStart().startsWith("{") || existsSync(v),
+      "GOOGLE_WALLET_SERVICE_ACCOUNT: the service account's JSON key, or the path of its file",
+    ),
+  /** Google's Wallet API and token endpoint; tests point them at a local server. */
+  GOOGLE_WALLET_API_URL: optionalUrl,
+  GOOGLE_WALLET_TOKEN_URL: optionalUrl,
   /** Bearer token of GET /metrics (Prometheus); unset: /metrics answers 404. */
   METRICS_TOKEN: z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional(),
 })
@@ -159,6 +225,21 @@ const EnvSchema = z.object({
   .refine((env) => Boolean(env.VAPID_PUBLIC_KEY) === Boolean(env.VAPID_PRIVATE_KEY), {
     path: ["VAPID_PRIVATE_KEY"],
     message: "VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together (or neither: the pair is generated once)",
+  })
+  .refine(
+    (env) => {
+      const apple = [env.APPLE_PASS_TYPE_ID, env.APPLE_TEAM_ID, env.APPLE_PASS_CERT, env.APPLE_PASS_KEY, env.APPLE_WWDR_CERT];
+      return apple.every(Boolean) || !apple.some(Boolean);
+    },
+    {
+      path: ["APPLE_PASS_TYPE_ID"],
+      message:
+        "Apple Wallet needs APPLE_PASS_TYPE_ID, APPLE_TEAM_ID, APPLE_PASS_CERT, APPLE_PASS_KEY and APPLE_WWDR_CERT together (or none)",
+    },
+  )
+  .refine((env) => Boolean(env.GOOGLE_WALLET_ISSUER_ID) === Boolean(env.GOOGLE_WALLET_SERVICE_ACCOUNT), {
+    path: ["GOOGLE_WALLET_ISSUER_ID"],
+    message: "Google Wallet needs GOOGLE_WALLET_ISSUER_ID and GOOGLE_WALLET_SERVICE_ACCOUNT together (or neither)",
   });
 
 export type Env = z.infer<typeof EnvSchema> & { SECRET: string; APP_URL: string };

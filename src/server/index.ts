@@ -1,7 +1,8 @@
-import { DataDirLockedError } from "./db/client.ts";
-import { openServerDatabase } from "./db/migrate.ts";
-import { parseEnv } from "./env.ts";
-import { createLogger } from "./lib/logger.ts";
+// Only the embedded database's early start is imported statically (node: modules only, ADR 0037): its worker
+// starts before anything else loads, the settings' schema included; everything else is imported below while
+// PGlite opens.
+import { DataDirLockedError, DEFAULT_DATA_DIR } from "./db/data-dir.ts";
+import { prestartEmbeddedDatabase } from "./db/pglite-prestart.ts";
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -28,24 +29,50 @@ function webBuildDone(): Promise<void> | undefined {
 
 /** Starts Fidèle: `npm start` runs this, building the web app beside it if needed. */
 try {
+  // The two settings it needs, as env.ts reads them (same variables, same default); env.ts checks them all next.
+  prestartEmbeddedDatabase({
+    DATABASE_URL: process.env.DATABASE_URL,
+    DATA_DIR: process.env.DATA_DIR ?? DEFAULT_DATA_DIR,
+  });
+  const workerStarted = performance.now();
+  const { parseEnv } = await import("./env.ts");
   const env = parseEnv();
   const webBuild = webBuildDone(); // listening for the message from now on: it may come at any time
+  const [{ createLogger }, { migrateDatabase, openServerDatabase }, { prestartedDatabase }] = await Promise.all([
+    import("./lib/logger.ts"),
+    import("./db/migrate.ts"),
+    import("./db/client.ts"),
+  ]);
   const logger = createLogger(env.LOG_LEVEL);
   // performance.now() counts from the process's start: the debug lines below say where a start's time goes.
-  const opened = performance.now();
-  logger.debug(`start: modules loaded at ${seconds(opened)}`);
-  // The database opens and migrates (in its worker thread on PGlite, ADR 0026) while the rest of the server's
-  // modules load: the two overlap instead of adding up.
-  const opening = openServerDatabase(env, (message) => logger.warn(message)).then((database) => {
-    logger.debug(
-      `start: database opened and migrated in ${seconds(performance.now() - opened)} (at ${seconds(performance.now())})`,
-    );
+  logger.debug(
+    `start: modules loaded at ${seconds(performance.now())} (database worker started at ${seconds(workerStarted)})`,
+  );
+  // The database opens and migrates (in its worker thread on PGlite, ADR 0026; started above, before these
+  // imports) while the rest of the server's modules load and what needs only its handle is built: the two overlap
+  // instead of adding up.
+  const early = env.DATABASE_URL ? undefined : prestartedDatabase(env.DATA_DIR);
+  const opening = (
+    early
+      ? early.ready
+          .then(() => logger.debug(`start: PGlite open at ${seconds(performance.now())}`))
+          .then(() => migrateDatabase(early.database))
+          .then(() => early.database)
+      : openServerDatabase(env, (message) => logger.warn(message))
+  ).then((database) => {
+    logger.debug(`start: database opened and migrated at ${seconds(performance.now())}`);
     return database;
   });
   opening.catch(() => {}); // awaited below, after the import
   const { startServer } = await import("./server.ts");
   logger.debug(`start: server modules loaded at ${seconds(performance.now())}`);
-  const running = await startServer(env, { database: await opening, migrated: true, logger, webBuild });
+  const running = await startServer(env, {
+    database: early?.database ?? (await opening),
+    ready: opening,
+    migrated: true,
+    logger,
+    webBuild,
+  });
   const cpu = process.cpuUsage(); // all threads: on an idle machine with two cores, the wall time is at most this
   logger.debug(`start: listening at ${seconds(performance.now())} (CPU ${seconds((cpu.user + cpu.system) / 1000)})`);
   running.deps.logger.info(

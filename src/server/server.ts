@@ -8,11 +8,12 @@ import { migrateDatabase, openServerDatabase } from "./db/migrate.ts";
 import { DEMO_ACCOUNTS, seedDemo } from "./db/seed.ts";
 import { type Env, unsetLegalDetails } from "./env.ts";
 import type { Deps } from "./lib/context.ts";
+import type { EngineJob } from "./jobs/define.ts";
 import { createJobs } from "./jobs/jobs.ts";
 import { createLogger, type Logger } from "./lib/logger.ts";
 import { createMetrics } from "./lib/metrics.ts";
 import { createMailer, type Mailer } from "./modules/mail/mail.service.ts";
-import { loadVapidKeys } from "./modules/messages/push.ts";
+import { loadVapidKeys } from "./modules/messages/channels/push.ts";
 
 export const DEFAULT_CLIENT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/client");
 
@@ -21,7 +22,16 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 /** Everything the app needs, built from the environment. The job engine is built, not started (startServer starts it). */
 export async function createDeps(
   env: Env,
-  options: { database?: Database; logger?: Logger; mailer?: Mailer; migrated?: boolean } = {},
+  options: {
+    database?: Database;
+    /** Settles once `database` is open and migrated, when it is given before (index.ts: PGlite opening). */
+    ready?: Promise<unknown>;
+    logger?: Logger;
+    mailer?: Mailer;
+    migrated?: boolean;
+    /** Queues of the tests only, beside the app's jobs (tests/setup/test-probe.ts). */
+    extraJobs?: readonly EngineJob[];
+  } = {},
 ): Promise<Deps> {
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
   const database = options.database ?? (await openServerDatabase(env, (message) => logger.warn(message)));
@@ -29,7 +39,8 @@ export async function createDeps(
   const db = database.db;
   const mailer = options.mailer ?? createMailer({ db, smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, logger });
   const auth = createAuth({ db, mailer, secret: env.SECRET, appUrl: env.APP_URL, logger });
-  const jobs = createJobs({ database, env, logger });
+  const jobs = createJobs({ database, env, logger, extraJobs: options.extraJobs });
+  await options.ready;
   const vapid = await loadVapidKeys(db, env);
   const metrics = createMetrics({ database, jobs });
   return { database, db, env, logger, mailer, auth, jobs, vapid, metrics };
@@ -47,9 +58,12 @@ export async function startServer(
     database?: Database;
     /** The database given is already migrated (index.ts migrates while the server's modules load). */
     migrated?: boolean;
+    /** Settles once the database given is open and migrated (index.ts gives it while PGlite opens). */
+    ready?: Promise<unknown>;
     logger?: Logger;
     /** Resolves when the web app's build is there (`npm start` builds it while the database gets ready). */
     webBuild?: Promise<void>;
+    extraJobs?: readonly EngineJob[];
   } = {},
 ): Promise<RunningServer> {
   const deps = await createDeps(env, options);

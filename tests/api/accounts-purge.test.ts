@@ -1,11 +1,11 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { type Database, openDatabase } from "../../src/server/db/client.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReward, createShop, createUser, grantPoints } from "../../src/server/db/factories.ts";
 import { profiles } from "../../src/server/db/schema/index.ts";
 import { redeem } from "../../src/server/modules/rewards/redemptions.service.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
-import { createScratchDatabase } from "../setup/scratch-db.ts";
+import { openOwnDatabase } from "../setup/test-db.ts";
+import { until } from "../setup/timing.ts";
 
 /**
  * Issue 16, item 9: accounts inactive for 3 years are warned by e-mail, then purged 30 days later, by the job engine
@@ -15,15 +15,11 @@ import { createScratchDatabase } from "../setup/scratch-db.ts";
 let t: TestApp;
 let dropScratch: (() => Promise<void>) | undefined;
 beforeAll(async () => {
-  const url = inject("testDatabaseUrl");
-  let database: Database | undefined;
-  if (url) {
-    const scratch = await createScratchDatabase(url, "purge");
-    dropScratch = scratch.drop;
-    database = await openDatabase({ url: scratch.url, poolSize: 4 });
-  }
+  const own = await openOwnDatabase("purge", 4);
+  dropScratch = own.drop;
+  const database = own.database;
   t = await createTestApp({ jobs: true, database, env: { JOBS_SUPERVISE_SECONDS: "1" } });
-}, 90_000);
+});
 afterAll(async () => {
   await t?.close();
   await dropScratch?.();
@@ -36,14 +32,12 @@ async function runAt(now: Date) {
   if (!boss) throw new Error("engine not started");
   const id = await t.deps.jobs.send("accounts.purge", { now: now.toISOString() });
   if (!id) throw new Error("not queued");
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const [job] = await boss.findJobs("accounts.purge", { id });
-    if (job?.state === "completed") return job.output as { warned: number; purged: number };
-    if (job?.state === "failed") throw new Error(`job failed: ${JSON.stringify(job.output)}`);
-    if (Date.now() > deadline) throw new Error("timed out waiting for accounts.purge");
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const job = await until("accounts.purge to end", async () => {
+    const [found] = await boss.findJobs("accounts.purge", { id });
+    if (found?.state === "failed") throw new Error(`job failed: ${JSON.stringify(found.output)}`);
+    return found?.state === "completed" ? found : null;
+  });
+  return job.output as { warned: number; purged: number };
 }
 
 const exists = async (id: string) =>

@@ -4,6 +4,7 @@ import { addStaff } from "../../src/server/db/factories.ts";
 import { cards, session as sessionTable } from "../../src/server/db/schema/index.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { type Client, newKey, scan, shopWithOwner, signedIn } from "./shops-helpers.ts";
+import { sleep } from "../setup/timing.ts";
 
 /**
  * The back-office console (issue 16, items 1–4): the audit log, who is online, sessions. Each API as anonymous,
@@ -39,7 +40,7 @@ beforeAll(async () => {
   shopper = await signedIn(t);
   admin = await signedIn(t, { role: "admin" });
   anonymous = t.client();
-}, 120_000);
+});
 
 afterAll(async () => {
   await t?.close();
@@ -58,7 +59,7 @@ describe("/api/admin/logs (platform admin only)", () => {
     const entry = log.entries.find((e: { target: string }) => e.target === cardId);
     expect(entry).toMatchObject({
       action: "points.adjust",
-      actionLabel: "Correction de points",
+      actionLabel: "Correction de solde",
       actor: { id: owner.user.id, email: owner.user.email },
       shop: { id: shopA.id, name: shopA.name },
       details: { delta: 7, reason: "Geste commercial après erreur" },
@@ -111,7 +112,7 @@ describe("/api/admin/connected", () => {
   it("an owner sees their team and customers online, not another shop's; the admin sees everyone by shop", async () => {
     // Each request is a heartbeat.
     for (const who of [customer, staffA, staffB, shopper]) await who.client.request("/api/accounts/me");
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
     const mine = await (await owner.client.request("/api/admin/connected")).json();
     const ids = mine.people.map((p: { userId: string }) => p.userId);
     expect(ids).toEqual(expect.arrayContaining([customer.user.id, staffA.user.id]));

@@ -47,7 +47,7 @@ describe("/admin/{product}", () => {
     expect(product.weeks.at(-1).count).toBe(1);
     expect(product.weeks.slice(0, -1).every((w: { count: number }) => w.count === 0)).toBe(true);
     expect(product.takers).toEqual([
-      expect.objectContaining({ userId: customer.user.id, name: "Inès Barthélemy", statusLabel: "En attente" }),
+      expect.objectContaining({ userId: customer.user.id, name: "Inès Barthélemy", statusLabel: "En attente de validation" }),
     ]);
     expect(product.editUrl).toBe(`/admin/ajouter-un-reward?id=${reward.id}`);
   });

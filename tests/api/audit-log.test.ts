@@ -193,6 +193,31 @@ describe("audit log", () => {
     ]);
   });
 
+  it("a till's keys are settings: an API key made and revoked, a webhook added and removed, a receipt key", async () => {
+    const { shop, owner } = await shopWithOwner(t);
+    const base = `/api/backoffice/shops/${shop.id}`;
+    const made = await owner.client.request(`${base}/api-keys`, { json: { name: "Caisse", scopes: ["rewards:read"] } });
+    expect(made.status).toBe(201);
+    const { key } = await made.json();
+    expect((await owner.client.request(`${base}/api-keys/${key.id}/revoke`, { method: "POST" })).status).toBe(200);
+    expect((await owner.client.request(`${base}/receipt-key`, { method: "POST" })).status).toBe(200);
+    const hook = await owner.client.request(`${base}/webhooks`, {
+      json: { url: "https://hooks.example.org/fidele", events: ["visit.credited"] },
+    });
+    expect(hook.status).toBe(201);
+    const { webhook } = await hook.json();
+    expect((await owner.client.request(`${base}/webhooks/${webhook.id}`, { method: "DELETE" })).status).toBe(200);
+    const sections = (await logOf(shop.id, "settings.update")).map((r) => r.details);
+    expect(sections).toEqual([
+      { section: "api-keys", method: "POST" },
+      { section: "api-keys", method: "POST" },
+      { section: "receipt-key", method: "POST" },
+      { section: "webhooks", method: "POST" },
+      { section: "webhooks", method: "DELETE" },
+    ]);
+    expect(JSON.stringify(sections)).not.toContain("fid_");
+  });
+
   it("exports are logged: a shop's lots won, all customers, and one's own data", async () => {
     const { shop, owner } = await shopWithOwner(t);
     expect((await owner.client.request(`/api/backoffice/shops/${shop.id}/contest-winnings/export`)).status).toBe(200);
@@ -327,9 +352,8 @@ describe.skipIf(!inject("testDatabaseUrl"))("issue 22 row 4: as the server's rol
 
   it("with one address only, the server works as before and says why the log is less safe", async () => {
     const warnings: string[] = [];
-    const single = await openServerDatabase(
-      { DATABASE_URL: inject("testDatabaseUrl"), DATA_DIR: "" },
-      (message) => warnings.push(message),
+    const single = await openServerDatabase({ DATABASE_URL: inject("testDatabaseUrl"), DATA_DIR: "" }, (message) =>
+      warnings.push(message),
     );
     try {
       expect((await single.pool!.query("select count(*)::int as n from audit_log")).rows[0].n).toBeGreaterThan(0);

@@ -16,13 +16,14 @@ import {
   writeBackup,
 } from "../../src/server/db/backup.ts";
 import { type Database, openDatabase } from "../../src/server/db/client.ts";
-import { runNightlyBackup } from "../../src/server/jobs/backup-nightly.ts";
+import { writeNightlyBackup } from "../../src/server/db/nightly-backup.ts";
 import { parseEnv } from "../../src/server/env.ts";
-import type { Deps } from "../../src/server/lib/context.ts";
+import { createLogger } from "../../src/server/lib/logger.ts";
 import { ROOT } from "../setup/api.ts";
+import { LONG_TEST } from "../setup/timing.ts";
 
 // Each restore builds a schema from scratch (the migrations, as a new database does): seconds on a loaded machine.
-vi.setConfig({ testTimeout: 240_000 });
+vi.setConfig({ testTimeout: LONG_TEST });
 
 /*
  * Issue 23 item 4 (backup, restore, move) and item 6 (upgrade without fear), docs/decisions/0039.
@@ -72,7 +73,7 @@ beforeAll(async () => {
   source = track(await emptyPglite());
   await restoreBackup(source, readFixture(fixtures.at(-1) as string));
   sourceSums = await tableChecksums(source);
-}, 180_000);
+});
 
 afterAll(async () => {
   for (const d of opened) await d.close().catch(() => {});
@@ -84,7 +85,7 @@ afterAll(async () => {
     for (const name of dropLater) await client.query(`drop database if exists "${name}" with (force)`);
     await client.end();
   }
-}, 120_000);
+});
 
 describe("upgrade: a database made by an older release migrates to head without losing a row", () => {
   for (const fixture of fixtures) {
@@ -166,9 +167,9 @@ describe.skipIf(testDatabaseUrl)("nightly backups of the embedded database", () 
     const dataDir = mkdtempSync(path.join(tmpdir(), "fidele-nightly-"));
     try {
       const env = parseEnv({ SECRET: "s".repeat(32), DATA_DIR: dataDir, BACKUP_KEEP: "2" });
-      const deps = { database: source, db: source.db, env } as unknown as Deps;
+      const deps = { database: source, env, logger: createLogger("warn") };
       for (const day of ["2026-11-20", "2026-11-21", "2026-11-22"])
-        await runNightlyBackup(deps, new Date(`${day}T02:30:00Z`));
+        await writeNightlyBackup(deps, new Date(`${day}T02:30:00Z`));
       const files = readdirSync(path.join(dataDir, "backups")).sort();
       expect(files).toEqual(["fidele-2026-11-21T02-30-00Z.sql.gz", "fidele-2026-11-22T02-30-00Z.sql.gz"]);
 

@@ -2,8 +2,9 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { summarizeLedger } from "../../src/domain/loyalty/ledger.ts";
 import { cards, ledgerEntries, scans } from "../../src/server/db/schema/index.ts";
-import { findLedgerMismatches, rebuildCardTotals } from "../../src/server/modules/cards/cards.service.ts";
+import { findLedgerMismatches } from "../setup/ledger.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
+import { LONG_TEST } from "../setup/timing.ts";
 import { newKey, type ScanBody, shopWithOwner, signedIn, tokenFor } from "./shops-helpers.ts";
 
 let t: TestApp;
@@ -47,7 +48,7 @@ describe("200 concurrent scans of one shopper, 20 idempotency keys", () => {
     // One recorded scan per key, not per request.
     const recorded = await t.deps.db.select({ n: sql<number>`count(*)::int` }).from(scans).where(eq(scans.userId, user.id));
     expect(recorded[0]!.n).toBe(20);
-  }, 300_000);
+  }, LONG_TEST);
 
   it("with a daily cap of 3 and no cooldown, exactly 3 of 20 simultaneous attempts are credited", async () => {
     const { shop } = await shopWithOwner(t, { rules: { mode: "stamps", cooldownMinutes: 0, dailyCap: 3 } });
@@ -63,7 +64,7 @@ describe("200 concurrent scans of one shopper, 20 idempotency keys", () => {
     expect(bodies.filter((b) => b.outcome === "daily_cap")).toHaveLength(17);
     const [card] = await t.deps.db.select().from(cards).where(eq(cards.userId, user.id));
     expect(card?.balance).toBe(3);
-  }, 120_000);
+  });
 });
 
 describe("the ledger", () => {
@@ -89,19 +90,6 @@ describe("the ledger", () => {
     }
     expect(all.find((c) => c.id === card!.id)).toMatchObject({ balance: 11, lifetime: 11 });
     expect(await findLedgerMismatches(t.deps.db, shop.id)).toEqual([]);
-    expect(await rebuildCardTotals(t.deps.db, { shopId: shop.id })).toEqual({ corrected: 0 });
-  });
-
-  it("a rebuild restores totals from the ledger when the cached figures were damaged", async () => {
-    const { shop } = await shopWithOwner(t);
-    const { user, client } = await signedIn(t);
-    const { scanUid, token } = await tokenFor(t.deps.db, shop.id);
-    await client.request("/api/cards/scan", { json: { scanUid, token, idempotencyKey: newKey() } });
-    await t.deps.db.update(cards).set({ balance: 999, lifetime: 999 }).where(eq(cards.userId, user.id));
-    expect(await findLedgerMismatches(t.deps.db, shop.id)).toHaveLength(1);
-    expect(await rebuildCardTotals(t.deps.db, { shopId: shop.id })).toEqual({ corrected: 1 });
-    const [card] = await t.deps.db.select().from(cards).where(eq(cards.userId, user.id));
-    expect(card).toMatchObject({ balance: 1, lifetime: 1 });
   });
 
   it("cannot be updated, deleted or truncated through the app's database connection", async () => {

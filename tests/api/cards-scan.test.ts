@@ -121,7 +121,7 @@ describe("scan outcomes", () => {
     expect(body).toMatchObject({ outcome: "accepted", delta: 30, multiplier: 3 });
     expect(body.message).toBe("Points ×3 ! 30 points ajoutés chez Le Fournil.");
     const activity = await (await client.request("/api/cards/activity")).json();
-    expect(activity.entries[0]).toMatchObject({ kind: "double_points", delta: 30, reason: "Points ×3 : Semaine anniversaire" });
+    expect(activity.entries[0]).toMatchObject({ kind: "double_points", delta: 30, reason: "Semaine anniversaire" });
   });
 
   it("flags many accounts on one device and scans far outside opening hours, for the owner", async () => {

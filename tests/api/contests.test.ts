@@ -14,6 +14,8 @@ import { drawContest, expireUnclaimed } from "../../src/server/modules/contests/
 import { forgetEntrySignals } from "../../src/server/modules/contests/one-person.service.ts";
 import { createTestApp, ROOT, type ServerProcess, spawnServer, type TestApp, waitHealthy } from "../setup/api.ts";
 import { type Client, shopWithOwner, signedIn } from "./shops-helpers.ts";
+import { eventually } from "../setup/eventually.ts";
+import { sleep } from "../setup/timing.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -43,7 +45,7 @@ async function createLot(owner: Client, shopId: string, over: Record<string, unk
   return (await json<{ lot: { id: string; remaining: number } }>(res)).lot;
 }
 
-type Owned = { id: string; phase: string; seedCommitment: string | null };
+type Owned = { id: string; phase: string; seedCommitment: string | null; startsAt: string; endsAt: string };
 
 /**
  * Open to every confirmed account unless the test says otherwise (the default is customers only, tested in the
@@ -267,7 +269,7 @@ describe("the wheel", () => {
     expect(inbox.messages[0]!.body).toContain(spin.winning.code);
     expect(inbox.messages[0]!.body).toMatch(/avant le \d{1,2} \S+ \d{4}/);
     // Not a shop message: the owner's sent list and quota do not count it.
-    const sent = await json<{ messages: unknown[] }>(await owner.client.request(`/api/messages/shops/${shop.id}/sent`));
+    const sent = await json<{ messages: unknown[] }>(await owner.client.request(`/api/backoffice/shops/${shop.id}/messages`));
     expect(sent.messages).toEqual([]);
     // A loser (the lot out of stock: its slice loses) is told nothing.
     const gone = await createLot(owner.client, shop.id, { quantity: 1 });
@@ -427,11 +429,13 @@ describe("the draw", () => {
 
   it("an edit once open is a new dated version of the règlement; v1 stays as it was", async () => {
     const { shop, owner, draw, lot } = await drawSetup(0);
+    // The form sends every field: the locked ones as they are.
     const body = {
       kind: "draw",
       title: "Grand jeu prolongé",
-      startsAt: new Date(Date.now() - 60_000).toISOString(),
+      startsAt: draw.startsAt,
       endsAt: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      eligibility: "confirmed",
       prizes: [{ lotId: lot.id, quantity: 2 }],
     };
     const res = await owner.client.request(`/api/backoffice/shops/${shop.id}/contests/${draw.id}`, {
@@ -447,6 +451,74 @@ describe("the draw", () => {
     expect(v2.document.title).toContain("Grand jeu prolongé");
     const v1 = await json<{ document: { title: string } }>(await t.request(`/api/contests/${draw.id}/rules?version=1`));
     expect(v1.document.title).toBe("Règlement du jeu « Grand jeu »");
+  });
+
+  it("issue 25 row 6: once open, a change to a locked field is refused by name, never dropped; the same values pass, and the same text publishes no version", async () => {
+    const { shop, owner, draw, lot } = await drawSetup(0);
+    const url = `/api/backoffice/shops/${shop.id}/contests/${draw.id}`;
+    const same = {
+      kind: "draw",
+      title: "Grand jeu",
+      startsAt: draw.startsAt,
+      endsAt: draw.endsAt,
+      eligibility: "confirmed",
+      entriesPerPerson: 1,
+      prizes: [{ lotId: lot.id, quantity: 2 }],
+    };
+    const versions = async () =>
+      (await json<{ versions: unknown[] }>(await t.request(`/api/contests/${draw.id}/rules`))).versions.length;
+
+    // Who may play and from when: refused, each named, with the reason on each field.
+    const earlier = new Date(Date.parse(draw.startsAt) - 86_400_000).toISOString();
+    const refused = await owner.client.request(url, {
+      method: "PUT",
+      json: { ...same, title: "Grand jeu modifié", startsAt: earlier, eligibility: "customers" },
+    });
+    expect(refused.status).toBe(409);
+    const body = await json<{ fields: Record<string, string> }>(refused);
+    expect(body.message).toBe(
+      "« Début » et « Qui peut participer » ne peuvent plus changer : le concours est ouvert, le règlement publié engage la boutique.",
+    );
+    expect(body.fields).toEqual({
+      startsAt: "Verrouillé : le concours est ouvert, le règlement publié engage la boutique.",
+      eligibility: "Verrouillé : le concours est ouvert, le règlement publié engage la boutique.",
+    });
+    const more = await owner.client.request(url, {
+      method: "PUT",
+      json: { ...same, prizes: [{ lotId: lot.id, quantity: 3 }] },
+    });
+    expect(more.status).toBe(409);
+    expect((await json(more)).message).toMatch(/^« Lots à gagner » ne peut plus changer/);
+    // Nothing of a refused edit was written, not even its title.
+    const [row] = await t.deps.db.select().from(contests).where(eq(contests.id, draw.id));
+    expect(row).toMatchObject({ title: "Grand jeu", eligibility: "confirmed" });
+    expect(row!.startsAt.toISOString()).toBe(draw.startsAt);
+    expect(await versions()).toBe(1);
+
+    // The same values, with a description (not in the règlement): saved, and the règlement keeps its one version.
+    const described = await owner.client.request(url, {
+      method: "PUT",
+      json: { ...same, description: "Un tirage pour fêter le printemps." },
+    });
+    expect(described.status, (await json(described.clone())).message).toBe(200);
+    expect((await json<{ contest: { description: string } }>(described)).contest.description).toBe(
+      "Un tirage pour fêter le printemps.",
+    );
+    // The form has no seconds: the same minute is the same start and the same end, the end kept as it was.
+    const toMinute = (iso: string) => new Date(Math.floor(Date.parse(iso) / 60_000) * 60_000).toISOString();
+    const fromForm = { ...same, startsAt: toMinute(draw.startsAt), endsAt: toMinute(draw.endsAt) };
+    expect((await owner.client.request(url, { method: "PUT", json: fromForm })).status).toBe(200);
+    const [kept] = await t.deps.db.select().from(contests).where(eq(contests.id, draw.id));
+    expect(kept!.endsAt.toISOString()).toBe(draw.endsAt);
+    expect(await versions()).toBe(1);
+
+    // A later end changes the text: version 2.
+    const later = new Date(Date.parse(draw.endsAt) + 86_400_000).toISOString();
+    expect((await owner.client.request(url, { method: "PUT", json: { ...same, endsAt: later } })).status).toBe(200);
+    expect(await versions()).toBe(2);
+    const shorter = await owner.client.request(url, { method: "PUT", json: same });
+    expect(shorter.status).toBe(409);
+    expect((await json(shorter)).message).toBe("Un jeu en cours peut être prolongé, pas raccourci.");
   });
 
   it("run twice at once, the draw happens exactly once; the published data let anyone recompute the winners", async () => {
@@ -923,15 +995,12 @@ describe("two server processes on one PostgreSQL", () => {
       try {
         await Promise.all(servers.map((s) => waitHealthy(s)));
         // Each process runs its contests pass at start (then every 30 s): both race for the same due draw.
-        await expect
-          .poll(
-            async () =>
-              (await t.deps.db.select({ status: contests.status }).from(contests).where(eq(contests.id, draw.id)))[0]
-                ?.status,
-            { timeout: 30_000 },
-          )
-          .toBe("drawn");
-        await new Promise((r) => setTimeout(r, 1500));
+        await eventually(
+          async () =>
+            (await t.deps.db.select({ status: contests.status }).from(contests).where(eq(contests.id, draw.id)))[0]
+              ?.status,
+        ).toBe("drawn");
+        await sleep(1500);
         const rows = await t.deps.db.select().from(contestWinnings).where(eq(contestWinnings.contestId, draw.id));
         expect(rows).toHaveLength(2);
         const published = await json<{
@@ -954,6 +1023,5 @@ describe("two server processes on one PostgreSQL", () => {
         await Promise.all(servers.map((s) => s.stop()));
       }
     },
-    180_000,
   );
 });

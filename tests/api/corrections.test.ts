@@ -108,7 +108,7 @@ describe("issue 22 row 17: corrections are the owner's to see and bound", () => 
       status: "pending",
       reason: "Achat oublié",
       alerts: ["over_cap"],
-      author: { id: w.member.user.id, name: "Inès Caisse", roleLabel: "Équipier" },
+      author: { id: w.member.user.id, name: "Inès Caisse", roleLabel: "Membre de l'équipe" },
       customer: { id: w.customer.user.id, name: "Léa Cliente", email: w.customer.user.email },
     });
     expect(feed.adjustments[0]?.alertLabels).toEqual(["au-delà du plafond de l'équipe (10 points)"]);

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { migratedDataDir, type ServerProcess, spawnServer, waitHealthy } from "../setup/api.ts";
+import { LONG_TEST } from "../setup/timing.ts";
 
 /**
  * PGlite's data directory belongs to one process (STACK.md): a second server on
@@ -15,7 +16,7 @@ afterAll(async () => {
 });
 
 async function start(dataDir: string) {
-  const server = await spawnServer({ DATA_DIR: dataDir }, { built: true });
+  const server = await spawnServer({ DATA_DIR: dataDir });
   servers.push(server);
   return server;
 }
@@ -71,6 +72,6 @@ describe("one process per DATA_DIR", () => {
       const lockPid = (await readFile(path.join(dataDir, "fidele.lock"), "utf8")).trim();
       expect(lockPid).toBe(String(third.child.pid));
     },
-    300_000,
+    LONG_TEST,
   );
 });

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReward, recordVisit } from "../../src/server/db/factories.ts";
 import type { MailResult, OutgoingMail } from "../../src/server/modules/mail/mail.service.ts";
 import { recipientsSql } from "../../src/server/modules/messages/audience.ts";
-import type { ChannelContext } from "../../src/server/modules/messages/channels.ts";
-import { emailDriver } from "../../src/server/modules/messages/email-driver.ts";
-import { compileNewsletter, personalize } from "../../src/server/modules/messages/email-render.ts";
+import type { ChannelContext } from "../../src/server/modules/messages/channels/driver.ts";
+import { emailDriver } from "../../src/server/modules/messages/channels/email-driver.ts";
+import { compileNewsletter, personalize } from "../../src/server/modules/messages/channels/email-render.ts";
 import {
   signUnsubscribeToken,
   verifyUnsubscribeToken,
-} from "../../src/server/modules/messages/unsubscribe-token.ts";
+} from "../../src/server/modules/messages/unsubscribe/unsubscribe-token.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { shopWithOwner } from "./shops-helpers.ts";
 

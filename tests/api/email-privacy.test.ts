@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { NewsletterContent } from "../../src/domain/newsletter/blocks.ts";
+import type { NewsletterContent } from "../../src/domain/messages/newsletter-blocks.ts";
 import { type MailKind, mailTemplates } from "../../src/server/modules/mail/templates.ts";
-import { compileNewsletter, messageAsContent, personalize } from "../../src/server/modules/messages/email-render.ts";
+import { compileNewsletter, messageAsContent, personalize } from "../../src/server/modules/messages/channels/email-render.ts";
 
 /**
  * Issue 25 row 8: opening an e-mail must make no request to anyone but Fidèle itself (APP_URL). Every template is
@@ -54,6 +54,14 @@ const samples: { [K in MailKind]: Parameters<(typeof mailTemplates)[K]>[0] } = {
   },
   "inactive-account": { url: `${APP_URL}/login`, purgeOn: "12 décembre 2026" },
   "erase-code": { code: "654321", minutes: 10 },
+  "prepaid-gift": {
+    url: `${APP_URL}/recuperer?code=ABCDEFGHJKMN`,
+    shopName: "Boulangerie Léa",
+    title: "Carte cadeau 30 €",
+    amount: "30,00 €",
+    expiresOn: "26 novembre 2027",
+    code: "ABCD-EFGH-JKMN",
+  },
 };
 
 const fill = {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { addStaff, createReward, recordVisit } from "../../src/server/db/factories.ts";
 import { createTestApp, randomIp, ROOT, type TestApp } from "../setup/api.ts";
+import { LONG_TEST } from "../setup/timing.ts";
 import { type Client, signedIn } from "./shops-helpers.ts";
 
 /**
@@ -13,13 +14,17 @@ import { type Client, signedIn } from "./shops-helpers.ts";
  * Inputs are drawn by fast-check: wrong types, missing fields, NUL, lone surrogates,
  * 1 MB strings, huge and negative numbers, unknown and real ids, in the body, the
  * query string and the path, sent as anonymous, shopper, staff and owner.
- * Fails on any 5xx, any stack trace or SQL text in a body, any answer slower than 2 s.
+ * Fails on any 5xx, any stack trace or SQL text in a body, any answer that is slow: over 2 s, or over 100 times
+ * the run's median answer when the machine is busy enough for that to be more, on the first try and on two more
+ * tries of the same request (a busy machine's passing stall is not the route's doing).
  *
  * FUZZ_RUNS (inputs per route and role, default 3) and FUZZ_SEED replay or widen a run.
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3);
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+/** Slow is over this much, or over SLOW_TIMES the median answer of the same run (whichever is more). */
 const SLOW_MS = 2000;
+const SLOW_TIMES = 100;
 const LEAK =
   /\bat [\w.<>]+ \(|\bat \/|\.(ts|js|mjs):\d+|stack|SELECT |INSERT INTO|UPDATE \w+ SET|DELETE FROM|syntax error|violates|duplicate key|relation "|column "|drizzle|postgres|PGlite/i;
 
@@ -411,49 +416,67 @@ async function send(
   const problems = [
     status >= 500 && !notReadyByDesign ? `status ${status}` : "",
     LEAK.test(text) && status >= 400 ? "stack or SQL text in the body" : "",
-    ms > SLOW_MS ? `slow (${Math.round(ms)} ms)` : "",
   ].filter(Boolean);
   return { url, status, ms, text, problem: problems.join(", ") };
 }
 
+const ROLES = ["anonymous", "shopper", "staff", "owner"] as const;
+
 describe("fuzz: every route, every role", () => {
-  it("no 5xx, no stack or SQL text, no answer over 2 s", async () => {
-    const pool = await schemaFields();
-    const routes = enumerateRoutes(t.app, t.deps.auth);
+  let pool: string[] = [];
+  let routes: Route[] = [];
+  let appCount = 0;
+  beforeAll(async () => {
+    pool = await schemaFields();
+    routes = enumerateRoutes(t.app, t.deps.auth);
     for (const route of routes) await learnFields(route, pool);
-    const learned = routes.filter((r) => r.fields.length + r.queryFields.length > 0).length;
-    const withBase = routes.filter((r) => Object.keys(r.base).length + Object.keys(r.baseQuery).length > 0).length;
+    appCount = routes.filter((r) => r.source === "app").length;
     if (process.env.FUZZ_DEBUG) {
       for (const r of routes.filter((x) => x.source === "app"))
         console.info(
           `${r.method} ${r.path} body ${JSON.stringify(r.base)} query ${JSON.stringify(r.baseQuery)} fields ${r.fields} q ${r.queryFields}`,
         );
     }
-    const appCount = routes.filter((r) => r.source === "app").length;
-    // The enumeration reaches both sources (a regression here would fuzz nothing).
+  }, LONG_TEST);
+
+  it("the enumeration reaches both sources (a regression here would fuzz nothing)", () => {
     expect(appCount).toBeGreaterThan(30);
     expect(routes.length - appCount).toBeGreaterThan(30);
+  });
 
-    // Errors the app logs (with a 4xx) are collected, not thrown: the answer is what is judged here.
-    const logged: string[] = [];
-    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
-      logged.push(args.map(String).join(" ").slice(0, 300));
-    });
-    vi.spyOn(console, "warn").mockImplementation(() => {});
+  // One test a role: each has the whole time limit, so a loaded machine (four times slower than a quiet one is
+  // common beside other suites) does not make one test of every request time out.
+  it.each(ROLES)(
+    "as %s: no 5xx, no stack or SQL text, no answer over 2 s",
+    async (role) => {
+      const learned = routes.filter((r) => r.fields.length + r.queryFields.length > 0).length;
+      const withBase = routes.filter((r) => Object.keys(r.base).length + Object.keys(r.baseQuery).length > 0).length;
 
-    const findings: Finding[] = [];
-    const slowest: { ms: number; what: string }[] = [];
-    const sent: Record<Role, number> = { anonymous: 0, shopper: 0, staff: 0, owner: 0 };
-    const statuses = new Map<number, number>();
-    const started = performance.now();
-    let seed = SEED;
-    for (const role of ["anonymous", "shopper", "staff", "owner"] as const) {
+      // Errors the app logs (with a 4xx) are collected, not thrown: the answer is what is judged here.
+      const logged: string[] = [];
+      vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
+        logged.push(args.map(String).join(" ").slice(0, 300));
+      });
+      vi.spyOn(console, "warn").mockImplementation(() => {});
+
+      const findings: Finding[] = [];
+      const slowest: { ms: number; what: string }[] = [];
+      let sent = 0;
+      const statuses = new Map<number, number>();
+      const durations: number[] = [];
+      /** Requests that may be slow, to try again once the run's median is known. */
+      const slowCandidates: { role: Role; route: Route; input: Parameters<typeof send>[2]; ms: number }[] = [];
+      const started = performance.now();
+      // Each role its own seeds, drawn from the run's: FUZZ_SEED replays all four.
+      let seed = SEED + ROLES.indexOf(role) * 100_000;
       for (const route of routes) {
         if (role !== "anonymous" && route.source === "auth" && ENDS_SESSION.test(route.path)) continue;
         const inputs = fc.sample(arbitraries(route, pool), { numRuns: RUNS, seed: seed++ });
         for (const input of inputs) {
           const result = await send(role, route, input);
-          sent[role]++;
+          sent++;
+          durations.push(result.ms);
+          if (result.ms > SLOW_MS) slowCandidates.push({ role, route, input, ms: result.ms });
           statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
           if (process.env.FUZZ_DEBUG)
             slowest.push({
@@ -473,38 +496,53 @@ describe("fuzz: every route, every role", () => {
           }
         }
       }
-    }
-    const seconds = (performance.now() - started) / 1000;
-    const byStatus = [...statuses]
-      .sort(([a], [b]) => a - b)
-      .map(([s, n]) => `${s}: ${n}`)
-      .join(", ");
-    const total = Object.values(sent).reduce((a, b) => a + b, 0);
-    console.info(
-      `fuzz (seed ${SEED}, ${RUNS} inputs per route and role): ${routes.length} routes (${appCount} app, ${routes.length - appCount} better-auth); ` +
-        `requests per role — anonymous ${sent.anonymous}, shopper ${sent.shopper}, staff ${sent.staff}, owner ${sent.owner}; ` +
-        `${total} in ${seconds.toFixed(1)} s; fields learned or declared on ${learned} routes (valid values found on ${withBase}); statuses ${byStatus}; 5xx: ${findings.filter((f) => f.status >= 500).length}; errors logged: ${logged.length}`,
-    );
-    if (process.env.FUZZ_DEBUG) {
+      const median = [...durations].sort((a, b) => a - b)[Math.floor(durations.length / 2)] ?? 0;
+      const slowMs = Math.max(SLOW_MS, SLOW_TIMES * median);
+      for (const candidate of slowCandidates.filter((c) => c.ms > slowMs)) {
+        const retries = [];
+        for (let i = 0; i < 2; i++) retries.push((await send(candidate.role, candidate.route, candidate.input)).ms);
+        if (Math.min(...retries) <= slowMs) continue;
+        findings.push({
+          role: candidate.role,
+          method: candidate.route.method,
+          url: candidate.route.path,
+          status: 0,
+          ms: Math.round(candidate.ms),
+          problem: `slow (${[candidate.ms, ...retries].map(Math.round).join(", ")} ms; the run's median ${median.toFixed(1)} ms)`,
+          sample: (candidate.input.body ?? "").slice(0, 200),
+        });
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const byStatus = [...statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(", ");
       console.info(
-        slowest
-          .sort((a, b) => b.ms - a.ms)
-          .slice(0, 25)
-          .map((x) => `${Math.round(x.ms)} ms ${x.what}`)
-          .join("\n"),
+        `fuzz as ${role} (seed ${SEED}, ${RUNS} inputs per route): ${routes.length} routes (${appCount} app, ${routes.length - appCount} better-auth); ` +
+          `${sent} requests in ${seconds.toFixed(1)} s; fields learned or declared on ${learned} routes (valid values found on ${withBase}); statuses ${byStatus}; 5xx: ${findings.filter((f) => f.status >= 500).length}; errors logged: ${logged.length}`,
       );
-      console.info(logged.slice(0, 10).join("\n"));
-    }
-    if (findings.length > 0) {
-      console.info(
-        findings
-          .slice(0, 40)
-          .map((f) => `${f.role} ${f.method} ${f.url} → ${f.status} (${f.ms} ms) ${f.problem}\n    ${f.sample}`)
-          .join("\n"),
-      );
-      console.info(logged.slice(0, 10).join("\n"));
-    }
-    vi.restoreAllMocks();
-    expect(findings).toEqual([]);
-  }, 600_000);
+      if (process.env.FUZZ_DEBUG) {
+        console.info(
+          slowest
+            .sort((a, b) => b.ms - a.ms)
+            .slice(0, 25)
+            .map((x) => `${Math.round(x.ms)} ms ${x.what}`)
+            .join("\n"),
+        );
+        console.info(logged.slice(0, 10).join("\n"));
+      }
+      if (findings.length > 0) {
+        console.info(
+          findings
+            .slice(0, 40)
+            .map((f) => `${f.role} ${f.method} ${f.url} → ${f.status} (${f.ms} ms) ${f.problem}\n    ${f.sample}`)
+            .join("\n"),
+        );
+        console.info(logged.slice(0, 10).join("\n"));
+      }
+      vi.restoreAllMocks();
+      expect(findings).toEqual([]);
+    },
+    LONG_TEST,
+  );
 });

@@ -6,7 +6,7 @@ import webpush from "web-push";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { type Database, openDatabase } from "../../src/server/db/client.ts";
 import { parseEnv } from "../../src/server/env.ts";
-import { loadVapidKeys } from "../../src/server/modules/messages/push.ts";
+import { loadVapidKeys } from "../../src/server/modules/messages/channels/push.ts";
 import { createScratchDatabase } from "../setup/scratch-db.ts";
 import { openTestDatabase } from "../setup/test-db.ts";
 
@@ -32,7 +32,7 @@ async function freshDatabase(): Promise<Database> {
     opened.unshift(database);
     return database;
   }
-  const database = await openTestDatabase();
+  const database = await openTestDatabase({ fresh: true });
   opened.push(database);
   return database;
 }

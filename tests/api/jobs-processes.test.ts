@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -9,18 +10,21 @@ import type { Deps } from "../../src/server/lib/context.ts";
 import { createLogger } from "../../src/server/lib/logger.ts";
 import { redeem } from "../../src/server/modules/rewards/redemptions.service.ts";
 import { createDeps } from "../../src/server/server.ts";
-import { type ServerProcess, spawnServer, waitHealthy } from "../setup/api.ts";
+import { ROOT, serverLogs, type ServerProcess, spawnServer, waitHealthy } from "../setup/api.ts";
+import { sleep, until } from "../setup/timing.ts";
 import { createScratchDatabase } from "../setup/scratch-db.ts";
 
 /**
  * Two server processes (as `npm start` runs them) on one PostgreSQL database of their own: a job
  * runs once whichever process polls first; a job whose process dies mid-run runs again elsewhere
  * and completes; pending redemptions expire through the engine with nobody reading them.
- * Jobs are sent by this test through pg-boss itself, to the probe queue the servers register only
- * with JOBS_TEST_PROBE=1 (no route sends jobs).
+ * Jobs are sent by this test through pg-boss itself, to the tests' probe queue, which these servers
+ * register (tests/setup/probe-server.ts: startServer with the probe beside the app's jobs).
  */
 const url = inject("testDatabaseUrl");
 const servers: ServerProcess[] = [];
+/** Every wait of this file reports what the servers printed when it fails. */
+const logs = { context: () => serverLogs(servers) };
 let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
 let boss: PgBoss | undefined;
 let deps: Deps | undefined;
@@ -34,28 +38,19 @@ function probeLines(): ProbeLine[] {
       .split("\n")
       .filter((line) => line.includes('"msg":"job test.probe '))
       .map((line) => {
-        const { msg, id, label, pid, attempt } = JSON.parse(line) as Omit<ProbeLine, "event" | "server"> & { msg: string };
-        return { event: msg.endsWith("started") ? ("started" as const) : ("done" as const), id, label, pid, attempt, server: index };
+        const { msg, id, label, pid, attempt } = JSON.parse(line) as Omit<ProbeLine, "event" | "server"> & {
+          msg: string;
+        };
+        return {
+          event: msg.endsWith("started") ? ("started" as const) : ("done" as const),
+          id,
+          label,
+          pid,
+          attempt,
+          server: index,
+        };
       }),
   );
-}
-
-async function until<T>(
-  what: string,
-  probe: () => Promise<T | null | undefined | false> | T | null | undefined | false,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out waiting for ${what}\n${servers.map((s, i) => `--- server ${i}\n${s.stdout()}\n${s.stderr()}`).join("\n")}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 describe.skipIf(!url)("jobs across two server processes on one PostgreSQL (run on the PostgreSQL pass)", () => {
@@ -64,20 +59,20 @@ describe.skipIf(!url)("jobs across two server processes on one PostgreSQL (run o
     const env = {
       DATABASE_URL: scratch.url,
       SECRET: randomBytes(32).toString("hex"),
-      JOBS_TEST_PROBE: "1",
       JOBS_SUPERVISE_SECONDS: "1",
       LOG_LEVEL: "info",
     };
     // This process's own handle on the database, for factories and checks.
     deps = await createDeps(parseEnv({ ...env, SEED_DEMO: "0" }), { logger: createLogger("warn") });
-    for (let i = 0; i < 2; i++) servers.push(await spawnServer(env));
+    for (let i = 0; i < 2; i++)
+      servers.push(await spawnServer(env, { entry: path.join(ROOT, "tests/setup/probe-server.ts") }));
     await Promise.all(servers.map((s) => waitHealthy(s)));
-    await until("both engines to start", () => servers.every((s) => s.stdout().includes("jobs: engine started")));
+    await until("both engines to start", () => servers.every((s) => s.stdout().includes("jobs: engine started")), logs);
     // This process only sends and looks: no maintenance, no schedules, no schema work of its own.
     boss = new PgBoss({ connectionString: scratch.url, max: 2, supervise: false, schedule: false, migrate: false });
     boss.on("error", () => {});
     await boss.start();
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await boss?.stop({ graceful: false, close: true }).catch(() => {});
@@ -113,7 +108,7 @@ describe.skipIf(!url)("jobs across two server processes on one PostgreSQL (run o
         .from(redemptions)
         .where(eq(redemptions.shopId, shop.id));
       return rows.length === 3 && rows.every((r) => r.status === "expired");
-    });
+    }, logs);
     for (const id of ids) {
       const refunds = await d.db
         .select()
@@ -134,8 +129,8 @@ describe.skipIf(!url)("jobs across two server processes on one PostgreSQL (run o
       const jobs = await boss!.findJobs("test.probe");
       const mine = jobs.filter((j) => labels.includes((j.data as { label: string }).label));
       return mine.length === labels.length && mine.every((j) => j.state === "completed");
-    });
-    await new Promise((r) => setTimeout(r, 3000)); // time for a duplicate run to show, were there one
+    }, logs);
+    await sleep(3000); // time for a duplicate run to show, were there one
     const started = probeLines().filter((l) => l.event === "started" && labels.includes(l.label));
     expect(started.map((l) => l.label).sort()).toEqual([...labels].sort());
     expect(started.every((l) => l.attempt === 0)).toBe(true);
@@ -160,7 +155,7 @@ describe.skipIf(!url)("jobs across two server processes on one PostgreSQL (run o
         const [found] = await boss!.findJobs("test.probe", { id: id! });
         return found?.state === "completed" ? found : null;
       },
-      60_000,
+      logs,
     );
     expect(job.retryCount).toBe(1);
     const lines = probeLines().filter((l) => l.label === label);
@@ -172,5 +167,5 @@ describe.skipIf(!url)("jobs across two server processes on one PostgreSQL (run o
       [0, first.server],
       [1, 1 - first.server],
     ]);
-  }, 90_000);
+  });
 });

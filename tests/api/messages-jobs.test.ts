@@ -1,14 +1,14 @@
 import { sql } from "drizzle-orm";
 import webpush from "web-push";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import type { Database } from "../../src/server/db/client.ts";
-import { openDatabase } from "../../src/server/db/client.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changeMessageStatus, createMessage } from "../../src/server/modules/messages/compose.service.ts";
+import { getSentMessage } from "../../src/server/modules/messages/sent.service.ts";
 import { trustCertificateAuthority } from "../../src/server/lib/outbound.ts";
 import { seedMessagesWorld } from "../fixtures/messages-world.ts";
 import { type PushService, startPushService } from "../fixtures/push-service.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
-import { createScratchDatabase } from "../setup/scratch-db.ts";
+import { SLOW_WORK, sleep, until } from "../setup/timing.ts";
+import { openOwnDatabase } from "../setup/test-db.ts";
 
 /**
  * Sending through the job engine in one process (the engine started): a message sent now,
@@ -22,13 +22,9 @@ let ps: PushService;
 let dropScratch: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  const url = inject("testDatabaseUrl");
-  let database: Database | undefined;
-  if (url) {
-    const scratch = await createScratchDatabase(url, "msgjobs");
-    dropScratch = scratch.drop;
-    database = await openDatabase({ url: scratch.url, poolSize: 6 });
-  }
+  const own = await openOwnDatabase("msgjobs", 6);
+  dropScratch = own.drop;
+  const database = own.database;
   const vapid = webpush.generateVAPIDKeys();
   ps = await startPushService();
   trustCertificateAuthority(ps.cert);
@@ -44,7 +40,7 @@ beforeAll(async () => {
       MESSAGES_LEASE_SECONDS: "4",
     },
   });
-}, 90_000);
+});
 
 afterAll(async () => {
   trustCertificateAuthority(undefined);
@@ -52,16 +48,6 @@ afterAll(async () => {
   await ps?.close();
   await dropScratch?.();
 });
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 async function world(n: number) {
   const owner = await t.createUser({ withoutPassword: true });
@@ -98,7 +84,7 @@ async function sendJobs(messageId: string) {
 describe("sending through the job engine", () => {
   it("a message sent now is delivered by messages.send jobs: every device once, in-app to all", async () => {
     const w = await world(25);
-    const message = await createMessage(t.deps, w.sender, content);
+    const message = await getSentMessage(t.deps.db, w.sender, await createMessage(t.deps, w.sender, content));
     expect(message.status).toBe("sending");
     await until("the message to be sent", async () => (await statusOf(message.id)).status === "sent");
     expect(receivedPerDevice(w.pushIds, message.id)).toEqual(w.pushIds.map(() => 1));
@@ -108,7 +94,9 @@ describe("sending through the job engine", () => {
     ).rows;
     expect(Number(inapp!.n)).toBe(25);
     const jobs = await sendJobs(message.id);
-    expect(jobs.some((j) => j.state === "completed" && (j.output as { status?: string })?.status === "sent")).toBe(true);
+    expect(jobs.some((j) => j.state === "completed" && (j.output as { status?: string })?.status === "sent")).toBe(
+      true,
+    );
     expect(new Set(jobs.map((j) => j.singletonKey))).toEqual(new Set([`${message.id}:0`, `${message.id}:1`]));
   });
 
@@ -116,13 +104,20 @@ describe("sending through the job engine", () => {
     const w = await world(40);
     ps.setDelay(300);
     try {
-      const message = await createMessage(t.deps, w.sender, content);
+      const message = await getSentMessage(t.deps.db, w.sender, await createMessage(t.deps, w.sender, content));
       await until("the first pushes", async () => receivedPerDevice(w.pushIds, message.id).some((n) => n > 0));
       await changeMessageStatus(t.deps, w.sender, message.id, "pause");
-      // What was in flight lands and is marked; then nothing moves.
-      await new Promise((r) => setTimeout(r, 1500));
+      // What was in flight lands and is marked (no claim left, no job running); then nothing moves.
+      await until("the pushes in flight to land", async () => {
+        const [claimed] = (
+          await t.deps.db.execute<{ n: number }>(sql`
+            select count(*)::int as n from message_deliveries where message_id = ${message.id} and status = 'claimed'`)
+        ).rows;
+        const running = (await sendJobs(message.id)).filter((j) => j.state === "active");
+        return Number(claimed!.n) === 0 && running.length === 0;
+      });
       const atPause = receivedPerDevice(w.pushIds, message.id).reduce((a, b) => a + b, 0);
-      await new Promise((r) => setTimeout(r, 2500));
+      await sleep(2500);
       expect(receivedPerDevice(w.pushIds, message.id).reduce((a, b) => a + b, 0)).toBe(atPause);
       expect(atPause).toBeLessThan(40);
       expect((await statusOf(message.id)).status).toBe("paused");
@@ -130,7 +125,9 @@ describe("sending through the job engine", () => {
       expect(live).toEqual([]); // the paused message's jobs ended, none re-queued
       await changeMessageStatus(t.deps, w.sender, message.id, "resume");
       await until("the message to be sent", async () => (await statusOf(message.id)).status === "sent");
-      expect(receivedPerDevice(w.pushIds, message.id)).toEqual(w.pushIds.map(() => 1));
+      const outcomes = await t.deps.db.execute(sql`
+        select status, detail, count(*)::int as n from message_deliveries where message_id = ${message.id} group by 1, 2`);
+      expect(receivedPerDevice(w.pushIds, message.id), JSON.stringify(outcomes.rows)).toEqual(w.pushIds.map(() => 1));
     } finally {
       ps.setDelay(0);
     }
@@ -139,7 +136,11 @@ describe("sending through the job engine", () => {
   it("a scheduled message is queued for its time (startAfter) and sent then, not before", async () => {
     const w = await world(3);
     const at = new Date(Date.now() + 33_000);
-    const message = await createMessage(t.deps, w.sender, { ...content, scheduledAt: at.toISOString() });
+    const message = await getSentMessage(
+      t.deps.db,
+      w.sender,
+      await createMessage(t.deps, w.sender, { ...content, scheduledAt: at.toISOString() }),
+    );
     expect(message.status).toBe("scheduled");
     const queued = await sendJobs(message.id);
     expect(queued).toHaveLength(2);
@@ -147,22 +148,24 @@ describe("sending through the job engine", () => {
       expect(job.state).toBe("created");
       expect(Math.abs(new Date(job.startAfter).getTime() - at.getTime())).toBeLessThan(1000);
     }
-    await new Promise((r) => setTimeout(r, 3000));
+    await sleep(3000);
     expect((await statusOf(message.id)).status).toBe("scheduled");
     expect(receivedPerDevice(w.pushIds, message.id)).toEqual([0, 0, 0]);
-    await until("the scheduled message to be sent", async () => (await statusOf(message.id)).status === "sent", 60_000);
+    await until("the scheduled message to be sent", async () => (await statusOf(message.id)).status === "sent", {
+      timeout: SLOW_WORK,
+    });
     const row = await statusOf(message.id);
     expect(new Date(row.started_at!).getTime()).toBeGreaterThanOrEqual(at.getTime() - 50);
     expect(receivedPerDevice(w.pushIds, message.id)).toEqual([1, 1, 1]);
-  }, 90_000);
+  });
 
   it("messages.sweep queues a message nobody queued (sent while the engine was down)", async () => {
     const w = await world(3);
     // As if composed while no engine ran: frozen, sending, no job.
     const noEngine = { ...t.deps, jobs: { ...t.deps.jobs, send: () => Promise.reject(new Error("not started")) } };
-    const message = await createMessage(noEngine, w.sender, content);
+    const message = { id: await createMessage(noEngine, w.sender, content) };
     expect(await sendJobs(message.id)).toEqual([]);
-    await new Promise((r) => setTimeout(r, 1500));
+    await sleep(1500);
     expect((await statusOf(message.id)).status).toBe("sending");
     await t.deps.jobs.send("messages.sweep", {});
     await until("the message to be sent", async () => (await statusOf(message.id)).status === "sent");

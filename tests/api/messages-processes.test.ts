@@ -8,11 +8,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createUser } from "../../src/server/db/factories.ts";
 import { parseEnv } from "../../src/server/env.ts";
 import type { Deps } from "../../src/server/lib/context.ts";
+import { pushDriver } from "../../src/server/modules/messages/channels/push-driver.ts";
 import { createLogger } from "../../src/server/lib/logger.ts";
 import { createDeps } from "../../src/server/server.ts";
 import { seedMessagesWorld } from "../fixtures/messages-world.ts";
 import { type PushService, startPushService } from "../fixtures/push-service.ts";
-import { type ServerProcess, spawnServer, waitHealthy } from "../setup/api.ts";
+import { serverLogs, type ServerProcess, spawnServer, waitHealthy } from "../setup/api.ts";
+import { SLOW_WORK, until } from "../setup/timing.ts";
 import { createScratchDatabase } from "../setup/scratch-db.ts";
 
 /**
@@ -25,6 +27,8 @@ import { createScratchDatabase } from "../setup/scratch-db.ts";
 const url = inject("testDatabaseUrl");
 const APP_URL = "http://fidele.test";
 const servers: ServerProcess[] = [];
+/** Every wait of this file reports what the servers printed when it fails. */
+const logs = { context: () => serverLogs(servers) };
 let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
 let deps: Deps | undefined;
 let ps: PushService | undefined;
@@ -33,27 +37,13 @@ let cookie = "";
 let env: Record<string, string> = {};
 let ownerId = "";
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out waiting for ${what}\n${servers.map((s, i) => `--- server ${i}\n${s.stdout()}\n${s.stderr()}`).join("\n")}`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 /** Which servers took a slice of this message (runSendSlice logs "messages: sending" as it starts one). */
 function sendersOf(messageId: string) {
   return servers.flatMap((s, i) => (s.stdout().includes(`"messageId":"${messageId}"`) ? [i] : []));
 }
 
 async function compose(server: ServerProcess, shopId: string) {
-  const res = await fetch(`${server.url}/api/messages/shops/${shopId}/sent`, {
+  const res = await fetch(`${server.url}/api/backoffice/shops/${shopId}/messages`, {
     method: "POST",
     headers: { cookie, origin: APP_URL, "content-type": "application/json" },
     body: JSON.stringify({ title: "Soldes", body: "-20 % ce week-end", push: true, segment: { kind: "all" } }),
@@ -73,7 +63,8 @@ const receivedBy = (pushId: string, messageId: string) =>
   ps!.for(pushId).filter((r) => (r.payload as { id?: string }).id === messageId).length;
 
 async function statusOf(messageId: string) {
-  const [row] = (await deps!.db.execute<{ status: string }>(sql`select status from messages where id = ${messageId}`)).rows;
+  const [row] = (await deps!.db.execute<{ status: string }>(sql`select status from messages where id = ${messageId}`))
+    .rows;
   return row?.status;
 }
 
@@ -106,8 +97,8 @@ describe.skipIf(!url)("sending across two server processes on one PostgreSQL (ru
     cookie = `fidele.session_token=${encodeURIComponent(`${session.token}.${createHmac("sha256", secret).update(session.token).digest("base64")}`)}`;
     for (let i = 0; i < 2; i++) servers.push(await spawnServer(env));
     await Promise.all(servers.map((s) => waitHealthy(s)));
-    await until("both engines to start", () => servers.every((s) => s.stdout().includes("jobs: engine started")));
-  }, 150_000);
+    await until("both engines to start", () => servers.every((s) => s.stdout().includes("jobs: engine started")), logs);
+  });
 
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));
@@ -122,7 +113,7 @@ describe.skipIf(!url)("sending across two server processes on one PostgreSQL (ru
     ps!.setDelay(150); // a push service taking its time, so both processes have a share
     try {
       const id = await compose(servers[0]!, world.shopId);
-      await until("the message to be sent", async () => (await statusOf(id)) === "sent");
+      await until("the message to be sent", async () => (await statusOf(id)) === "sent", logs);
       const counts = world.pushIds.map((p) => receivedBy(p, id));
       expect(counts.filter((n) => n !== 1)).toEqual([]);
       const rows = await pushRows(id);
@@ -131,7 +122,7 @@ describe.skipIf(!url)("sending across two server processes on one PostgreSQL (ru
     } finally {
       ps!.setDelay(0);
     }
-  }, 120_000);
+  });
 
   it("a process stopped mid-send (SIGTERM, a deploy) finishes what it had in flight: nothing interrupted, everyone once", async () => {
     const world = await seedMessagesWorld(deps!.db, 300, ps!, { ownerId });
@@ -139,7 +130,11 @@ describe.skipIf(!url)("sending across two server processes on one PostgreSQL (ru
     try {
       const id = await compose(servers[0]!, world.shopId);
       const received = () => world.pushIds.reduce((n, p) => n + receivedBy(p, id), 0);
-      await until("both processes sending and a quarter out", () => sendersOf(id).length === 2 && received() >= 75);
+      await until(
+        "both processes sending and a quarter out",
+        () => sendersOf(id).length === 2 && received() >= 75,
+        logs,
+      );
       const stopping = servers[1]!;
       const started = Date.now();
       expect(await stopping.stop()).toBe(0);
@@ -147,7 +142,10 @@ describe.skipIf(!url)("sending across two server processes on one PostgreSQL (ru
       // The deploy's new process takes its place.
       servers[1] = await spawnServer(env);
       await waitHealthy(servers[1]);
-      await until("the message to be sent", async () => (await statusOf(id)) === "sent", 90_000);
+      await until("the message to be sent", async () => (await statusOf(id)) === "sent", {
+        ...logs,
+        timeout: SLOW_WORK,
+      });
       expect(world.pushIds.map((p) => receivedBy(p, id)).filter((n) => n !== 1)).toEqual([]);
       const rows = await pushRows(id);
       expect(rows.filter((r) => r.status !== "delivered")).toEqual([]);
@@ -155,7 +153,7 @@ describe.skipIf(!url)("sending across two server processes on one PostgreSQL (ru
     } finally {
       ps!.setDelay(0);
     }
-  }, 150_000);
+  });
 
   it("a process killed mid-send: what it had in flight is failed 'interrupted', the other delivers the rest, nobody twice", async () => {
     const world = await seedMessagesWorld(deps!.db, 400, ps!, { ownerId });
@@ -164,12 +162,19 @@ describe.skipIf(!url)("sending across two server processes on one PostgreSQL (ru
       const id = await compose(servers[0]!, world.shopId);
       const received = () => world.pushIds.reduce((n, p) => n + receivedBy(p, id), 0);
       // Both are sending and a quarter is out: kill the route's process while its claims are in flight.
-      await until("both processes sending and a quarter out", () => sendersOf(id).length === 2 && received() >= 100);
+      await until(
+        "both processes sending and a quarter out",
+        () => sendersOf(id).length === 2 && received() >= 100,
+        logs,
+      );
       const victim = servers[0]!;
       victim.child.kill("SIGKILL");
       await victim.exited;
       const atKill = received();
-      await until("the message to be sent", async () => (await statusOf(id)) === "sent", 90_000);
+      await until("the message to be sent", async () => (await statusOf(id)) === "sent", {
+        ...logs,
+        timeout: SLOW_WORK,
+      });
       const rows = await pushRows(id);
       const interrupted = rows.filter((r) => r.status === "failed" && r.detail === "interrupted");
       const delivered = rows.filter((r) => r.status === "delivered");
@@ -178,17 +183,19 @@ describe.skipIf(!url)("sending across two server processes on one PostgreSQL (ru
       expect(delivered.every((r) => receivedBy(r.pushId, id) === 1)).toBe(true);
       expect(delivered.length + interrupted.length).toBe(400);
       expect(interrupted.length).toBeGreaterThan(0);
-      expect(interrupted.length).toBeLessThanOrEqual(16); // one process's pool at most
+      expect(interrupted.length).toBeLessThanOrEqual(pushDriver.concurrency); // one process's pool at most
       console.info(
         `killed with ${atKill} pushes out: ${delivered.length} delivered, ${interrupted.length} interrupted (failed), 0 twice`,
       );
       // The owner sees them as failed (/admin/message reads this), from the surviving process.
-      const res = await fetch(`${servers[1]!.url}/api/messages/shops/${world.shopId}/sent/${id}`, { headers: { cookie } });
+      const res = await fetch(`${servers[1]!.url}/api/backoffice/shops/${world.shopId}/messages/${id}`, {
+        headers: { cookie },
+      });
       const sent = ((await res.json()) as { message: { status: string; counts: Record<string, number> } }).message;
       expect(sent.status).toBe("sent");
       expect(sent.counts).toMatchObject({ failed: interrupted.length, pushDelivered: delivered.length, pending: 0 });
     } finally {
       ps!.setDelay(0);
     }
-  }, 150_000);
+  });
 });

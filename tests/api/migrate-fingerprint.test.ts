@@ -19,7 +19,7 @@ afterAll(async () => {
 async function ownDatabase(): Promise<Database> {
   const url = inject("testDatabaseUrl");
   if (!url) {
-    const database = await openTestDatabase();
+    const database = await openTestDatabase({ fresh: true });
     cleanups.push(() => database.close());
     return database;
   }

@@ -6,9 +6,11 @@ import { parseEnv } from "../../src/server/env.ts";
 import type { Deps } from "../../src/server/lib/context.ts";
 import { createLogger } from "../../src/server/lib/logger.ts";
 import { INTERRUPTED } from "../../src/server/modules/messages/sending.service.ts";
-import { createNewsletter } from "../../src/server/modules/newsletter/newsletter.service.ts";
+import { createMessage } from "../../src/server/modules/messages/compose.service.ts";
+import { getNewsletter } from "../../src/server/modules/messages/newsletter.service.ts";
 import { createDeps } from "../../src/server/server.ts";
-import { type ServerProcess, spawnServer, waitHealthy } from "../setup/api.ts";
+import { serverLogs, type ServerProcess, spawnServer, waitHealthy } from "../setup/api.ts";
+import { LONG_TEST, SLOW_WORK, until } from "../setup/timing.ts";
 import { createScratchDatabase } from "../setup/scratch-db.ts";
 import { startSmtp } from "../setup/smtp.ts";
 
@@ -23,18 +25,9 @@ let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
 let smtp: Awaited<ReturnType<typeof startSmtp>> | undefined;
 let deps: Deps | undefined;
 const servers: ServerProcess[] = [];
+/** Every wait of this file reports what the servers printed when it fails. */
+const logs = { context: () => serverLogs(servers) };
 
-async function until<T>(what: string, probe: () => Promise<T | null | false> | T | null | false, timeoutMs = 180_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}\n${servers.map((s) => `${s.stdout()}\n${s.stderr()}`).join("\n")}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe.skipIf(!url)("a newsletter across a killed process (run on the PostgreSQL pass)", () => {
   let env: Record<string, string>;
@@ -51,7 +44,7 @@ describe.skipIf(!url)("a newsletter across a killed process (run on the PostgreS
       JOBS_SUPERVISE_SECONDS: "1",
     };
     deps = await createDeps(parseEnv({ ...env, SEED_DEMO: "0", LOG_LEVEL: "warn" }), { logger: createLogger("error") });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop().catch(() => 0)));
@@ -70,25 +63,35 @@ describe.skipIf(!url)("a newsletter across a killed process (run on the PostgreS
       select gen_random_uuid()::text, 'Client ' || i,
         case when i <= ${CUSTOMERS} then 'oui-' else 'non-' end || ${tag} || '-' || i || '@test.fidele.local', true
       from generate_series(1, ${CUSTOMERS + 20}) i`);
-    await d.db.execute(sql`insert into cards (shop_id, user_id) select ${shop.id}, id from "user" where email like ${`%-${tag}-%`}`);
+    await d.db.execute(
+      sql`insert into cards (shop_id, user_id) select ${shop.id}, id from "user" where email like ${`%-${tag}-%`}`,
+    );
     await d.db.execute(sql`
       insert into consents (user_id, channel, granted, wording)
       select id, 'email', true, 'E-mails' from "user" where email like ${`oui-${tag}-%`}`);
 
     // Created here (this process runs no jobs): the audience is frozen, the servers' sweep at start picks it up.
     const subject = `Tournée ${tag}`;
-    const created = await createNewsletter(
+    const access = { shopId: shop.id, userId: owner.id, role: "owner", level: "owner" } as const;
+    const id = await createMessage(
       d,
-      { shopId: shop.id, userId: owner.id, role: "owner", level: "owner" },
-      { subject, preheader: "", blocks: [{ type: "text", text: "Bonjour {{prenom}}" }], segment: { kind: "all" } },
+      { kind: "shop", access },
+      {
+        kind: "newsletter",
+        subject,
+        preheader: "",
+        blocks: [{ type: "text", text: "Bonjour {{prenom}}" }],
+        segment: { kind: "all" },
+      },
     );
+    const created = await getNewsletter(d.db, access, id);
     expect(created.counts.total).toBe(CUSTOMERS);
     const received = () => smtp!.mails.filter((m) => m.subject === subject);
 
     const first = await spawnServer(env);
     servers.push(first);
     await waitHealthy(first);
-    await until("a third of the campaign", () => received().length >= CUSTOMERS / 3);
+    await until("a third of the campaign", () => received().length >= CUSTOMERS / 3, { ...logs, timeout: SLOW_WORK });
     first.child.kill("SIGKILL");
     await first.exited;
     const atKill = received().length;
@@ -98,7 +101,7 @@ describe.skipIf(!url)("a newsletter across a killed process (run on the PostgreS
     await waitHealthy(second);
     const status = async () =>
       (await d.db.execute<{ status: string }>(sql`select status from messages where id = ${created.id}`)).rows[0]?.status;
-    await until("the campaign to end", async () => (await status()) === "sent");
+    await until("the campaign to end", async () => (await status()) === "sent", { ...logs, timeout: SLOW_WORK });
 
     const rows = (
       await d.db.execute<{ email: string; status: string; detail: string | null }>(sql`
@@ -122,5 +125,5 @@ describe.skipIf(!url)("a newsletter across a killed process (run on the PostgreS
     // At most what the killed process had in flight (8 per lane it was running).
     expect(interrupted.length).toBeLessThanOrEqual(16);
     expect(to.length).toBeGreaterThan(atKill);
-  }, 300_000);
+  }, LONG_TEST);
 });

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReward } from "../../src/server/db/factories.ts";
-import { EMAIL_WORDING } from "../../src/domain/newsletter/consent.ts";
+import { EMAIL_WORDING } from "../../src/domain/messages/consent.ts";
 import { MERGE_FIELD_IN_URL_FR } from "../../src/domain/schemas/links.ts";
 import { finishIfDone, processMessageBatch } from "../../src/server/modules/messages/sending.service.ts";
-import { signUnsubscribeToken, unsubscribeUrl } from "../../src/server/modules/messages/unsubscribe-token.ts";
+import { signUnsubscribeToken, unsubscribeUrl } from "../../src/server/modules/messages/unsubscribe/unsubscribe-token.ts";
 import { createTestApp, type TestApp, UNCAPPED_SENDING } from "../setup/api.ts";
 import { type CapturedMail, htmlOf, startSmtp } from "../setup/smtp.ts";
 import { type Client, shopWithOwner, signedIn } from "./shops-helpers.ts";
@@ -90,13 +90,13 @@ const content = (subject: string) => ({
 });
 
 async function campaign(owner: Client, shopId: string, body: Record<string, unknown>) {
-  const res = await owner.request(`/api/newsletter/shops/${shopId}/campaigns`, { json: body });
+  const res = await owner.request(`/api/backoffice/shops/${shopId}/newsletters`, { json: body });
   const json = (await res.json()) as { newsletter: Campaign; error?: { message: string } };
   return { res, campaign: json.newsletter, json };
 }
 
 async function figures(owner: Client, shopId: string, id: string) {
-  const res = await owner.request(`/api/newsletter/shops/${shopId}/campaigns/${id}`);
+  const res = await owner.request(`/api/backoffice/shops/${shopId}/newsletters/${id}`);
   return ((await res.json()) as { newsletter: Campaign }).newsletter;
 }
 
@@ -116,7 +116,7 @@ describe("newsletters", () => {
     const refused = await customers(shop.id, 2, "refuse", { shopRefused: true });
     const unverified = await customers(shop.id, 2, "nonverifie", { verified: false });
 
-    const count = await owner.request(`/api/newsletter/shops/${shop.id}/audience`, { json: { segment: { kind: "all" } } });
+    const count = await owner.request(`/api/backoffice/shops/${shop.id}/newsletters/audience`, { json: { segment: { kind: "all" } } });
     expect(await count.json()).toEqual({ email: 6 });
 
     const first = await campaign(owner, shop.id, { ...content("Les nouveautés de mars"), segment: { kind: "all" } });
@@ -196,7 +196,7 @@ describe("newsletters", () => {
     const { user, client } = await signedIn(t);
     await t.deps.db.execute(sql`insert into cards (shop_id, user_id) values (${shop.id}, ${user.id})`);
     const audience = async () =>
-      ((await (await owner.request(`/api/newsletter/shops/${shop.id}/audience`, { json: {} })).json()) as { email: number })
+      ((await (await owner.request(`/api/backoffice/shops/${shop.id}/newsletters/audience`, { json: {} })).json()) as { email: number })
         .email;
     const choose = async (shopId: string | null, granted: boolean) => {
       const res = await client.request("/api/messages/preferences", {
@@ -222,12 +222,12 @@ describe("newsletters", () => {
     ]);
 
     // The composer: in-app as always, and by e-mail to those who accept it, rendered from the title and text.
-    const count = await owner.request(`/api/messages/shops/${shop.id}/audience`, {
+    const count = await owner.request(`/api/backoffice/shops/${shop.id}/messages/audience`, {
       json: { segment: { kind: "all" }, push: false, email: true },
     });
     expect(await count.json()).toEqual({ total: 1, push: 0, email: 1, sms: 0 });
     const title = `Soldes ${randomUUID().slice(0, 6)}`;
-    const res = await owner.request(`/api/messages/shops/${shop.id}/sent`, {
+    const res = await owner.request(`/api/backoffice/shops/${shop.id}/messages`, {
       json: { title, body: "Tout à -20 % samedi.", push: false, email: true, segment: { kind: "all" } },
     });
     expect(res.status).toBe(201);
@@ -340,9 +340,9 @@ describe("newsletters", () => {
     ];
     for (const block of refused) {
       const body = { subject: "Nouveautés", preheader: "", blocks: [{ type: "text", text: "Bonjour" }, block] };
-      for (const path of ["campaigns", "preview", "test"]) {
-        const res = await owner.request(`/api/newsletter/shops/${shop.id}/${path}`, {
-          json: path === "campaigns" ? { ...body, segment: { kind: "all" } } : body,
+      for (const path of ["", "/preview", "/test"]) {
+        const res = await owner.request(`/api/backoffice/shops/${shop.id}/newsletters${path}`, {
+          json: path === "" ? { ...body, segment: { kind: "all" } } : body,
         });
         expect(res.status).toBe(400);
         expect(((await res.json()) as { message: string }).message).toContain(MERGE_FIELD_IN_URL_FR);
@@ -416,7 +416,7 @@ describe("newsletters", () => {
 
     const f = await figures(owner, shop.id, sent.campaign.id);
     expect(f.counts).toMatchObject({ total: 4, sent: 3, failed: 1, bounced: 2 });
-    const count = await owner.request(`/api/newsletter/shops/${shop.id}/audience`, { json: {} });
+    const count = await owner.request(`/api/backoffice/shops/${shop.id}/newsletters/audience`, { json: {} });
     expect(await count.json()).toEqual({ email: 2 });
     const again = await campaign(owner, shop.id, { ...content("Après rebonds"), segment: { kind: "all" } });
     await drain(again.campaign.id);
@@ -436,20 +436,20 @@ describe("newsletters", () => {
       preheader: "",
       blocks: [{ type: "reward", rewardId: reward.id }, { type: "points" }],
     };
-    const preview = await owner.request(`/api/newsletter/shops/${shop.id}/preview`, { json: body });
+    const preview = await owner.request(`/api/backoffice/shops/${shop.id}/newsletters/preview`, { json: body });
     expect(preview.status).toBe(200);
     const p = (await preview.json()) as { subject: string; html: string; text: string };
     expect(p.subject).toBe("Pour vous, Camille");
     expect(p.html).toContain("Tarte offerte");
     expect(p.text).toContain("Prochaine récompense : Tarte offerte");
 
-    const test = await owner.request(`/api/newsletter/shops/${shop.id}/test`, { json: body });
+    const test = await owner.request(`/api/backoffice/shops/${shop.id}/newsletters/test`, { json: body });
     expect(test.status).toBe(200);
     const mine = await smtp.waitForMail((await test.json()).sentTo as string, (m) => m.subject.startsWith("[Test]"));
     expect(mine.subject).toBe("[Test] Pour vous, Camille");
     expect(header(mine, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
 
-    const badReward = await owner.request(`/api/newsletter/shops/${shop.id}/preview`, {
+    const badReward = await owner.request(`/api/backoffice/shops/${shop.id}/newsletters/preview`, {
       json: { ...body, blocks: [{ type: "reward", rewardId: randomUUID() }] },
     });
     expect(badReward.status).toBe(400);
@@ -464,14 +464,14 @@ describe("newsletters", () => {
     });
     expect(created.campaign.status).toBe("scheduled");
     const stranger = await shopWithOwner(t);
-    const peek = await stranger.owner.client.request(`/api/newsletter/shops/${stranger.shop.id}/campaigns/${created.campaign.id}`);
+    const peek = await stranger.owner.client.request(`/api/backoffice/shops/${stranger.shop.id}/newsletters/${created.campaign.id}`);
     expect(peek.status).toBe(404);
     const cancel = await stranger.owner.client.request(
-      `/api/newsletter/shops/${stranger.shop.id}/campaigns/${created.campaign.id}/cancel`,
+      `/api/backoffice/shops/${stranger.shop.id}/newsletters/${created.campaign.id}/cancel`,
       { method: "POST" },
     );
     expect(cancel.status).toBe(404);
-    const mineCancel = await owner.request(`/api/newsletter/shops/${shop.id}/campaigns/${created.campaign.id}/cancel`, {
+    const mineCancel = await owner.request(`/api/backoffice/shops/${shop.id}/newsletters/${created.campaign.id}/cancel`, {
       method: "POST",
     });
     expect(((await mineCancel.json()) as { newsletter: Campaign }).newsletter.status).toBe("cancelled");

@@ -13,6 +13,7 @@ import { MAX_DEVICES_PER_ACCOUNT, SUBSCRIBE_THROTTLE } from "../../src/server/mo
 import { type PushService, startPushService } from "../fixtures/push-service.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { type Client, shopWithOwner, signedIn } from "./shops-helpers.ts";
+import { SOON } from "../setup/timing.ts";
 
 /**
  * Issue 22 rows 1 and 10, item 1: push endpoints go through the outbound door. A plain TCP listener on the
@@ -151,7 +152,7 @@ describe("issue 22 row 1: a push endpoint cannot make the server connect anywher
         .insert(pushSubscriptions)
         .values({ userId: user.id, deviceId: newDeviceId(), endpoint, p256dh: KEYS.p256dh, auth: KEYS.auth });
     }
-    const res = await owner.client.request(`/api/messages/shops/${shop.id}/sent`, {
+    const res = await owner.client.request(`/api/backoffice/shops/${shop.id}/messages`, {
       json: { title: "Promo", body: "Texte", push: true, segment: { kind: "all" } },
     });
     expect(res.status).toBe(201);
@@ -183,7 +184,7 @@ describe("issue 22 row 1: a push endpoint cannot make the server connect anywher
     ];
     expect(answers).toEqual(Array(4).fill({ status: 201, body: JSON.stringify({ saved: true }) }));
     // The welcome still reaches the device that exists, after the answer.
-    await vi.waitFor(() => expect(ps.for(ok.pushId)).toHaveLength(1), { timeout: 15_000 });
+    await vi.waitFor(() => expect(ps.for(ok.pushId)).toHaveLength(1), { timeout: SOON });
   });
 });
 
@@ -239,7 +240,7 @@ describe("issue 22 row 10: a subscription is changed only by its owner", () => {
       json: { deviceId: device.deviceId, subscription: device.subscription },
     });
     expect(res.status).toBe(201);
-    await vi.waitFor(() => expect(ps.for(device.pushId)).toHaveLength(1), { timeout: 15_000 });
+    await vi.waitFor(() => expect(ps.for(device.pushId)).toHaveLength(1), { timeout: SOON });
     const [row] = await devicesOf(a.user.id);
     return { a, device, row: row! };
   }

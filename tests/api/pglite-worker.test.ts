@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../src/server/db/client.ts";
 import { RemotePGlite } from "../../src/server/db/pglite-remote.ts";
 import { pgErrorCode } from "../../src/server/lib/shop-dto.ts";
+import { eventually } from "../setup/eventually.ts";
+import { sleep } from "../setup/timing.ts";
 
 /**
  * ADR 0026: the embedded database runs in a worker thread. Its statements must not block this thread's event loop,
@@ -37,10 +39,12 @@ describe("PGlite in a worker thread", () => {
     const took = performance.now() - started;
     clearInterval(timer);
     expect(res.rows[0]!.n).toBe(3_000_000);
-    // The statement ran for a while; the timer kept ticking through it (on the main thread it would not tick at all).
+    // The statement ran for a while; the timer kept ticking through it (on the main thread it would not tick at all:
+    // no tick, one gap as long as the statement). Relative to the statement's own time, and loose, for a machine
+    // whose other processes take turns with this thread.
     expect(took).toBeGreaterThan(200);
-    expect(ticks).toBeGreaterThan(took / 5 / 4);
-    expect(worstGap).toBeLessThan(took / 2);
+    expect(ticks).toBeGreaterThan(took / 5 / 20);
+    expect(worstGap).toBeLessThan(took * 0.75);
   });
 
   it("runs Drizzle queries, timestamps as Drizzle expects them", async () => {
@@ -72,13 +76,13 @@ describe("PGlite in a worker thread", () => {
       await tx.execute(sql`insert into t (id) values (4)`);
       await gate;
     });
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     let outsideDone = false;
     const outside = database.pglite!.query<{ n: number }>("select count(*)::int as n from t").then((res) => {
       outsideDone = true;
       return res.rows[0]!.n;
     });
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
     expect(outsideDone).toBe(false);
     release();
     await open;
@@ -96,10 +100,10 @@ describe("PGlite in a worker thread", () => {
     const received: string[] = [];
     const unlisten = await database.pglite!.listen("fidele_test", (payload) => received.push(payload));
     await database.pglite!.query("select pg_notify('fidele_test', 'one')");
-    await expect.poll(() => received).toEqual(["one"]);
+    await eventually(() => received).toEqual(["one"]);
     await unlisten();
     await database.pglite!.query("select pg_notify('fidele_test', 'two')");
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
     expect(received).toEqual(["one"]);
   });
 

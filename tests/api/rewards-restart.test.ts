@@ -8,6 +8,7 @@ import { createLogger } from "../../src/server/lib/logger.ts";
 import { redeem } from "../../src/server/modules/rewards/redemptions.service.ts";
 import { createDeps } from "../../src/server/server.ts";
 import { migratedDataDir, type ServerProcess, spawnServer, waitHealthy } from "../setup/api.ts";
+import { LONG_TEST, sleep } from "../setup/timing.ts";
 
 /**
  * A pending redemption that expires while the server is down gives its points
@@ -26,7 +27,8 @@ describe("expiry across restarts", () => {
       const dataDir = await migratedDataDir();
       const secret = randomBytes(32).toString("hex");
       const env = { DATA_DIR: dataDir, SECRET: secret };
-      const open = () => createDeps(parseEnv({ ...env, SEED_DEMO: "0", LOG_LEVEL: "warn" }), { logger: createLogger("warn") });
+      const open = () =>
+        createDeps(parseEnv({ ...env, SEED_DEMO: "0", LOG_LEVEL: "warn" }), { logger: createLogger("warn") });
 
       // Before: a shopper reserves a reward (10 of their 10 points), then the server goes down.
       const deps = await open();
@@ -35,13 +37,19 @@ describe("expiry across restarts", () => {
       const reward = await createReward(deps, { shopId: shop.id, cost: 10 });
       const shopper = await createUser(deps, { withoutPassword: true });
       const { cardId } = await grantPoints(deps, { shopId: shop.id, userId: shopper.id, points: 10 });
-      const { redemption } = await redeem(deps.database, shopper.id, { rewardId: reward.id, idempotencyKey: randomUUID() });
+      const { redemption } = await redeem(deps.database, shopper.id, {
+        rewardId: reward.id,
+        idempotencyKey: randomUUID(),
+      });
       expect(redemption.balance).toBe(0);
-      await deps.db.update(redemptions).set({ expiresAt: sql`now() + interval '1 second'` }).where(eq(redemptions.id, redemption.id));
+      await deps.db
+        .update(redemptions)
+        .set({ expiresAt: sql`now() + interval '1 second'` })
+        .where(eq(redemptions.id, redemption.id));
       const session = await (await deps.auth.$context).internalAdapter.createSession(shopper.id);
       const cookie = `fidele.session_token=${encodeURIComponent(`${session.token}.${createHmac("sha256", secret).update(session.token).digest("base64")}`)}`;
       await deps.database.close();
-      await new Promise((r) => setTimeout(r, 1500)); // it expires while nothing runs
+      await sleep(1500); // it expires while nothing runs
 
       const state = async () => {
         const d = await open();
@@ -50,7 +58,10 @@ describe("expiry across restarts", () => {
           .from(ledgerEntries)
           .where(and(eq(ledgerEntries.refId, redemption.id), eq(ledgerEntries.kind, "refund")));
         const [card] = await d.db.select({ balance: cards.balance }).from(cards).where(eq(cards.id, cardId));
-        const [row] = await d.db.select({ status: redemptions.status }).from(redemptions).where(eq(redemptions.id, redemption.id));
+        const [row] = await d.db
+          .select({ status: redemptions.status })
+          .from(redemptions)
+          .where(eq(redemptions.id, redemption.id));
         await d.database.close();
         return { refunds: refunds.length, balance: card!.balance, status: row!.status };
       };
@@ -69,6 +80,6 @@ describe("expiry across restarts", () => {
         expect(await state()).toEqual({ refunds: 1, balance: 10, status: "expired" });
       }
     },
-    180_000,
+    LONG_TEST,
   );
 });

@@ -2,9 +2,12 @@ import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatPhone } from "../../src/domain/messages/phone.ts";
 import { createReward } from "../../src/server/db/factories.ts";
 import { consents, profiles, shopReviews } from "../../src/server/db/schema/index.ts";
-import { findLedgerMismatches } from "../../src/server/modules/cards/cards.service.ts";
+import { ARCHIVE_FILES, JSON_ONLY } from "../../src/server/modules/accounts/rgpd-files.ts";
+import { EXPORT_SOURCES } from "../../src/server/modules/accounts/rgpd-sources.ts";
+import { findLedgerMismatches } from "../setup/ledger.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { newKey, scan, shopWithOwner, signedIn } from "./shops-helpers.ts";
 
@@ -50,7 +53,9 @@ async function busyShopper() {
   await t.deps.db.execute(sql`
     insert into sms_outbox ("to", text, kind, provider, status, segments)
     values (${phone}, 'Double points ce samedi !', 'campaign', 'outbox', 'kept', 1)`);
-  await t.deps.db.execute(sql`insert into email_events (email, kind) values (${user.email.toLowerCase()}, 'unsubscribe')`);
+  await t.deps.db.execute(
+    sql`insert into email_events (email, kind) values (${user.email.toLowerCase()}, 'unsubscribe')`,
+  );
   const client = t.client();
   await client.signIn(user.email, password);
   await t.deps.db.insert(consents).values([
@@ -96,6 +101,36 @@ async function textsNaming(userId: string, needles: string[]) {
   return found;
 }
 
+/** The cells of a CSV written by src/domain/loyalty/csv.ts (`;`, CRLF, quotes doubled), header first. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  const body = text.replace(/^\uFEFF/, "");
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i];
+    if (quoted) {
+      if (ch === '"' && body[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ";") {
+      row.push(cell);
+      cell = "";
+    } else if (ch === "\r" && body[i + 1] === "\n") {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = "";
+      i++;
+    } else cell += ch;
+  }
+  return rows;
+}
+
 describe("« Mes données »: everything about me in one archive", () => {
   it("the zip holds JSON and one CSV per table, covering every table that references a user", async () => {
     const { user, client, birthday, phone } = await busyShopper();
@@ -118,7 +153,6 @@ describe("« Mes données »: everything about me in one archive", () => {
       );
       const exported = (data.tables[table] ?? []).filter((row) => row[column] === user.id).length;
       expect(exported, `${table}.${column}`).toBe(count.rows[0]?.n);
-      expect(files[`csv/${table}.csv`], `csv/${table}.csv`).toBeDefined();
     }
     // Rows without a user column but about me: the ledger of my cards.
     expect(data.tables.ledger_entries?.length).toBeGreaterThanOrEqual(3);
@@ -131,8 +165,200 @@ describe("« Mes données »: everything about me in one archive", () => {
     expect(data.tables.email_events?.map((r) => r.kind)).toEqual(["unsubscribe"]);
     // Secrets are not personal data to hand out.
     expect(JSON.stringify(data)).not.toMatch(/"password"|"token"|"secret"|"backup_codes"/);
-    const csv = strFromU8(files["csv/cards.csv"] as Uint8Array);
-    expect(csv.split("\r\n")[0]).toContain("balance");
+    expect(Object.keys(data.tables).sort()).toEqual(Object.keys(EXPORT_SOURCES).sort());
+  });
+
+  it("issue 25 row 9: French files a person reads — a LISEZ-MOI, nothing empty, no internal name or id — and the JSON keeps every table", async () => {
+    const { shop, owner, user, client, phone } = await busyShopper();
+    // More of a life: a spin of the shop's wheel (won), a correction by the shop, a message received, a note the shop
+    // keeps, an invitation to its team, a device for notifications, where a session was opened.
+    const lot = await owner.client.request(`/api/backoffice/shops/${shop.id}/prize-lots`, {
+      json: { name: "Tarte offerte", valueCents: 1800, quantity: 5, handover: "counter", claimDays: 15 },
+    });
+    expect(lot.status).toBe(201);
+    const lotId = ((await lot.json()) as { lot: { id: string } }).lot.id;
+    const created = await owner.client.request(`/api/backoffice/shops/${shop.id}/contests`, {
+      json: {
+        kind: "wheel",
+        title: "Roue de printemps",
+        startsAt: new Date(Date.now() - 60_000).toISOString(),
+        endsAt: new Date(Date.now() + 86_400_000).toISOString(),
+        prizes: [{ lotId, oddsBp: 10_000 }],
+      },
+    });
+    expect(created.status).toBe(201);
+    const wheelId = ((await created.json()) as { contest: { id: string } }).contest.id;
+    const scheduled = await owner.client.request(`/api/backoffice/shops/${shop.id}/contests/${wheelId}/schedule`, {
+      method: "POST",
+    });
+    expect(scheduled.status).toBe(200);
+    const spin = await client.request(`/api/contests/${wheelId}/spin`, { json: {} });
+    expect(spin.status).toBe(201);
+    const [card] = (await t.deps.db.execute<{ id: string }>(sql`select id from cards where user_id = ${user.id}`)).rows;
+    const adjusted = await owner.client.request(`/api/backoffice/shops/${shop.id}/adjust`, {
+      json: { cardId: card?.id, delta: 3, reason: "Oubli au comptoir", idempotencyKey: newKey() },
+    });
+    expect(adjusted.status).toBe(201);
+    const [message] = (
+      await t.deps.db.execute<{ id: string }>(sql`
+        insert into messages (shop_id, audience, title, body, status)
+        values (${shop.id}, 'customers', 'Nouveautés', 'La tarte du mois est arrivée.', 'sent') returning id`)
+    ).rows;
+    await t.deps.db.execute(sql`
+      insert into message_deliveries (message_id, user_id, channel, status)
+      values (${message?.id}, ${user.id}, 'inapp', 'delivered')`);
+    await t.deps.db.execute(
+      sql`insert into customer_notes (shop_id, user_id, note) values (${shop.id}, ${user.id}, 'Préfère le pain bien cuit')`,
+    );
+    await t.deps.db.execute(sql`
+      insert into invitation (id, organization_id, email, role, status, expires_at, inviter_id)
+      values (${randomUUID()}, ${shop.id}, ${user.email}, 'member', 'pending', now() + interval '7 days', ${owner.user.id})`);
+    await t.deps.db.execute(sql`
+      insert into push_subscriptions (user_id, device_id, endpoint, p256dh, auth, user_agent)
+      values (${user.id}, ${randomUUID()}, ${`https://push.example/${randomUUID()}`}, 'cle', 'secret', 'Firefox Android')`);
+    await t.deps.db.execute(sql`
+      insert into session_places (session_id, time_zone, network)
+      select id, 'Europe/Paris', '198.51.100.0/24' from session where user_id = ${user.id}`);
+
+    const res = await client.request("/api/accounts/me/export");
+    expect(res.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    const names = Object.keys(files);
+    const csvNames = names.filter((n) => n.endsWith(".csv"));
+
+    // French file names, none a table's, and the LISEZ-MOI first.
+    expect(names[0]).toBe("LISEZ-MOI.txt");
+    expect(names).toContain("donnees.json");
+    expect(csvNames).toEqual(
+      expect.arrayContaining([
+        "mon-compte.csv",
+        "cartes.csv",
+        "historique-des-points.csv",
+        "passages.csv",
+        "recompenses.csv",
+        "jeux-participations.csv",
+        "lots-gagnes.csv",
+        "messages-recus.csv",
+        "consentements.csv",
+        "avis.csv",
+        "notes-des-boutiques.csv",
+        "connexions.csv",
+        "appareils.csv",
+        "invitations.csv",
+        "journal.csv",
+        "sms.csv",
+        "newsletters-desinscriptions.csv",
+      ]),
+    );
+    for (const name of csvNames) {
+      expect(name).toMatch(/^[a-z-]+\.csv$/);
+      expect(Object.keys(EXPORT_SOURCES)).not.toContain(name.replace(/\.csv$/, ""));
+    }
+
+    // The LISEZ-MOI: when, what each file holds, what has no file, how to correct, ask or erase.
+    const readme = strFromU8(files["LISEZ-MOI.txt"] as Uint8Array);
+    expect(readme).toMatch(/Archive faite le \d{1,2} \S+ \d{4} à \d{2}:\d{2} \(heure de Paris\) pour /);
+    expect(readme).toContain(user.email);
+    for (const name of csvNames) expect(readme).toContain(`- ${name} : `);
+    expect(names).not.toContain("equipes.csv");
+    expect(readme).toMatch(/Rien à vous montrer pour : [^\n]*les boutiques dont vous faites partie de l'équipe/);
+    expect(readme).toContain("donnees.json");
+    expect(readme).toContain("/profil, « Supprimer mon compte »");
+    expect(readme).toContain(t.deps.env.LEGAL_CONTACT);
+
+    // Every table is read by a file or said to be in the JSON only.
+    const covered = new Set<string>([...ARCHIVE_FILES.flatMap((f) => f.from), ...Object.keys(JSON_ONLY)]);
+    expect(Object.keys(EXPORT_SOURCES).filter((table) => !covered.has(table))).toEqual([]);
+
+    // Nothing empty, no snake_case header, no id, no true/false, no ISO date, no secret. (A link in a message they
+    // received stays as it was sent, id and all: it is what they read.)
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    const read: Record<string, Record<string, string>[]> = {};
+    for (const name of csvNames) {
+      const text = strFromU8(files[name] as Uint8Array);
+      const [header = [], ...rows] = parseCsv(text);
+      expect(rows.length, `${name} has rows`).toBeGreaterThan(0);
+      for (const h of header) expect(h, `${name}: header « ${h} »`).toMatch(/^[A-ZÀ-Ý][^_]*$/);
+      for (const cell of rows.flat()) {
+        expect(cell, name).not.toMatch(uuid);
+        expect(cell, name).not.toMatch(/^(true|false|null)$/);
+        expect(cell, name).not.toMatch(/^\d{4}-\d{2}-\d{2}/);
+      }
+      expect(text, name).not.toMatch(/secret|p256dh|push\.example/);
+      for (const id of [user.id, shop.id, card?.id ?? "", owner.user.id]) expect(text, name).not.toContain(id);
+      read[name] = rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ""])));
+    }
+
+    // What a person reads: names, French dates, statuses in words, « oui » and « non », the card's own unit.
+    const dateTime = /^\d{1,2} \S+ \d{4} à \d{2}:\d{2}$/;
+    const [account] = read["mon-compte.csv"] ?? [];
+    expect(account).toMatchObject({
+      "Adresse e-mail": user.email,
+      "Téléphone mobile": formatPhone(phone),
+      "Connexion par mot de passe": "oui",
+      "Double authentification": "non",
+    });
+    expect(account?.["Date de naissance"]).toMatch(/^\d{1,2} \S+ \d{4}$/);
+    expect(account?.["Compte créé le"]).toMatch(dateTime);
+    const [cardRow] = read["cartes.csv"] ?? [];
+    expect(cardRow).toMatchObject({ Boutique: shop.name, Solde: "18 points", Passages: "2" });
+    expect(cardRow?.["Carte ouverte le"]).toMatch(dateTime);
+    expect(read["recompenses.csv"]?.[0]).toMatchObject({
+      Récompense: "Croissant offert",
+      Coût: "5 points",
+      Statut: "En attente de validation",
+    });
+    expect(read["historique-des-points.csv"]).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Opération: "Passage en boutique", Mouvement: "10 points en plus", Par: "Vous" }),
+        expect.objectContaining({
+          Motif: "Oubli au comptoir",
+          Mouvement: "3 points en plus",
+          Par: "L'équipe de la boutique",
+        }),
+      ]),
+    );
+    expect(read["passages.csv"]?.[0]).toMatchObject({ Boutique: shop.name, Résultat: "Crédité" });
+    expect(read["jeux-participations.csv"]?.[0]).toMatchObject({
+      Jeu: "Roue de printemps",
+      Boutique: shop.name,
+      "Type de jeu": "Roue de la chance",
+      Résultat: "Gagné : Tarte offerte",
+    });
+    expect(read["lots-gagnes.csv"]?.[0]).toMatchObject({ Lot: "Tarte offerte", Statut: "À remettre" });
+    expect(read["messages-recus.csv"]).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          De: shop.name,
+          Type: "Message d'une boutique",
+          Canal: "Dans l'application",
+          Statut: "Remis",
+          Texte: "La tarte du mois est arrivée.",
+        }),
+        expect.objectContaining({ Type: "Message personnel", Titre: expect.stringMatching(/gagné/) }),
+      ]),
+    );
+    expect(read["notes-des-boutiques.csv"]?.[0]).toMatchObject({
+      Boutique: shop.name,
+      Note: "Préfère le pain bien cuit",
+    });
+    expect(read["invitations.csv"]?.[0]).toMatchObject({
+      Boutique: shop.name,
+      Rôle: "Membre de l'équipe",
+      Statut: "En attente",
+    });
+    expect(read["connexions.csv"]?.[0]).toMatchObject({ "Fuseau horaire": "Europe/Paris" });
+    expect(read["journal.csv"]?.map((r) => r.Action)).toContain("Correction de solde");
+    // Both consents have the same instant (one insert): their order between them is not the point.
+    expect(read["consentements.csv"]?.map((r) => r.Choix).sort()).toEqual(["Accepté", "Refusé"]);
+
+    // The JSON keeps every table, each column as stored (RGPD art. 20).
+    const data = JSON.parse(strFromU8(files["donnees.json"] as Uint8Array)) as {
+      tables: Record<string, Record<string, unknown>[]>;
+    };
+    expect(Object.keys(data.tables).sort()).toEqual(Object.keys(EXPORT_SOURCES).sort());
+    expect(data.tables.cards?.[0]).toMatchObject({ shop_id: shop.id, balance: 18 });
+    expect(data.tables.push_subscriptions?.[0]).not.toHaveProperty("p256dh");
   });
 
   it("issue 22 row 14: nothing about anyone else (other people's IPs), and the messages they received in full", async () => {
@@ -177,7 +403,7 @@ describe("« Mes données »: everything about me in one archive", () => {
         body: "Venez nombreux, tout le week-end !",
       }),
     ]);
-    expect(strFromU8(files["csv/messages_received.csv"] as Uint8Array)).toContain("Double points samedi");
+    expect(strFromU8(files["messages-recus.csv"] as Uint8Array)).toContain("Double points samedi");
   });
 
   it("is for the signed-in person only", async () => {
@@ -318,14 +544,18 @@ describe("« Supprimer mon compte »", () => {
     const ok = await client.request("/api/accounts/me", { method: "DELETE", json: { code } });
     expect(ok.status).toBe(200);
     expect((await t.deps.db.execute(sql`select 1 from "user" where id = ${user.id}`)).rows).toHaveLength(0);
-    expect((await t.deps.db.execute(sql`select 1 from verification where identifier = ${`erase:${user.id}`}`)).rows).toHaveLength(0);
+    expect(
+      (await t.deps.db.execute(sql`select 1 from verification where identifier = ${`erase:${user.id}`}`)).rows,
+    ).toHaveLength(0);
   });
 
   it("an expired code is refused", async () => {
     const { user, client } = await signedIn(t);
     expect((await client.request("/api/accounts/me/erase-code", { method: "POST" })).status).toBe(200);
     const [mail] = (
-      await t.deps.db.execute<{ text: string }>(sql`select text from mail_outbox where "to" = ${user.email} order by created_at desc limit 1`)
+      await t.deps.db.execute<{ text: string }>(
+        sql`select text from mail_outbox where "to" = ${user.email} order by created_at desc limit 1`,
+      )
     ).rows;
     const code = /\b(\d{6})\b/.exec(mail?.text ?? "")?.[1];
     await t.deps.db.execute(

@@ -54,7 +54,7 @@ async function sqlScan(shop: { id: string; scanUid: string }, userId: string, mu
   const [row] = await t.deps.db.select({ v: shops.configVersion }).from(shops).where(eq(shops.id, shop.id));
   return callJson<{ outcome: string; nextAt: string | null; multiplier: number; periodLabel: string | null }>(
     t.deps.database,
-    "select fidele_scan($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, null) as r",
+    "select fidele_scan($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, null, null, null, null) as r",
     [
       userId,
       userId,
@@ -268,6 +268,8 @@ describe("a card's totals: summarizeLedger ↔ the ledger trigger (fidele_ledger
     adjustment_balance: 6,
     expiry: -3,
     validation: 0,
+    import: 12,
+    referral: 5,
   };
 
   it("every kind of entry moves balance and lifetime alike", async () => {

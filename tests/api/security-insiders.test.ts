@@ -7,6 +7,7 @@ import { STREAMS_PER_USER } from "../../src/server/modules/rewards/rewards.route
 import { MAX_OWNED_SHOPS } from "../../src/server/modules/shops/shops.service.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { type Client, newKey, scan, shopWithOwner, signedIn, tokenFor } from "./shops-helpers.ts";
+import { sleep } from "../setup/timing.ts";
 
 /**
  * Issue 8, insiders and bounds: rows 1, 2, 5, 10 and 11 of the attack report, and "a staff member cannot raise
@@ -163,6 +164,24 @@ describe("row 1 — nobody profits from their own power", () => {
       // An owner deleting their shop cancels its pending redemptions the same way: each refund gives back what it
       // took (tests/api/shop-closure.test.ts).
       "DELETE /api/backoffice/shops/:shopId",
+      // Issue 29: a receipt code, like a scan, credits the shopper who sends it (a shop's team earns nothing at
+      // their own shop: the scan path's staff check); a till's API key credits and hands over rewards for the
+      // customer whose code it sends, never a member of the shop (tests/api/till-api.test.ts).
+      "POST /api/cards/receipt",
+      "POST /api/till/credits",
+      "POST /api/till/redemptions",
+      // Issue 28: prepaid sales and uses move a balance in units or euros; a member of the shop never sells to nor
+      // uses for themselves (tests/api/prepaid.test.ts). A claim code credits the person it was made for, never
+      // the team member who imported or sold it (prepaid.test.ts, prepaid-import.test.ts).
+      "POST /api/backoffice/shops/:shopId/prepaid/sales",
+      "POST /api/backoffice/shops/:shopId/prepaid/uses",
+      "POST /api/prepaid/claim",
+      // A parrainage's rewards are released by the owner's decision on a held ring, or by the friend's visit; the
+      // shop's team can neither sponsor nor be sponsored there (tests/api/referrals.test.ts).
+      "POST /api/backoffice/shops/:shopId/referrals/:id/decision",
+      // Issue 29 item 5: a Zettle sale credits, its refund takes back, the customer whose code the cashier typed;
+      // signed with the shop's own key, each purchase once, never a member of the shop (tests/api/till-zettle.test.ts).
+      "POST /api/connectors/zettle/:hookId",
     ]);
     // Writes that never touch a balance (settings, catalogue, team, accounts, reviews, codes).
     const NO_POINTS = [
@@ -174,8 +193,9 @@ describe("row 1 — nobody profits from their own power", () => {
       /^(POST|PUT|DELETE) \/api\/backoffice\/shops\/:shopId\/(prize-lots|contests)(\/:lotId|\/:id|\/:id\/schedule)?$/,
       /^POST \/api\/backoffice\/shops\/:shopId\/contest-winnings\/:id\/hand-over$/,
       /^(POST|PUT|DELETE) \/api\/messages(\/|$)/,
-      // Newsletters (campaigns, preview, test send), e-mail unsubscribe and the bounce webhook.
-      /^POST \/api\/(newsletter|email)\//,
+      // A shop's messages and newsletters (campaigns, preview, test send); e-mail unsubscribe and the bounce webhook.
+      /^POST \/api\/backoffice\/shops\/:shopId\/(messages|newsletters)(\/|$)/,
+      /^POST \/api\/email\//,
       /^(PUT|POST|DELETE) \/api\/backoffice\/shops\/:shopId\/(page|legal|hours|card|code-secret|double-points|invitations|members)/,
       /^(POST|PUT|PATCH|DELETE) \/api\/backoffice\/shops\/:shopId\/(rewards|rewards-order|reward-settings|vip-tiers)(\/|$)/,
       /^POST \/api\/backoffice\/(invitations|platform)\//,
@@ -193,6 +213,25 @@ describe("row 1 — nobody profits from their own power", () => {
       /^POST \/api\/sms\/webhook$/,
       // Archiving a reward or a lot from /admin/{product}: redemptions and winnings keep their copies.
       /^POST \/api\/backoffice\/shops\/:shopId\/products\/:slug\/archive$/,
+      // Automations (issue 27): their settings, and a win-back sent now, are messages; no automation moves points.
+      /^(PUT|POST) \/api\/backoffice\/shops\/:shopId\/automations\/(:kind|win_back\/send)$/,
+      // Apple Wallet's web service (issue 26): a device registers for a pass's updates, unregisters, logs.
+      /^(POST|DELETE) \/api\/wallet\/apple\/v1\/(devices\/:deviceId\/registrations\/:passTypeId\/:serial|log)$/,
+      // Issue 29: the till's receipt key, API keys and webhooks (owner only; none moves points by itself).
+      /^POST \/api\/backoffice\/shops\/:shopId\/(receipt-key|api-keys|api-keys\/:keyId\/revoke)$/,
+      /^(POST|DELETE) \/api\/backoffice\/shops\/:shopId\/webhooks(\/:id|\/:id\/deliveries\/:deliveryId\/resend)?$/,
+      /^(PUT|DELETE) \/api\/backoffice\/shops\/:shopId\/till-connection(\/zettle)?$/,
+      // Issue 29 item 6 (ADR 0054): the owner's counter tablets; a tablet's pairing, and its amount codes, which
+      // credit nothing until a shopper claims one through POST /api/cards/receipt (the scan path's staff check).
+      /^POST \/api\/backoffice\/shops\/:shopId\/tablets(\/:tabletId\/revoke)?$/,
+      /^POST \/api\/tablet\/(pair|amount-codes)$/,
+      // Issue 28: the prepaid catalogue; an import makes waiting lines that move nothing until their holder claims
+      // them; the parrainage and review-request settings; a sponsor's link, a friend's acceptance (released only
+      // by a visit later).
+      /^(POST|PATCH) \/api\/backoffice\/shops\/:shopId\/prepaid\/products(\/:productId\/active)?$/,
+      /^POST \/api\/backoffice\/shops\/:shopId\/imports(\/preview)?$/,
+      /^PUT \/api\/backoffice\/shops\/:shopId\/(reviews\/settings|referrals\/program)$/,
+      /^POST \/api\/referrals\/(link|invites\/:code\/accept)$/,
     ];
     const writes = new Set(
       t.app.routes
@@ -363,9 +402,14 @@ describe("row 5 — the per-owner shop cap under concurrency", () => {
     const owned = await t.deps.db.select().from(member).where(eq(member.userId, owner.user.id));
     expect(owned.filter((m) => m.role === "owner")).toHaveLength(MAX_OWNED_SHOPS);
     // better-auth's own endpoint cannot make organizations around the cap.
-    const around = await post(owner.client, "/api/auth/organization/create", { name: "Contournement", slug: `contournement-${newKey()}` });
+    const around = await post(owner.client, "/api/auth/organization/create", {
+      name: "Contournement",
+      slug: `contournement-${newKey()}`,
+    });
     expect(around.status).toBe(403);
-    expect((await t.deps.db.select().from(member).where(eq(member.userId, owner.user.id))).length).toBe(MAX_OWNED_SHOPS);
+    expect((await t.deps.db.select().from(member).where(eq(member.userId, owner.user.id))).length).toBe(
+      MAX_OWNED_SHOPS,
+    );
   });
 });
 
@@ -429,7 +473,7 @@ describe("row 11 — open event streams per user", () => {
     expect((await other.client.request(`/api/redemptions/${id}/events`)).status).toBe(404);
 
     await streams.shift()!.body!.cancel();
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     const again = await open();
     expect(again.status).toBe(200);
     streams.push(again);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatLocalDate, formatLocalMonth } from "../../src/domain/format.ts";
 import { addDays, localParts } from "../../src/domain/loyalty/time.ts";
 import { createShop, recordVisit } from "../../src/server/db/factories.ts";
-import type { ChannelDriver } from "../../src/server/modules/messages/channels.ts";
+import type { ChannelDriver } from "../../src/server/modules/messages/channels/driver.ts";
 import { finishIfDone, processMessageBatch, startSending } from "../../src/server/modules/messages/sending.service.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { shopWithOwner, signedIn } from "./shops-helpers.ts";
@@ -28,7 +28,7 @@ const compose = { title: "Promo", body: "Croissants à -20 %.", push: false, ema
 describe("issue 22 row 5: a shop's sending quota", () => {
   it("issue 22 row 5: 12 messages in a row: 3 accepted (MESSAGES_SHOP_PER_DAY), the 4th to the 13th refused 429 in French with the next day possible", async () => {
     const { shop, owner } = await shopWithOwner(t);
-    const sent = `/api/messages/shops/${shop.id}/sent`;
+    const sent = `/api/backoffice/shops/${shop.id}/messages`;
     const statuses: number[] = [];
     let refusal = "";
     for (let i = 0; i < 13; i++) {
@@ -47,7 +47,7 @@ describe("issue 22 row 5: a shop's sending quota", () => {
     );
     expect(rows.rows[0]?.n).toBe(3);
     // The composer tells the owner the quota and what is used.
-    const composer = await (await owner.client.request(`/api/messages/shops/${shop.id}/composer`)).json();
+    const composer = await (await owner.client.request(`/api/backoffice/shops/${shop.id}/messages/composer`)).json();
     expect(composer.quota).toMatchObject({ perDay: 3, perMonth: 30, today: 3 });
     // Scheduled for a day with room, it is taken.
     const tomorrow = new Date(Date.now() + 26 * 3_600_000).toISOString();
@@ -71,7 +71,7 @@ describe("issue 22 row 5: a shop's sending quota", () => {
       select ${shop.id}, ${owner.user.id}, 'customers', '{"kind":"all"}'::jsonb, 'Titre', 'Texte', 'scheduled',
         (${`${month}-01`}::date + (g % 20) * interval '1 day' + interval '10 hours') at time zone 'Europe/Paris'
       from generate_series(1, 30) g`);
-    const res = await owner.client.request(`/api/messages/shops/${shop.id}/sent`, {
+    const res = await owner.client.request(`/api/backoffice/shops/${shop.id}/messages`, {
       json: { ...compose, scheduledAt: new Date(`${month}-25T10:00:00Z`).toISOString() },
     });
     expect(res.status).toBe(429);
@@ -82,7 +82,7 @@ describe("issue 22 row 5: a shop's sending quota", () => {
 
   it("issue 22 row 5: e-mail campaigns have their own quota (NEWSLETTERS_SHOP_PER_DAY, 1): the second of the day is refused", async () => {
     const { shop, owner } = await shopWithOwner(t);
-    const campaigns = `/api/newsletter/shops/${shop.id}/campaigns`;
+    const campaigns = `/api/backoffice/shops/${shop.id}/newsletters`;
     const campaign = {
       subject: "Nouveautés",
       preheader: "",

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SESSION_MAX_AGE_S } from "../../src/server/auth.ts";
 import { session as sessionTable, user as userTable } from "../../src/server/db/schema/index.ts";
-import { SESSION_CACHE_TTL_MS, sessionCacheOf } from "../../src/server/lib/sessions.ts";
+import { SESSION_CACHE_TTL_MS, sessionCacheOf } from "../../src/server/lib/session-cache.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { signedIn } from "./shops-helpers.ts";
 

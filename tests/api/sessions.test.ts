@@ -41,7 +41,7 @@ describe("password reset", () => {
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({
         code: "UNAUTHENTICATED",
-        message: "Vous devez être connecté pour continuer.",
+        message: "Connectez-vous pour continuer.",
       });
       expect(await (await device.request("/api/accounts/me")).json()).toEqual({ me: null });
     }

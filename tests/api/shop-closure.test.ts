@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { strFromU8, unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addStaff, createReward } from "../../src/server/db/factories.ts";
-import { findLedgerMismatches } from "../../src/server/modules/cards/cards.service.ts";
+import { findLedgerMismatches } from "../setup/ledger.ts";
 import { SHOP_EXPORT_EXCLUDED } from "../../src/server/modules/shops/shop-closure.service.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { newKey, scan, shopWithOwner, signedIn } from "./shops-helpers.ts";

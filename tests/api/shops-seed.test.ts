@@ -2,24 +2,30 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { shops } from "../../src/server/db/schema/index.ts";
 import { DEMO_ACCOUNTS, seedDemo } from "../../src/server/db/seed.ts";
-import { findLedgerMismatches } from "../../src/server/modules/cards/cards.service.ts";
+import { findLedgerMismatches } from "../setup/ledger.ts";
 import { createLogger } from "../../src/server/lib/logger.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
+import { openTestDatabase } from "../setup/test-db.ts";
 
-// The seed runs only on an empty database: the per-file PGlite, not the shared PostgreSQL test database.
+// The seed runs only on an empty database: a PGlite of this file's own, not a shared one (PostgreSQL's, or the
+// PGlite the files of a worker share).
 describe.skipIf(Boolean(inject("testDatabaseUrl")))("demo seed", () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ database: await openTestDatabase({ fresh: true }) });
     expect(await seedDemo(t.deps, createLogger("silent"))).toBe(true);
-  }, 120_000);
+  });
   afterAll(async () => {
     await t?.close();
   });
 
   it("creates two shops with design, hours and customers, whose ledger adds up", async () => {
     const page = await (await t.request("/api/shops/boulangerie-du-marche")).json();
-    expect(page.shop).toMatchObject({ name: "Boulangerie du Marché", design: { stampIcon: "croissant" }, city: "Lyon" });
+    expect(page.shop).toMatchObject({
+      name: "Boulangerie du Marché",
+      design: { stampIcon: "croissant" },
+      city: "Lyon",
+    });
     expect(page.hours.weekly[1].text).toBe("7 h 00 – 13 h 30, 15 h 30 – 19 h 30");
     expect(page.doublePoints.periods).toEqual([expect.objectContaining({ label: "Mercredi gourmand", multiplier: 2 })]);
     // Rewards in the owner's order, the birthday gift kept out of the catalogue.

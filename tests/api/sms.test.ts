@@ -1,16 +1,16 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { toE164 } from "../../src/domain/sms/phone.ts";
-import { STOP_REPLY_WORDING } from "../../src/domain/sms/text.ts";
+import { toE164 } from "../../src/domain/messages/phone.ts";
+import { STOP_REPLY_WORDING } from "../../src/domain/messages/sms-text.ts";
 import { parseEnv } from "../../src/server/env.ts";
 import { collectPersonalData, eraseAccount } from "../../src/server/modules/accounts/rgpd.service.ts";
 import { consents, profiles, smsBudgets, smsOutbox, smsUsage } from "../../src/server/db/schema/index.ts";
 import { recipientsSql } from "../../src/server/modules/messages/audience.ts";
-import type { ChannelContext, MessageForChannel } from "../../src/server/modules/messages/channels.ts";
-import { createSmsDriver } from "../../src/server/modules/messages/sms-driver.ts";
-import { createSmsProvider, type SmsProviderName } from "../../src/server/modules/sms/providers.ts";
-import { sendWindowOf } from "../../src/server/modules/sms/sms.service.ts";
+import type { ChannelContext, MessageForChannel } from "../../src/server/modules/messages/channels/driver.ts";
+import { createSmsDriver } from "../../src/server/modules/messages/channels/sms-driver.ts";
+import { createSmsProvider, type SmsProviderName } from "../../src/server/modules/messages/channels/sms-gateways.ts";
+import { sendWindowOf } from "../../src/server/modules/messages/channels/sms-sending.ts";
 import { type SmsGateways, startSmsGateways } from "../fixtures/sms-gateways.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { shopWithOwner, signedIn } from "./shops-helpers.ts";
@@ -175,7 +175,7 @@ describe("/admin/test-sms", () => {
     // Without a budget nothing leaves at the operator's expense, not even a verification code.
     const code = await owner.client.request(`${base}/phone`, { json: { phone: "06 12 00 00 01" } });
     expect(code.status).toBe(409);
-    expect((await code.json()).message).toMatch(/pas encore été accordé par l'administrateur/);
+    expect((await code.json()).message).toMatch(/pas encore été accordé par l'administration/);
     expect(gw.received.filter((r) => r.to === "+33612000001")).toHaveLength(0);
 
     // The owner asks; the request is kept and shown to the platform admin.
@@ -669,7 +669,7 @@ describe("a mobile number in the profile, with its own consent", () => {
     const count = async () =>
       (
         await (
-          await owner.client.request(`/api/messages/shops/${shop.id}/audience`, { json: { push: false, sms: true } })
+          await owner.client.request(`/api/backoffice/shops/${shop.id}/messages/audience`, { json: { push: false, sms: true } })
         ).json()
       ).sms;
     expect(await count()).toBe(2);

@@ -1,10 +1,11 @@
-import { createHmac, randomUUID } from "node:crypto";
+import { createHmac, } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONSENT_WORDING } from "../../src/domain/schemas/accounts.ts";
 import { consents, profiles, user } from "../../src/server/db/schema/index.ts";
-import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
+import { eventually, expectAccessible, snap, soleHeading, type Stack, startStack, uniqueEmail } from "../setup/e2e.ts";
+import { LONG_TEST, sleep } from "../setup/timing.ts";
 import { linkIn } from "../setup/smtp.ts";
 
 let stack: Stack;
@@ -15,10 +16,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** expect.poll with room for a busy machine (password hashing, SMTP): 1 s by default is too short. */
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
 
-const uniqueEmail = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@test.fidele.local`;
 
 /** RFC 4648 base32 → bytes. */
 function base32Decode(input: string): Buffer {
@@ -49,11 +47,6 @@ function totp(secret: string, at = Date.now()): string {
   return String(binary).padStart(6, "0");
 }
 
-async function heading(page: Page): Promise<string> {
-  return (await page.getByRole("heading", { level: 1 }).textContent()) ?? "";
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * better-auth also allows 3 sign-ins per 10 s from one address (these tests all come
@@ -111,7 +104,7 @@ describe("accounts journeys", () => {
 
     // Sign-up, keeping where the person was going.
     await page.goto("/signup?redirect=%2Fprofil");
-    await eventually(() => heading(page)).toBe("Créer un compte");
+    await eventually(() => soleHeading(page)).toBe("Créer un compte");
     await expectAccessible(page);
     await snap(page, "accounts-signup");
     await page.getByLabel("Adresse e-mail").fill(email);
@@ -123,7 +116,7 @@ describe("accounts journeys", () => {
     await snap(page, "accounts-signup-error");
     await page.getByLabel("Mot de passe", { exact: true }).fill(firstPassword);
     await page.getByRole("button", { name: "Créer mon compte" }).click();
-    await eventually(() => heading(page)).toBe("Vérifiez vos e-mails");
+    await eventually(() => soleHeading(page)).toBe("Vérifiez vos e-mails");
     await eventually(() => page.getByText(email).isVisible()).toBe(true);
     await expectAccessible(page);
     await snap(page, "accounts-signup-check-email");
@@ -134,7 +127,7 @@ describe("accounts journeys", () => {
     expect(new URL(confirmLink).searchParams.get("callbackURL")).toBe("/confirm?from=email&redirect=%2Fprofil");
     await page.goto(confirmLink);
     await page.waitForURL((url) => url.pathname === "/confirm");
-    await eventually(() => heading(page)).toBe("Bienvenue sur Fidèle !");
+    await eventually(() => soleHeading(page)).toBe("Bienvenue sur Fidèle !");
     await eventually(() => page.getByText("est confirmée et vous êtes connecté").isVisible()).toBe(true);
     await expectAccessible(page);
     await snap(page, "accounts-confirm");
@@ -142,7 +135,7 @@ describe("accounts journeys", () => {
 
     // Profile step: names, optional fields, one unticked box per channel with the stored wording.
     await page.waitForURL((url) => url.pathname === "/create-profil" && url.searchParams.get("redirect") === "/profil");
-    await eventually(() => heading(page)).toBe("Faisons connaissance");
+    await eventually(() => soleHeading(page)).toBe("Faisons connaissance");
     for (const wording of Object.values(CONSENT_WORDING)) {
       expect(await page.getByLabel(wording, { exact: true }).isChecked()).toBe(false);
     }
@@ -158,7 +151,7 @@ describe("accounts journeys", () => {
     await snap(page, "accounts-create-profile-filled");
     await page.getByRole("button", { name: "Enregistrer et continuer" }).click();
     await page.waitForURL(`${stack.baseUrl}/profil`);
-    await eventually(() => heading(page)).toBe("Inès Moreau");
+    await eventually(() => soleHeading(page)).toBe("Inès Moreau");
     await expectAccessible(page);
     await snap(page, "accounts-profil");
 
@@ -195,7 +188,7 @@ describe("accounts journeys", () => {
     const resetMail = await stack.smtp.waitForMail(email, (m) => m.subject.includes("Réinitialisez"));
     await page.goto(linkIn(resetMail, "reset-password"));
     await page.waitForURL((url) => url.pathname === "/reset-password" && url.searchParams.has("token"));
-    await eventually(() => heading(page)).toBe("Nouveau mot de passe");
+    await eventually(() => soleHeading(page)).toBe("Nouveau mot de passe");
     await expectAccessible(page);
     await page.getByLabel("Nouveau mot de passe", { exact: true }).fill(resetPassword);
     await page.getByLabel("Confirmez le nouveau mot de passe").fill(`${resetPassword}x`);
@@ -217,13 +210,13 @@ describe("accounts journeys", () => {
     await page.getByLabel("Mot de passe", { exact: true }).fill(resetPassword);
     await submitSignIn(page);
     await page.waitForURL(`${stack.baseUrl}/`);
-    await eventually(() => heading(page)).toBe("Bonjour Inès");
+    await eventually(() => soleHeading(page)).toBe("Bonjour Inès");
 
     // Change password, signed in (both addresses are the same page).
     await page.goto("/change-password");
-    await eventually(() => heading(page)).toBe("Changer de mot de passe");
+    await eventually(() => soleHeading(page)).toBe("Changer de mot de passe");
     await page.goto("/changer-mot-de-passe");
-    await eventually(() => heading(page)).toBe("Changer de mot de passe");
+    await eventually(() => soleHeading(page)).toBe("Changer de mot de passe");
     await expectAccessible(page);
     await snap(page, "accounts-change-password");
     await page.getByLabel("Mot de passe actuel").fill("pas-le-bon-mot-de-passe");
@@ -233,7 +226,7 @@ describe("accounts journeys", () => {
     await snap(page, "accounts-change-password-wrong");
     await page.getByLabel("Mot de passe actuel").fill(resetPassword);
     await page.getByRole("button", { name: "Changer mon mot de passe" }).click();
-    await eventually(() => heading(page)).toBe("Mot de passe changé");
+    await eventually(() => soleHeading(page)).toBe("Mot de passe changé");
     await expectAccessible(page);
     await snap(page, "accounts-change-password-done");
 
@@ -246,7 +239,7 @@ describe("accounts journeys", () => {
     await page.waitForURL(`${stack.baseUrl}/`);
     expect((await meOf(context))?.user.email).toBe(email);
     await context.close();
-  }, 300_000);
+  }, LONG_TEST);
 
   it("edits the profile, prefilled, and records only the consents that change", async () => {
     const account = await stack.createUser({ firstName: "Jules", lastName: "Petit" });
@@ -254,7 +247,7 @@ describe("accounts journeys", () => {
     await signInOverHttp(context, account.email, account.password);
     const page = await context.newPage();
     await page.goto("/edit-profil");
-    await eventually(() => heading(page)).toBe("Modifier mon profil");
+    await eventually(() => soleHeading(page)).toBe("Modifier mon profil");
     expect(await page.getByLabel("Prénom").inputValue()).toBe("Jules");
     expect(await page.getByLabel("Nom", { exact: true }).inputValue()).toBe("Petit");
     await expectAccessible(page);
@@ -298,7 +291,7 @@ describe("accounts journeys", () => {
     await page.goto("/login");
     await page.getByLabel("Adresse e-mail").fill(account.email);
     await page.getByRole("button", { name: "Recevoir un code par e-mail" }).click();
-    await eventually(() => heading(page)).toBe("Connexion par code");
+    await eventually(() => soleHeading(page)).toBe("Connexion par code");
     // The address typed on the password form is kept.
     expect(await page.getByLabel("Adresse e-mail").inputValue()).toBe(account.email);
     await expectAccessible(page);
@@ -316,7 +309,7 @@ describe("accounts journeys", () => {
     await page.getByLabel("Code reçu par e-mail").fill(code!);
     await submitSignIn(page);
     await page.waitForURL(`${stack.baseUrl}/`);
-    await eventually(() => heading(page)).toBe("Bonjour Léa");
+    await eventually(() => soleHeading(page)).toBe("Bonjour Léa");
     await context.close();
   });
 
@@ -335,7 +328,7 @@ describe("accounts journeys", () => {
     await snap(page, "accounts-profil-owner-nudge");
     await page.getByRole("link", { name: "Activer la double authentification" }).click();
     await page.waitForURL(`${stack.baseUrl}/protected`);
-    await eventually(() => heading(page)).toBe("Sécurité du compte");
+    await eventually(() => soleHeading(page)).toBe("Sécurité du compte");
     await eventually(() => page.getByText("Cet appareil").isVisible()).toBe(true);
     await expectAccessible(page);
     await snap(page, "accounts-security");
@@ -379,7 +372,7 @@ describe("accounts journeys", () => {
     // Sign-in now asks for the code from the app.
     await signOutFromProfile(page);
     await signInWithPassword(page, owner.email, owner.password);
-    await eventually(() => heading(page)).toBe("Double authentification");
+    await eventually(() => soleHeading(page)).toBe("Double authentification");
     expect(await meOf(context)).toBeNull();
     await expectAccessible(page);
     await snap(page, "accounts-login-totp");
@@ -394,14 +387,14 @@ describe("accounts journeys", () => {
     // Or with a recovery code, which then cannot serve twice.
     await signOutFromProfile(page);
     await signInWithPassword(page, owner.email, owner.password);
-    await eventually(() => heading(page)).toBe("Double authentification");
+    await eventually(() => soleHeading(page)).toBe("Double authentification");
     await page.getByLabel("Code de vérification").fill(recoveryCodes[3]!);
     await page.getByRole("button", { name: "Vérifier" }).click();
     await page.waitForURL(`${stack.baseUrl}/admin`);
     expect((await meOf(context))?.user.email).toBe(owner.email);
     await signOutFromProfile(page);
     await signInWithPassword(page, owner.email, owner.password);
-    await eventually(() => heading(page)).toBe("Double authentification");
+    await eventually(() => soleHeading(page)).toBe("Double authentification");
     await page.getByLabel("Code de vérification").fill(recoveryCodes[3]!);
     await page.getByRole("button", { name: "Vérifier" }).click();
     await eventually(() => page.getByText("Code de secours incorrect.").isVisible()).toBe(true);
@@ -420,7 +413,7 @@ describe("accounts journeys", () => {
     await signInWithPassword(page, owner.email, owner.password);
     await page.waitForURL(`${stack.baseUrl}/admin`);
     await context.close();
-  }, 300_000);
+  }, LONG_TEST);
 
   it("lists the devices signed in and signs the others out", async () => {
     const account = await stack.createUser();
@@ -457,7 +450,7 @@ describe("accounts journeys", () => {
     const link = linkIn(mail, "verify-email");
     expect(new URL(link).searchParams.get("callbackURL")).toBe("/confirm?from=email&redirect=%2Fedit-profil");
     await page.goto(link);
-    await eventually(() => heading(page)).toBe("Bienvenue sur Fidèle !");
+    await eventually(() => soleHeading(page)).toBe("Bienvenue sur Fidèle !");
     // The profile is already complete: straight on to where the person was going.
     await page.getByRole("link", { name: "Continuer" }).click();
     await page.waitForURL(`${stack.baseUrl}/edit-profil`);
@@ -468,7 +461,7 @@ describe("accounts journeys", () => {
     const context = await stack.newContext();
     const page = await context.newPage();
     await page.goto("/confirm?error=TOKEN_EXPIRED");
-    await eventually(() => heading(page)).toBe("Ce lien a expiré");
+    await eventually(() => soleHeading(page)).toBe("Ce lien a expiré");
     await expectAccessible(page);
     await snap(page, "accounts-confirm-expired");
     await page.getByLabel("Adresse e-mail").fill("personne@test.fidele.local");
@@ -478,14 +471,14 @@ describe("accounts journeys", () => {
     // A forged confirmation token: better-auth sends back to /confirm?error=….
     await page.goto("/api/auth/verify-email?token=faux&callbackURL=%2Fconfirm");
     await page.waitForURL((url) => url.pathname === "/confirm" && url.searchParams.get("error") === "INVALID_TOKEN");
-    await eventually(() => heading(page)).toBe("Ce lien n'est pas valable");
+    await eventually(() => soleHeading(page)).toBe("Ce lien n'est pas valable");
 
     // A forged reset token: better-auth sends to /reset-password?error=INVALID_TOKEN.
     await page.goto("/api/auth/reset-password/faux?callbackURL=%2Freset-password");
     await page.waitForURL(
       (url) => url.pathname === "/reset-password" && url.searchParams.get("error") === "INVALID_TOKEN",
     );
-    await eventually(() => heading(page)).toBe("Lien expiré");
+    await eventually(() => soleHeading(page)).toBe("Lien expiré");
     await expectAccessible(page);
     await snap(page, "accounts-reset-password-invalid");
     await page.getByRole("link", { name: "Recevoir un nouveau lien" }).click();

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
+import { eventually, expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
 
 /** The public content pages of issue 3 item 9, and the shopper's home and dashboard, at 390×844. */
 const LEGAL = {
@@ -46,7 +46,7 @@ describe("visitor", () => {
 
     await blog.getByRole("link", { name: /Pourquoi la carte à tampons ne suffit plus/ }).click();
     await page.waitForURL((url) => url.pathname === "/blog/pourquoi-la-carte-papier-ne-suffit-plus");
-    await expect.poll(() => h1(page).textContent()).toBe("Pourquoi la carte à tampons ne suffit plus");
+    await eventually(() => h1(page).textContent()).toBe("Pourquoi la carte à tampons ne suffit plus");
     await context.close();
   });
 
@@ -68,14 +68,14 @@ describe("visitor", () => {
     const answer = page.getByText("(4 heures par défaut)", { exact: false });
     expect(await answer.isVisible()).toBe(false);
     await page.getByText("Pourquoi mon scan est-il refusé juste après un autre passage ?").click();
-    await expect.poll(() => answer.isVisible()).toBe(true);
+    await eventually(() => answer.isVisible()).toBe(true);
     await page.getByText("Comment installer l'application sur mon téléphone ?").click();
-    await expect.poll(() => page.getByText("Sur l'écran d'accueil", { exact: false }).isVisible()).toBe(true);
+    await eventually(() => page.getByText("Sur l'écran d'accueil", { exact: false }).isVisible()).toBe(true);
     await expectAccessible(page);
     await snap(page, "content-faq");
     // Closing again hides the answer.
     await page.getByText("Pourquoi mon scan est-il refusé juste après un autre passage ?").click();
-    await expect.poll(() => answer.isVisible()).toBe(false);
+    await eventually(() => answer.isVisible()).toBe(false);
     await context.close();
   });
 
@@ -181,10 +181,10 @@ describe("visitor", () => {
     expect(await page.getByRole("link", { name: "Créer mon compte" }).getAttribute("href")).toBe("/signup");
     await expectAccessible(page);
     await page.goto("/merci?sujet=avis");
-    await expect.poll(() => h1(page).textContent()).toBe("Merci pour votre avis !");
+    await eventually(() => h1(page).textContent()).toBe("Merci pour votre avis !");
     await snap(page, "content-merci");
     await page.goto("/merci?sujet=%3Cscript%3E");
-    await expect.poll(() => h1(page).textContent()).toBe("Merci !");
+    await eventually(() => h1(page).textContent()).toBe("Merci !");
     await context.close();
   });
 
@@ -201,12 +201,12 @@ describe("visitor", () => {
     await snap(page, "content-blog");
 
     await page.goto("/presentation/fidele-en-cinq-minutes");
-    await expect.poll(() => h1(page).textContent()).toBe("Fidèle en cinq minutes");
+    await eventually(() => h1(page).textContent()).toBe("Fidèle en cinq minutes");
     expect(await page.locator("main article ol li").count()).toBe(4);
     // An in-app link of the Markdown navigates inside the app.
     await page.locator("main article").getByRole("link", { name: "politique de confidentialité" }).click();
     await page.waitForURL((url) => url.pathname === "/politiques-de-confidentialite");
-    await expect.poll(() => h1(page).textContent()).toMatch(/confidentialité/i);
+    await eventually(() => h1(page).textContent()).toMatch(/confidentialité/i);
     await expectAccessible(page);
     await context.close();
   });
@@ -219,9 +219,9 @@ describe("visitor", () => {
     for (const path of ["/blog/article-inconnu", "/presentation/Mauvais_Nom", "/blog/fidele-en-cinq-minutes"]) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(404);
-      await expect.poll(() => h1(page).textContent(), { timeout: 20_000 }).toBe("Page introuvable");
+      await eventually(() => h1(page).textContent()).toBe("Page introuvable");
       expect(await page.getByText(`Page not found: ${path}`, { exact: true }).count(), path).toBe(1);
-      await expect.poll(() => page.title()).toBe("Page Not Found");
+      await eventually(() => page.title()).toBe("Page Not Found");
     }
     await expectAccessible(page);
     await snap(page, "content-blog-404");
@@ -265,9 +265,9 @@ describe("signed in", () => {
     await page.getByRole("region", { name: "Mon activité récente" }).getByText("Aucune activité pour l'instant.", { exact: false }).waitFor();
     const today = new Intl.DateTimeFormat("fr-FR", { day: "numeric", month: "long", year: "numeric", timeZone: "Europe/Paris" }).format(new Date());
     const fact = (label: string) => page.locator("main dl div", { has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) }).locator("dd > span").first();
-    await expect.poll(() => fact("Membre depuis").textContent()).toBe(today);
-    await expect.poll(() => fact("Sessions ouvertes").textContent()).toBe("1");
-    expect(await fact("Dernière activité").textContent()).toMatch(/^(aujourd'hui à \d\d:\d\d|maintenant)$/);
+    await eventually(() => fact("Membre depuis").textContent()).toBe(today);
+    await eventually(() => fact("Sessions ouvertes").textContent()).toBe("1");
+    expect(await fact("Dernière activité").textContent()).toMatch(/^(aujourd'hui à \d{1,2} h \d\d|maintenant)$/);
     expect(await fact("Adresse e-mail").textContent()).toBe(`${user.email}vérifiée`);
     expect(await fact("Double authentification").textContent()).toBe("Désactivée");
     // createUser fills first and last name only: 2 of 4 fields.
@@ -295,5 +295,5 @@ describe("signed in", () => {
       await expectAccessible(page);
     }
     await context.close();
-  }, 180_000);
+  });
 });

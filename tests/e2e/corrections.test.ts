@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addStaff, grantPoints } from "../../src/server/db/factories.ts";
 import { cards, shops } from "../../src/server/db/schema/index.ts";
-import { expectAccessible, type Stack, startStack } from "../setup/e2e.ts";
+import { eventually, expectAccessible, heading, snap, type Stack, startStack } from "../setup/e2e.ts";
 
 /** Issue 22, row 17 (ADR 0036): the owner sees the team's corrections and approves one that waits. */
 
@@ -15,11 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
-
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
-const heading = async (page: Page) => (await page.getByRole("heading", { level: 1 }).first().textContent()) ?? "";
-const snapFull = (page: Page, name: string) =>
-  page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
 
 async function adjust(context: BrowserContext, shopId: string, cardId: string, delta: number, reason: string) {
   const res = await context.request.post(`${stack.baseUrl}/api/backoffice/shops/${shopId}/adjust`, {
@@ -58,11 +53,11 @@ describe("corrections: the owner's feed", () => {
     expect(await waiting.textContent()).toContain("Camille Martin");
     expect(await waiting.textContent()).toContain("« Carte papier perdue »");
     expect(await waiting.textContent()).toContain("À vérifier : au-delà du plafond de l'équipe (1 tampon)");
-    expect(await waiting.textContent()).toContain("Par Hugo Lemoine (équipier)");
+    expect(await waiting.textContent()).toContain("Par Hugo Lemoine (membre de l'équipe)");
     expect(await waiting.textContent()).toContain("En attente de validation");
     expect(await items.nth(1).textContent()).toContain("Appliquée");
     await expectAccessible(page);
-    await snapFull(page, "corrections-feed-waiting");
+    await snap(page, "corrections-feed-waiting", { fullPage: true });
 
     await waiting.getByRole("button", { name: "Valider" }).click();
     await eventually(() => feed.getByText("Aucune correction en attente.").isVisible()).toBe(true);
@@ -74,15 +69,15 @@ describe("corrections: the owner's feed", () => {
       .where(eq(cards.id, cardId));
     // 3 + 1 + 5 on the balance; the lifetime total keeps the 3 earned (the owner did not let corrections count).
     expect(card).toEqual({ balance: 9, lifetime: 3 });
-    await snapFull(page, "corrections-feed-approved");
+    await snap(page, "corrections-feed-approved", { fullPage: true });
 
     // The owner sets the team's cap in the card settings: 2 stamps, 1 a day, counting for VIP levels.
     await page.goto("/admin/creativcard");
     await eventually(() => heading(page)).toBe("Carte et règles");
     const settings = page.getByRole("group", { name: "Corrections de solde par l'équipe" });
-    await settings.getByLabel("Correction la plus forte permise à un équipier").fill("2");
-    await settings.getByLabel("Corrections par équipier et par jour, sans accord").fill("1");
-    await settings.getByLabel("Les corrections des équipiers comptent pour les niveaux VIP").check({ force: true });
+    await settings.getByLabel("Correction la plus forte permise à un membre de l'équipe").fill("2");
+    await settings.getByLabel("Corrections par membre de l'équipe et par jour, sans accord").fill("1");
+    await settings.getByLabel("Les corrections de l'équipe comptent pour les niveaux VIP").check({ force: true });
     // Centred in the viewport, below the sticky admin bar.
     await settings.evaluate((el) => el.scrollIntoView({ block: "center", behavior: "instant" }));
     await page.screenshot({ path: "test-results/screens/corrections-card-settings.png" });

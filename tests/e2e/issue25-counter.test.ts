@@ -1,12 +1,11 @@
-import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shortCodeOf } from "../../src/domain/loyalty/short-code.ts";
 import { addStaff } from "../../src/server/db/factories.ts";
 import { scans, shops } from "../../src/server/db/schema/index.ts";
 import { tokenFor } from "../api/shops-helpers.ts";
-import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
+import { eventually, expectAccessible, heading, snap, type Stack, startStack, unique } from "../setup/e2e.ts";
 
 /**
  * Issue 25 at 390×844: a suspended shop says so on every path (row 2), the wheel knows it was played before the
@@ -20,16 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
-
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
-const heading = async (page: Page) => (await page.getByRole("heading", { level: 1 }).first().textContent()) ?? "";
-const unique = () => randomUUID().slice(0, 6);
-
-async function signedIn(user: { email: string; password: string }): Promise<BrowserContext> {
-  const context = await stack.newContext();
-  await stack.signIn(context, user.email, user.password);
-  return context;
-}
 
 async function typeShortCode(page: Page, shopId: string) {
   await page.goto("/scanner");
@@ -57,7 +46,7 @@ describe("issue 25 row 2: a suspended shop", () => {
     const otherStaff = await stack.createUser();
     await addStaff(stack.deps, active.id, otherStaff.id, "member");
     const shopper = await stack.createUser();
-    const phone = await signedIn(shopper);
+    const phone = await stack.signedIn(shopper);
     const page = await phone.newPage();
 
     // Typed code of the suspended shop: the same words as its QR code.
@@ -83,7 +72,7 @@ describe("issue 25 row 2: a suspended shop", () => {
     await eventually(() => heading(page)).toBe("Passage validé !");
 
     // The suspended shop's counter: a full-screen message, no QR code, no short code.
-    const counter = await signedIn(staff);
+    const counter = await stack.signedIn(staff);
     const reader = await counter.newPage();
     await reader.goto("/reader");
     await eventually(() => heading(reader)).toBe("Boutique suspendue");
@@ -96,7 +85,7 @@ describe("issue 25 row 2: a suspended shop", () => {
     await snap(reader, "issue25-row2-counter-suspended");
 
     // The active shop's counter shows its code and no such message.
-    const otherCounter = await signedIn(otherStaff);
+    const otherCounter = await stack.signedIn(otherStaff);
     const otherReader = await otherCounter.newPage();
     await otherReader.goto("/reader");
     await eventually(() => heading(otherReader)).toBe(active.name);
@@ -111,7 +100,7 @@ describe("issue 25 row 2: a suspended shop", () => {
 
 /** Through the owner's API: a lot and an open contest of the given kind, scheduled. */
 async function openContest(shopId: string, owner: { email: string; password: string }, body: Record<string, unknown>) {
-  const context = await signedIn(owner);
+  const context = await stack.signedIn(owner);
   const post = async (path: string, data: unknown = {}) => {
     const res = await context.request.post(`${stack.baseUrl}${path}`, { data, headers: { origin: stack.baseUrl } });
     expect(res.status(), `${path}: ${await res.text()}`).toBeLessThan(300);
@@ -147,7 +136,7 @@ describe("issue 25 row 3: the wheel", () => {
     const url = `/jeu-concours-roulette?concours=${contestId}`;
 
     const played = await stack.createUser();
-    const playedContext = await signedIn(played);
+    const playedContext = await stack.signedIn(played);
     const spun = await playedContext.request.post(`${stack.baseUrl}/api/contests/${contestId}/spin`, {
       data: { marketingConsent: false },
       headers: { origin: stack.baseUrl },
@@ -180,7 +169,7 @@ describe("issue 25 row 3: the wheel", () => {
 
     // Another player has not played: the button, no « Déjà joué ».
     const fresh = await stack.createUser();
-    const freshContext = await signedIn(fresh);
+    const freshContext = await stack.signedIn(fresh);
     const freshPage = await freshContext.newPage();
     await freshPage.goto(url);
     await eventually(() => freshPage.getByRole("button", { name: "Tourner la roue" }).isVisible()).toBe(true);
@@ -198,7 +187,7 @@ describe("issue 25 row 7: a contest win", () => {
     const { contestId } = await openContest(shop.id, owner, { kind: "wheel", spinPeriod: "contest" });
     await stack.deps.db.execute(sql`update contest_prizes set odds_bp = 10000 where contest_id = ${contestId}`);
     const winner = await stack.createUser({ firstName: "Inès" });
-    const context = await signedIn(winner);
+    const context = await stack.signedIn(winner);
     const spun = await context.request.post(`${stack.baseUrl}/api/contests/${contestId}/spin`, {
       data: { marketingConsent: false },
       headers: { origin: stack.baseUrl },
@@ -228,7 +217,7 @@ describe("issue 25 row 7: a contest win", () => {
 
     // A player who did not win: no card, no message.
     const other = await stack.createUser();
-    const otherContext = await signedIn(other);
+    const otherContext = await stack.signedIn(other);
     const otherPage = await otherContext.newPage();
     await otherPage.goto("/");
     await eventually(() => heading(otherPage)).toMatch(/^Bonjour/);

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importCodeKey, rotatingToken, timeStep } from "../../src/domain/loyalty/scan-code.ts";
 import { addStaff } from "../../src/server/db/factories.ts";
 import { member, shops } from "../../src/server/db/schema/index.ts";
-import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
+import { eventually, expectAccessible, heading, open, snap, type Stack, startStack, unique } from "../setup/e2e.ts";
+import { LONG_TEST } from "../setup/timing.ts";
 import { linkIn } from "../setup/smtp.ts";
 
 let stack: Stack;
@@ -19,25 +20,8 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** expect.poll with room for a busy machine. */
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
-const unique = () => randomUUID().slice(0, 8);
 
-async function heading(page: Page): Promise<string> {
-  return (await page.getByRole("heading", { level: 1 }).first().textContent()) ?? "";
-}
 
-/** Opens a page of the app and waits for its h1 (lazy pages, data loading). */
-async function open(page: Page, url: string, title: string | RegExp) {
-  await page.goto(url);
-  await eventually(() => heading(page)).toMatch(title instanceof RegExp ? title : new RegExp(title));
-}
-
-async function signedInContext(email: string, password: string, extra: Parameters<Stack["newContext"]>[0] = {}) {
-  const context = await stack.newContext(extra);
-  await stack.signIn(context, email, password);
-  return context;
-}
 
 /** The counter's current rotating code, computed like the /reader screen does (domain function). */
 async function counterCode(shopId: string) {
@@ -106,7 +90,7 @@ function recordScripts(page: Page): Set<string> {
 describe("shop owner: sign-up and back-office", () => {
   it("registers a shop, designs its card, sets hours; a shopper's visit shows in scans and customers, both exported as CSV", async () => {
     const owner = await stack.createUser({ firstName: "Nadia", lastName: "Roux" });
-    const context = await signedInContext(owner.email, owner.password, {
+    const context = await stack.signedIn(owner, {
       geolocation: { latitude: 45.764043, longitude: 4.835659 },
       permissions: ["geolocation"],
     });
@@ -118,10 +102,10 @@ describe("shop owner: sign-up and back-office", () => {
     await expectAccessible(page);
     await snap(page, "owner-register");
     await page.getByRole("button", { name: "Créer ma boutique" }).click();
-    await expect.poll(() => page.getByText("Saisissez le nom de la boutique.").isVisible()).toBe(true);
-    await expect.poll(() => page.getByText("Choisissez une catégorie.").isVisible()).toBe(true);
+    await eventually(() => page.getByText("Saisissez le nom de la boutique.").isVisible()).toBe(true);
+    await eventually(() => page.getByText("Choisissez une catégorie.").isVisible()).toBe(true);
     await snap(page, "owner-register-errors");
-    const shopName = `Boulangerie Lumière ${unique()}`;
+    const shopName = `Boulangerie Lumière ${unique(8)}`;
     await page.getByLabel("Nom de la boutique").fill(shopName);
     await page.getByLabel("Catégorie").selectOption("boulangerie");
     await page.getByLabel("Adresse", { exact: true }).fill("8 place des Terreaux");
@@ -130,8 +114,7 @@ describe("shop owner: sign-up and back-office", () => {
     await page.getByLabel("Téléphone").fill("04 78 12 34 56");
     await page.getByLabel("SIRET (facultatif)").fill("12345678901234");
     await page.getByRole("button", { name: "Créer ma boutique" }).click();
-    await expect
-      .poll(() => page.getByText("Ce numéro SIRET n'est pas valide (vérifiez les chiffres).").isVisible())
+    await eventually(() => page.getByText("Ce numéro SIRET n'est pas valide (vérifiez les chiffres).").isVisible())
       .toBe(true);
     await page.getByLabel("SIRET (facultatif)").fill("732 829 320 00074");
     await page.getByRole("button", { name: "Utiliser ma position actuelle" }).click();
@@ -225,7 +208,7 @@ describe("shop owner: sign-up and back-office", () => {
     // — A shopper collects a stamp with the counter's code (closed today: the visit is flagged "outside hours"),
     //   then tries again at once (refused: cooldown, recorded, not flagged).
     const shopper = await stack.createUser({ firstName: "Léa", lastName: "Dubois" });
-    const shopperContext = await signedInContext(shopper.email, shopper.password);
+    const shopperContext = await stack.signedIn(shopper);
     expect((await scan(shopperContext, shopId, "e2e-device-0001")).outcome).toBe("accepted");
     const second = await scan(shopperContext, shopId, "e2e-device-0001");
     expect(second.outcome).toBe("cooldown");
@@ -234,7 +217,7 @@ describe("shop owner: sign-up and back-office", () => {
     await open(page, "/admin/liste-scans", "Passages");
     const scanItems = page.getByRole("list", { name: "Passages" }).getByRole("listitem");
     await eventually(() => scanItems.count()).toBe(2);
-    await expect.poll(() => scanItems.nth(0).textContent()).toContain("À vérifier : En dehors des heures d'ouverture");
+    await eventually(() => scanItems.nth(0).textContent()).toContain("À vérifier : En dehors des heures d'ouverture");
     expect(await scanItems.nth(0).textContent()).toContain("Crédité");
     expect(await scanItems.nth(0).textContent()).toContain("Léa Dubois");
     expect(await scanItems.nth(1).textContent()).toContain("Trop tôt");
@@ -302,7 +285,7 @@ describe("shop owner: sign-up and back-office", () => {
       new RegExp(`^Léa;Dubois;${shopper.email.replace(/[.]/g, "\\.")};1;1;1;\\d{2}/\\d{2}/\\d{4} \\d{2}:\\d{2};`),
     );
 
-    // — Dashboard: the figures and the lazily loaded charts.
+    // — Dashboard: the figures and the charts.
     await open(page, "/admin", "Tableau de bord");
     const kpi = (label: string) =>
       page
@@ -313,25 +296,29 @@ describe("shop owner: sign-up and back-office", () => {
     await eventually(() => kpi("Passages crédités").textContent()).toBe("1");
     expect(await kpi("Clients").textContent()).toBe("1");
     expect(await kpi("Tampons donnés").textContent()).toBe("1");
-    await eventually(() => page.locator(".recharts-surface").count()).toBeGreaterThan(3);
+    await eventually(() => page.locator("figure[data-chart]").count()).toBeGreaterThan(3);
+    // Each chart's figures are a table too, for screen readers: a header, then one row a day, today's last.
+    const passages = page.getByRole("figure", { name: /Passages par jour/ });
+    expect(await passages.getByRole("row").count()).toBe(1 + 30);
+    expect(await passages.getByRole("row").last().getByRole("cell").allTextContents()).toEqual(["1", "1"]);
     // Each chart's summary agrees in number (one of each: singular in French).
     expect(await page.getByText("1 crédité, 1 refusé", { exact: true }).isVisible()).toBe(true);
-    await expect.poll(() => page.getByText("1 passage à vérifier").isVisible()).toBe(true);
+    await eventually(() => page.getByText("1 passage à vérifier").isVisible()).toBe(true);
     await expectAccessible(page);
     await snap(page, "owner-dashboard");
     await page.evaluate(() => window.scrollBy({ top: 700, behavior: "instant" }));
     await snap(page, "owner-dashboard-charts");
 
-    // — Code size: recharts and the back-office are their own chunks; a shopper's pages never load them.
-    const rechartsChunks = await chunksContaining(["recharts-surface"]);
+    // — Code size: the charts and the back-office are their own chunks; a shopper's pages never load them.
+    const chartChunks = await chunksContaining(["data-chart"]);
     const backofficeChunks = await chunksContaining([
       "Tampons pour remplir la carte",
       "Rechercher un client",
       "Utiliser ma position actuelle",
-      "recharts-surface",
+      "data-chart",
     ]);
-    expect(rechartsChunks.size).toBeGreaterThan(0);
-    expect([...ownerScripts].some((s) => rechartsChunks.has(s))).toBe(true);
+    expect(chartChunks.size).toBeGreaterThan(0);
+    expect([...ownerScripts].some((s) => chartChunks.has(s))).toBe(true);
     const shopperPage = await shopperContext.newPage();
     const shopperScripts = recordScripts(shopperPage);
     for (const url of ["/", "/boutiques", "/cartes-de-fidelite", "/profil"]) {
@@ -343,19 +330,19 @@ describe("shop owner: sign-up and back-office", () => {
 
     await shopperContext.close();
     await context.close();
-  }, 300_000);
+  }, LONG_TEST);
 
   it("keeps another shop's people out: its owner sees 'Boutique introuvable', its staff and shoppers get 403", async () => {
     const ownerA = await stack.createUser({ firstName: "Paul" });
-    const shopA = await stack.createShop(ownerA.id, { name: `Fromagerie A ${unique()}` });
+    const shopA = await stack.createShop(ownerA.id, { name: `Fromagerie A ${unique(8)}` });
     const customer = await stack.createUser({ firstName: "Inès", lastName: "Secrète" });
-    const customerContext = await signedInContext(customer.email, customer.password);
+    const customerContext = await stack.signedIn(customer);
     expect((await scan(customerContext, shopA.id, "e2e-device-a001")).outcome).toBe("accepted");
 
     // The owner of shop B, asking for shop A's pages by its id.
     const ownerB = await stack.createUser({ firstName: "Zoé" });
-    const shopB = await stack.createShop(ownerB.id, { name: `Fleuriste B ${unique()}` });
-    const contextB = await signedInContext(ownerB.email, ownerB.password);
+    const shopB = await stack.createShop(ownerB.id, { name: `Fleuriste B ${unique(8)}` });
+    const contextB = await stack.signedIn(ownerB);
     const page = await contextB.newPage();
     for (const route of ["/admin/liste-clients", "/admin/liste-scans", "/admin", "/admin/creativcard"]) {
       await open(page, `${route}?boutique=${shopA.id}`, "Boutique introuvable");
@@ -373,7 +360,7 @@ describe("shop owner: sign-up and back-office", () => {
     // A counter member of shop B: the back-office is for owners (403), shop A's pages too.
     const staff = await stack.createUser({ firstName: "Hugo" });
     await addStaff(stack.deps, shopB.id, staff.id, "member");
-    const staffContext = await signedInContext(staff.email, staff.password);
+    const staffContext = await stack.signedIn(staff);
     const staffPage = await staffContext.newPage();
     await open(staffPage, `/admin/liste-clients?boutique=${shopA.id}`, "Accès refusé");
     expect(await staffPage.content()).not.toContain(customer.email);
@@ -395,12 +382,12 @@ describe("shop owner: sign-up and back-office", () => {
     await expectAccessible(shopperPage);
 
     await Promise.all([customerContext.close(), contextB.close(), staffContext.close()]);
-  }, 180_000);
+  });
 
   it("edits the public page (logo resized in the browser), the legal identity and double-points periods", async () => {
     const owner = await stack.createUser({ firstName: "Marc" });
-    const shop = await stack.createShop(owner.id, { name: `Café Marc ${unique()}` });
-    const context = await signedInContext(owner.email, owner.password);
+    const shop = await stack.createShop(owner.id, { name: `Café Marc ${unique(8)}` });
+    const context = await stack.signedIn(owner);
     const page = await context.newPage();
 
     // Ma boutique: logo from a file (resized by a canvas into a data URL), description, links.
@@ -488,13 +475,13 @@ describe("shop owner: sign-up and back-office", () => {
     await eventually(() => page.getByText("Aucune opération pour l'instant").isVisible()).toBe(true);
 
     await context.close();
-  }, 180_000);
+  });
 
   it("invites staff by e-mail, revokes an invitation, and the invitee accepts after signing in, landing on /manager", async () => {
     const owner = await stack.createUser({ firstName: "Sophie" });
-    const shop = await stack.createShop(owner.id, { name: `Librairie Sophie ${unique()}` });
-    const invitee = await stack.createUser({ firstName: "Karim", email: `karim-${unique()}@test.fidele.local` });
-    const context = await signedInContext(owner.email, owner.password);
+    const shop = await stack.createShop(owner.id, { name: `Librairie Sophie ${unique(8)}` });
+    const invitee = await stack.createUser({ firstName: "Karim", email: `karim-${unique(8)}@test.fidele.local` });
+    const context = await stack.signedIn(owner);
     const page = await context.newPage();
 
     await open(page, "/admin/invitation", "Équipe");
@@ -508,7 +495,7 @@ describe("shop owner: sign-up and back-office", () => {
     await eventually(() => page.getByText(`Invitation envoyée à ${invitee.email}`, { exact: false }).isVisible()).toBe(
       true,
     );
-    const other = `autre-${unique()}@test.fidele.local`;
+    const other = `autre-${unique(8)}@test.fidele.local`;
     await page.getByLabel("Adresse e-mail").fill(other);
     await page.getByRole("button", { name: "Envoyer l'invitation" }).click();
     const pending = page.getByRole("list", { name: "Invitations en attente" }).getByRole("listitem");
@@ -522,7 +509,7 @@ describe("shop owner: sign-up and back-office", () => {
     expect(await pending.first().textContent()).toContain(invitee.email);
 
     // The invitee opens the e-mail's link signed out, signs in, comes back, accepts.
-    const mail = await stack.smtp.waitForMail(invitee.email, (m) => m.text.includes("/accept-invitation/"), 30_000);
+    const mail = await stack.smtp.waitForMail(invitee.email, (m) => m.text.includes("/accept-invitation/"));
     const link = linkIn(mail, "/accept-invitation/");
     const inviteeContext = await stack.newContext();
     const inviteePage = await inviteeContext.newPage();
@@ -551,13 +538,13 @@ describe("shop owner: sign-up and back-office", () => {
     await eventually(() => page.getByText("Aucune invitation en attente.").isVisible()).toBe(true);
 
     await Promise.all([context.close(), inviteeContext.close()]);
-  }, 180_000);
+  });
 
   it("switches between two shops from the admin bar and remembers the choice", async () => {
     const owner = await stack.createUser({ firstName: "Élise" });
-    const first = await stack.createShop(owner.id, { name: `Atelier Alpha ${unique()}` });
-    const second = await stack.createShop(owner.id, { name: `Boutique Bêta ${unique()}` });
-    const context = await signedInContext(owner.email, owner.password);
+    const first = await stack.createShop(owner.id, { name: `Atelier Alpha ${unique(8)}` });
+    const second = await stack.createShop(owner.id, { name: `Boutique Bêta ${unique(8)}` });
+    const context = await stack.signedIn(owner);
     const page = await context.newPage();
     await open(page, "/admin", "Tableau de bord");
     const switcher = page.getByLabel("Boutique", { exact: true });
@@ -573,11 +560,11 @@ describe("shop owner: sign-up and back-office", () => {
     expect(await page.evaluate(() => localStorage.getItem("fidele.current-shop"))).toBe(second.id);
     // Comfortable on a tablet too: two columns where they help.
     await page.setViewportSize({ width: 820, height: 1180 });
-    await eventually(() => page.locator(".recharts-surface").count()).toBeGreaterThan(3);
+    await eventually(() => page.locator("figure[data-chart]").count()).toBeGreaterThan(3);
     await snap(page, "owner-dashboard-tablet");
     await open(page, "/admin/creativcard", "Carte et règles");
     await eventually(() => page.getByTestId("card-preview").isVisible()).toBe(true);
     await snap(page, "owner-card-tablet");
     await context.close();
-  }, 120_000);
+  });
 });

@@ -7,10 +7,10 @@ import type { WeeklyHours } from "../../src/domain/loyalty/hours.ts";
 import { importCodeKey, rotatingToken, scanUrl, stepEndsAt, timeStep } from "../../src/domain/loyalty/scan-code.ts";
 import { createShop, type CreateShopInput } from "../../src/server/db/factories.ts";
 import { cards, doublePointsPeriods, scanClaims, scans, shops, user } from "../../src/server/db/schema/index.ts";
-import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
+import { eventually, expectAccessible, snap, soleHeading, type Stack, startStack, uniqueEmail } from "../setup/e2e.ts";
+import { sleep } from "../setup/timing.ts";
 
 /** Like snap(), the whole page: for long screens. */
-const snapFull = (page: Page, name: string) => page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
 import { linkIn } from "../setup/smtp.ts";
 
 let stack: Stack;
@@ -21,10 +21,6 @@ afterAll(async () => {
   await stack?.close();
 });
 
-/** expect.poll with room for a busy machine. */
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
-const heading = async (page: Page) => (await page.getByRole("heading", { level: 1 }).textContent()) ?? "";
-const uniqueEmail = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@test.fidele.local`;
 const tag = () => randomUUID().slice(0, 6);
 
 /**
@@ -67,7 +63,8 @@ async function intoStep(from: number, to: number) {
   if (now < from || now > to) await new Promise((resolve) => setTimeout(resolve, (((from - now + 30) % 30) + 0.2) * 1000));
 }
 
-const until = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms - Date.now())));
+/** Resolves at `ms` (epoch), to let the counter's code step pass. */
+const sleepUntil = (ms: number) => sleep(Math.max(0, ms - Date.now()));
 
 async function signedInContext(extra: Parameters<Stack["newContext"]>[0] = {}) {
   const shopper = await stack.createUser({ email: uniqueEmail("client") });
@@ -110,7 +107,7 @@ describe("scanning a shop's code", () => {
     expect(new URL(page.url()).searchParams.get("redirect")).toBe(path);
     const claims = () => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("fidele:scan-claim:")));
     expect(await claims()).toHaveLength(1);
-    await eventually(() => heading(page)).toBe(`Votre passage chez ${shop.name}`);
+    await eventually(() => soleHeading(page)).toBe(`Votre passage chez ${shop.name}`);
     const keyBefore = await page.evaluate(() => Object.entries(sessionStorage).find(([k]) => k.startsWith("fidele:scan-attempt:"))?.[1]);
     expect(keyBefore).toMatch(/^[A-Za-z0-9_-]{8,}$/);
     await expectAccessible(page);
@@ -123,7 +120,7 @@ describe("scanning a shop's code", () => {
     await page.getByLabel("Adresse e-mail").fill(email);
     await page.getByLabel("Mot de passe", { exact: true }).fill("un-mot-de-passe-solide");
     await page.getByRole("button", { name: "Créer mon compte" }).click();
-    await eventually(() => heading(page)).toBe("Vérifiez vos e-mails");
+    await eventually(() => soleHeading(page)).toBe("Vérifiez vos e-mails");
     const mail = await stack.smtp.waitForMail(email, (m) => m.subject.includes("Confirmez"));
     await page.goto(linkIn(mail, "verify-email"));
     await page.waitForURL((u) => u.pathname === "/confirm");
@@ -132,12 +129,12 @@ describe("scanning a shop's code", () => {
     await page.getByLabel("Prénom").fill("Léa");
     await page.getByLabel("Nom", { exact: true }).fill("Girard");
     // The code is now more than 60 s old: without the claim, this visit would be refused as expired.
-    await until(stepEndsAt(tokenStep + 1) + 500);
+    await sleepUntil(stepEndsAt(tokenStep + 1) + 500);
     await page.getByRole("button", { name: "Enregistrer et continuer" }).click();
 
     // Back on /boutique/…: credited at once, with the same idempotency key.
     await page.waitForURL((u) => u.pathname + u.search === path);
-    await eventually(() => heading(page)).toBe("Passage validé !");
+    await eventually(() => soleHeading(page)).toBe("Passage validé !");
     await eventually(() => page.getByText("+1 tampon", { exact: true }).isVisible()).toBe(true);
     await eventually(() => page.getByText(`1 tampon ajouté chez ${shop.name}. Merci de votre visite !`).isVisible()).toBe(true);
     await expectAccessible(page);
@@ -156,13 +153,13 @@ describe("scanning a shop's code", () => {
 
     // A reload shows the same answer and credits nothing more.
     await page.reload();
-    await eventually(() => heading(page)).toBe("Passage validé !");
+    await eventually(() => soleHeading(page)).toBe("Passage validé !");
     expect((await scansOf(account!.id)).length).toBe(1);
 
     // The card, in the shop's design.
     await page.getByRole("link", { name: "Mes cartes" }).click();
     await page.waitForURL((u) => u.pathname === "/cartes-de-fidelite");
-    await eventually(() => heading(page)).toBe("Mes cartes");
+    await eventually(() => soleHeading(page)).toBe("Mes cartes");
     const card = page.getByRole("listitem").filter({ hasText: shop.name });
     await eventually(() => card.isVisible()).toBe(true);
     expect(await card.textContent()).toContain("Plus que 9 tampons avant votre récompense.");
@@ -174,7 +171,7 @@ describe("scanning a shop's code", () => {
     const offline = await context.newPage();
     await offline.route("**/api/cards", (route) => route.abort("internetdisconnected"));
     await offline.goto("/cartes-de-fidelite");
-    await eventually(() => offline.getByText(shop.name).isVisible()).toBe(true);
+    await eventually(() => offline.getByRole("heading", { name: shop.name }).isVisible()).toBe(true);
     await eventually(() => offline.getByText("Hors connexion : soldes vu à ", { exact: false }).isVisible()).toBe(true);
     await snap(offline, "loyalty-cards-offline");
     await context.close();
@@ -191,7 +188,7 @@ describe("scanning a shop's code", () => {
     });
 
     await first.goto(await counterUrl(shop.id));
-    await eventually(() => heading(first)).toBe("Passage validé !");
+    await eventually(() => soleHeading(first)).toBe("Passage validé !");
     await expectAccessible(first);
     // What a phone downloads to credit a visit: the shell, the page, no form library, no scanner.
     await first.waitForLoadState("networkidle");
@@ -201,7 +198,7 @@ describe("scanning a shop's code", () => {
     // The counter again, scanned by the phone's camera (a new tab), a minute later at most: inside the 4 h cooldown.
     const page = await context.newPage();
     await page.goto(await counterUrl(shop.id));
-    await eventually(() => heading(page)).toBe("Passage déjà crédité");
+    await eventually(() => soleHeading(page)).toBe("Passage déjà crédité");
     const refusal = (await page.getByRole("status").first().textContent()) ?? "";
     // 4 h later is today or, in the evening (Paris time), tomorrow: the message says which.
     expect(refusal).toContain(`Votre passage chez ${shop.name} a déjà été crédité récemment. Prochain passage possible `);
@@ -212,7 +209,7 @@ describe("scanning a shop's code", () => {
 
     // A code of two steps ago (60 to 90 s old): refused as expired.
     await page.goto(await counterUrl(shop.id, 2));
-    await eventually(() => heading(page)).toBe("Ce code a expiré");
+    await eventually(() => soleHeading(page)).toBe("Ce code a expiré");
     await eventually(() =>
       page.getByText("Ce code a expiré : il change toutes les 30 secondes. Scannez le code affiché en ce moment au comptoir.").isVisible(),
     ).toBe(true);
@@ -239,7 +236,7 @@ describe("scanning a shop's code", () => {
     const page = await context.newPage();
     const requests = recordRequests(page);
     await page.goto("/boutique/AbCdEfGh1234?x=1");
-    await eventually(() => heading(page)).toBe("Code non reconnu");
+    await eventually(() => soleHeading(page)).toBe("Code non reconnu");
     await eventually(() => page.getByText("Ce code est incomplet : scannez le code affiché au comptoir.").isVisible()).toBe(true);
     expect(requests.filter((u) => u.includes("/api/cards/scan"))).toEqual([]);
     await context.close();
@@ -260,7 +257,7 @@ describe("finding shops", () => {
     const context = await stack.newContext();
     const page = await context.newPage();
     await page.goto("/boutiques");
-    await eventually(() => heading(page)).toBe("Boutiques");
+    await eventually(() => soleHeading(page)).toBe("Boutiques");
     const search = page.getByRole("searchbox", { name: "Rechercher une boutique par nom, ville ou catégorie" });
     await search.pressSequentially(word.toLowerCase(), { delay: 20 });
     await page.waitForURL((u) => u.searchParams.get("q") === word.toLowerCase());
@@ -343,9 +340,9 @@ describe("a shop's page", () => {
     const context = await stack.newContext();
     const page = await context.newPage();
     await page.goto(`/shop/${shop.slug}`);
-    await eventually(() => heading(page)).toBe(shop.name);
+    await eventually(() => soleHeading(page)).toBe(shop.name);
     await eventually(() => page.getByText("Ouvert maintenant", { exact: false }).first().isVisible()).toBe(true);
-    expect(await page.getByText("Points ×2 en ce moment !").isVisible()).toBe(true);
+    expect(await page.getByText("Tampons ×2 en ce moment !").isVisible()).toBe(true);
     expect(await page.getByText("Un tampon à chaque passage : la carte est complète à 10 tampons.").isVisible()).toBe(true);
     expect(await page.getByRole("table").getByRole("row").count()).toBe(7);
     expect(await page.getByRole("link", { name: /Ouvrir dans une application de cartes/ }).getAttribute("href")).toMatch(/^https:\/\/www\.google\.com\/maps\/search\/\?api=1&query=/);
@@ -354,7 +351,7 @@ describe("a shop's page", () => {
     expect(await page.getByRole("link", { name: "Se connecter pour voir ma carte" }).getAttribute("href")).toBe(`/login?redirect=${encodeURIComponent(`/shop/${shop.slug}`)}`);
     await expectAccessible(page);
     await snap(page, "loyalty-shop-page");
-    await snapFull(page, "loyalty-shop-page-full");
+    await snap(page, "loyalty-shop-page-full", { fullPage: true });
 
     // A shop closed today says so.
     const today = new Intl.DateTimeFormat("en-GB", { weekday: "short", timeZone: "Europe/Paris" }).format(new Date());
@@ -379,10 +376,10 @@ describe("reviews", () => {
     const { context } = await signedInContext();
     const page = await context.newPage();
     await page.goto(await counterUrl(shop.id));
-    await eventually(() => heading(page)).toBe("Passage validé !");
+    await eventually(() => soleHeading(page)).toBe("Passage validé !");
 
     await page.goto("/review");
-    await eventually(() => heading(page)).toBe("Donner mon avis");
+    await eventually(() => soleHeading(page)).toBe("Donner mon avis");
     expect(await page.getByText("aucun point, aucune récompense ni aucun avantage n'est jamais offert en échange d'un avis", { exact: false }).isVisible()).toBe(true);
     await page.getByRole("link", { name: new RegExp(shop.name) }).click();
     await page.waitForURL((u) => u.searchParams.get("shop") === shop.slug);
@@ -410,7 +407,7 @@ describe("reviews", () => {
     expect(await reviews.getByRole("img", { name: "5 sur 5" }).count()).toBeGreaterThan(0);
     expect(await page.getByRole("link", { name: "Modifier mon avis" }).getAttribute("href")).toBe(`/review?shop=${shop.slug}`);
     await expectAccessible(page);
-    await snapFull(page, "loyalty-shop-page-signed-in");
+    await snap(page, "loyalty-shop-page-signed-in", { fullPage: true });
     await context.close();
 
     // Someone who never came: no form, a plain explanation.

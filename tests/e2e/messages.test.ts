@@ -1,13 +1,20 @@
-import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordVisit } from "../../src/server/db/factories.ts";
 import { buildPushPayload } from "../../src/domain/messages/payload.ts";
 import { messageDeliveries, messages, pushSubscriptions } from "../../src/server/db/schema/index.ts";
 import { trustCertificateAuthority } from "../../src/server/lib/outbound.ts";
 import { type PushService, startPushService } from "../fixtures/push-service.ts";
-import { expectAccessible, type Stack, startStack } from "../setup/e2e.ts";
+import {
+  eventually,
+  expectAccessible,
+  heading,
+  open,
+  type Stack,
+  startStack,
+  unique,
+  waitForControl,
+} from "../setup/e2e.ts";
 
 /**
  * Issue 14 in the browser at 390×844: a shopper turns push on in /notif, the owner composes a message to a
@@ -28,26 +35,6 @@ afterAll(async () => {
   await ps?.close();
 });
 
-const eventually = <T>(read: () => Promise<T> | T, timeout = 15_000) => expect.poll(read, { timeout });
-const unique = () => randomUUID().slice(0, 6);
-
-async function heading(page: Page) {
-  return (await page.getByRole("heading", { level: 1 }).first().textContent()) ?? "";
-}
-async function open(page: Page, url: string, title: string | RegExp) {
-  await page.goto(url);
-  await eventually(() => heading(page)).toMatch(title instanceof RegExp ? title : new RegExp(title));
-  expect(await page.getByText("En préparation").count()).toBe(0);
-}
-async function signedIn(
-  user: { email: string; password: string },
-  extra: Parameters<Stack["newContext"]>[0] = {},
-): Promise<BrowserContext> {
-  const context = await stack.newContext(extra);
-  await stack.signIn(context, user.email, user.password);
-  return context;
-}
-
 describe("messages", () => {
   it("push on in /notif, a message to a segment, unread in the inbox, read when opened, seen read by the owner", async () => {
     const owner = await stack.createUser({ firstName: "Odile", lastName: "Marchand" });
@@ -59,7 +46,7 @@ describe("messages", () => {
 
     // The shopper's phone: service workers on, notifications allowed, the push service is the local one.
     const device = ps.newDevice();
-    const shopperContext = await signedIn(shopper, { serviceWorkers: "allow" });
+    const shopperContext = await stack.signedIn(shopper, { serviceWorkers: "allow" });
     await shopperContext.grantPermissions(["notifications"], { origin: stack.baseUrl });
     await shopperContext.addInitScript((sub) => {
       const fake = {
@@ -90,7 +77,7 @@ describe("messages", () => {
     ]);
 
     // The owner composes a message to those who came in the last 7 days.
-    const ownerContext = await signedIn(owner);
+    const ownerContext = await stack.signedIn(owner);
     const admin = await ownerContext.newPage();
     await open(admin, "/admin/envoyer-un-message", "Envoyer un message");
     await admin.getByLabel("Destinataires").selectOption("visited_within");
@@ -101,9 +88,9 @@ describe("messages", () => {
     const title = `Croissants offerts ${unique()}`;
     await admin.getByLabel("Titre").fill(title);
     await admin.getByLabel("Texte").fill("Un croissant offert pour tout pain acheté ce samedi.");
-    await expect
-      .poll(() => admin.getByRole("figure", { name: "Aperçu sur un téléphone" }).textContent())
-      .toContain(title);
+    await eventually(() => admin.getByRole("figure", { name: "Aperçu sur un téléphone" }).textContent()).toContain(
+      title,
+    );
     await expectAccessible(admin);
     await admin.getByRole("button", { name: "Envoyer" }).click();
     await eventually(() => admin.getByText(`« ${title} » est en cours d'envoi.`).count()).toBe(1);
@@ -130,7 +117,7 @@ describe("messages", () => {
     await item.click();
     await eventually(() => heading(page)).toBe(title);
     expect(page.url()).toMatch(/\/messages\/[0-9a-f-]{36}$/);
-    await expect.poll(() => page.getByText("Un croissant offert pour tout pain acheté ce samedi.").count()).toBe(1);
+    await eventually(() => page.getByText("Un croissant offert pour tout pain acheté ce samedi.").count()).toBe(1);
     await expectAccessible(page);
     await open(page, "/notifications", "Notifications");
     await eventually(() => item.getAttribute("data-unread")).toBe(null);
@@ -144,7 +131,7 @@ describe("messages", () => {
 
     // Someone else's message is a 404 page.
     const messageId = page.url().split("/").pop();
-    const otherContext = await signedIn(away);
+    const otherContext = await stack.signedIn(away);
     const other = await otherContext.newPage();
     await other.goto(
       `/messages/${(await stack.deps.db.select().from(messageDeliveries).where(eq(messageDeliveries.userId, shopper.id)))[0]!.messageId}`,
@@ -180,11 +167,11 @@ describe("messages", () => {
       deliveredAt: new Date(),
     });
 
-    const context = await signedIn(shopper, { serviceWorkers: "allow" });
+    const context = await stack.signedIn(shopper, { serviceWorkers: "allow" });
     await context.grantPermissions(["notifications"], { origin: stack.baseUrl });
     const page = await context.newPage();
     await page.goto("/");
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60_000 });
+    await waitForControl(page);
     const [worker] = context.serviceWorkers();
     const cdp = await context.newCDPSession(page);
     const registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] = [];
@@ -232,7 +219,7 @@ describe("messages", () => {
 
     // A tap (the worker's notificationclick) brings the app to the message, and counts as a click.
     await page.goto("/");
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60_000 });
+    await waitForControl(page);
     await worker!.evaluate(async () => {
       type Click = new (type: string, init: { notification: Notification }) => Event;
       const scope = self as unknown as {
@@ -266,7 +253,7 @@ describe("messages", () => {
 
   it("/admin/push: the platform admin's announcements page", async () => {
     const admin = await stack.createUser({ role: "admin" });
-    const context = await signedIn(admin);
+    const context = await stack.signedIn(admin);
     const page = await context.newPage();
     await open(page, "/admin/push", "Notifications push");
     await page.getByLabel("Destinataires").selectOption("all_owners");

@@ -6,7 +6,7 @@ import { shortCodeOf } from "../../src/domain/loyalty/short-code.ts";
 import { addStaff } from "../../src/server/db/factories.ts";
 import { cards, scans } from "../../src/server/db/schema/index.ts";
 import { newKey, tokenFor } from "../api/shops-helpers.ts";
-import { snap, type Stack, startStack } from "../setup/e2e.ts";
+import { eventually, heading, snap, type Stack, startStack, waitForControl } from "../setup/e2e.ts";
 
 /**
  * Issue 12: the installed app keeps its promises offline. After one visit, the signed-in home, my cards (design,
@@ -22,20 +22,14 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const SLOW = 150_000;
-const eventually = <T>(read: () => Promise<T> | T, timeout = 15_000) => expect.poll(read, { timeout });
-const heading = async (page: Page) => (await page.getByRole("heading", { level: 1 }).first().textContent()) ?? "";
-
 /** A phone where the service worker runs (127.0.0.1 is a secure origin). */
 const pwaContext = () => stack.newContext({ serviceWorkers: "allow" });
 
 /** Until the worker controls the page, i.e. the app shell is precached. */
-const waitForControl = (page: Page) =>
-  page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60_000 });
 
 /** Until the phone's copy (offline-cache.ts) holds `text`. */
 const waitForKept = (page: Page, text: string) =>
-  eventually(() => page.evaluate(() => localStorage.getItem("fidele:offline-cache") ?? ""), 10_000).toContain(text);
+  eventually(() => page.evaluate(() => localStorage.getItem("fidele:offline-cache") ?? "")).toContain(text);
 
 /** "Close and reopen" the installed app: a fresh page of the same phone (its storage and worker stay). */
 async function reopen(context: BrowserContext, page: Page, path: string) {
@@ -46,7 +40,7 @@ async function reopen(context: BrowserContext, page: Page, path: string) {
   return again;
 }
 
-describe("offline, as an installed app", { timeout: SLOW }, () => {
+describe("offline, as an installed app", () => {
   it("a shopper's home, cards (with the balance last seen) and a shop page open offline; a visit scanned offline counts when the network returns", async () => {
     const owner = await stack.createUser();
     const shop = await stack.createShop(owner.id, { name: `Fromagerie ${randomUUID().slice(0, 6)}` });
@@ -155,7 +149,7 @@ describe("offline, as an installed app", { timeout: SLOW }, () => {
   });
 });
 
-describe("the counter's short code", { timeout: SLOW }, () => {
+describe("the counter's short code", () => {
   it("typed on /scanner, credits the visit", async () => {
     const owner = await stack.createUser();
     const shop = await stack.createShop(owner.id, { name: `Caviste ${randomUUID().slice(0, 6)}` });

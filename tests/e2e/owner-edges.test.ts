@@ -1,9 +1,8 @@
-import { randomUUID } from "node:crypto";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { linkIn } from "../setup/smtp.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addStaff, createReward } from "../../src/server/db/factories.ts";
-import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
+import { eventually, expectAccessible, heading, snap, type Stack, startStack, unique } from "../setup/e2e.ts";
 
 /**
  * Issue 25 at 390×844, the edges a new owner trips on: a card called ready with no reward (row 10), saves that say
@@ -18,21 +17,11 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
-const heading = async (page: Page) => (await page.getByRole("heading", { level: 1 }).first().textContent()) ?? "";
-const unique = () => randomUUID().slice(0, 6);
-
-async function signedIn(user: { email: string; password: string }): Promise<BrowserContext> {
-  const context = await stack.newContext();
-  await stack.signIn(context, user.email, user.password);
-  return context;
-}
-
 describe("issue 25 row 10: a new shop's card is not ready without a reward", () => {
   it("issue 25 row 10: the new owner is told the card lacks a reward and choosing one is the first step, until one exists; a shopper sees none of it", async () => {
     const owner = await stack.createUser({ firstName: "Inès" });
     const shop = await stack.createShop(owner.id, { name: `Fromagerie ${unique()}` });
-    const context = await signedIn(owner);
+    const context = await stack.signedIn(owner);
     const page = await context.newPage();
 
     await page.goto(`/result-boutique?boutique=${shop.id}`);
@@ -67,7 +56,7 @@ describe("issue 25 row 10: a new shop's card is not ready without a reward", () 
 
     // A shopper opening the same link hears nothing about this shop's card.
     const shopper = await stack.createUser();
-    const other = await signedIn(shopper);
+    const other = await stack.signedIn(shopper);
     const shopperPage = await other.newPage();
     await shopperPage.goto(`/result-boutique?boutique=${shop.id}`);
     await eventually(() => heading(shopperPage)).toBe("Aucune boutique créée ici");
@@ -79,7 +68,7 @@ describe("issue 25 row 10: a new shop's card is not ready without a reward", () 
 describe("issue 25 row 14: saves say so; the SMS budget comes first", () => {
   it("issue 25 row 14: a /notif switch says « Enregistré » politely, once saved; a visitor gets no switch to save", async () => {
     const shopper = await stack.createUser({ firstName: "Chloé" });
-    const context = await signedIn(shopper);
+    const context = await stack.signedIn(shopper);
     const page = await context.newPage();
     await page.goto("/notif");
     await eventually(() => heading(page)).toBe("Réglages des notifications");
@@ -107,7 +96,7 @@ describe("issue 25 row 14: saves say so; the SMS budget comes first", () => {
   it("issue 25 row 14: « Ajouter le lot » says « Enregistré » once the lot is saved; a failed save does not", async () => {
     const owner = await stack.createUser({ firstName: "Rémi" });
     await stack.createShop(owner.id, { name: `Épicerie ${unique()}` });
-    const context = await signedIn(owner);
+    const context = await stack.signedIn(owner);
     const page = await context.newPage();
     await page.goto("/admin/gestion-des-lots");
     await eventually(() => heading(page)).toBe("Gestion des lots");
@@ -126,10 +115,10 @@ describe("issue 25 row 14: saves say so; the SMS budget comes first", () => {
     await context.close();
   });
 
-  it("issue 25 row 14: /admin/test-sms shows the budget first and offers no test while none is granted; an équipier is not shown the budget", async () => {
+  it("issue 25 row 14: /admin/test-sms shows the budget first and offers no test while none is granted; a team member is not shown the budget", async () => {
     const owner = await stack.createUser({ firstName: "Yanis" });
     const shop = await stack.createShop(owner.id, { name: `Primeur ${unique()}` });
-    const context = await signedIn(owner);
+    const context = await stack.signedIn(owner);
     const page = await context.newPage();
     await page.goto("/admin/test-sms");
     await eventually(() => heading(page)).toBe("Test SMS");
@@ -146,7 +135,7 @@ describe("issue 25 row 14: saves say so; the SMS budget comes first", () => {
 
     const staff = await stack.createUser({ firstName: "Léa" });
     await addStaff(stack.deps, shop.id, staff.id, "member");
-    const staffContext = await signedIn(staff);
+    const staffContext = await stack.signedIn(staff);
     const staffPage = await staffContext.newPage();
     await staffPage.goto("/admin/test-sms");
     await eventually(() => staffPage.getByRole("heading", { name: "Accès refusé" }).isVisible()).toBe(true);
@@ -167,7 +156,7 @@ describe("issue 25 row 16: sign-in edges", () => {
   it("issue 25 row 16: /login while signed in says « Déjà connecté(e) » with the account, a way on and a sign-out; a visitor gets the form", async () => {
     const owner = await stack.createUser({ firstName: "Adèle" });
     await stack.createShop(owner.id, { name: `Librairie ${unique()}` });
-    const context = await signedIn(owner);
+    const context = await stack.signedIn(owner);
     const page = await context.newPage();
     await page.goto("/login");
     await eventually(() => heading(page)).toBe("Déjà connecté(e)");
@@ -214,7 +203,7 @@ describe("issue 25 row 16: sign-in edges", () => {
   it("issue 25 row 16: the invitation's sign-up starts with the invited address and comes back to the invitation; a plain sign-up starts empty", async () => {
     const owner = await stack.createUser({ firstName: "Margaux" });
     const shop = await stack.createShop(owner.id, { name: `Crèmerie ${unique()}` });
-    const ownerContext = await signedIn(owner);
+    const ownerContext = await stack.signedIn(owner);
     const invited = `equipe-${unique()}@test.fidele.local`;
     const sent = await ownerContext.request.post(`${stack.baseUrl}/api/backoffice/shops/${shop.id}/invitations`, {
       data: { email: invited },
@@ -222,7 +211,7 @@ describe("issue 25 row 16: sign-in edges", () => {
     });
     expect(sent.status()).toBe(201);
     await ownerContext.close();
-    const mail = await stack.smtp.waitForMail(invited, (m) => m.text.includes("/accept-invitation/"), 30_000);
+    const mail = await stack.smtp.waitForMail(invited, (m) => m.text.includes("/accept-invitation/"));
     const link = new URL(linkIn(mail, "/accept-invitation/"));
     expect(link.searchParams.get("email")).toBe(invited);
 

@@ -3,13 +3,24 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { and, asc, eq } from "drizzle-orm";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addStaff, createReward, grantPoints } from "../../src/server/db/factories.ts";
 import { cards, ledgerEntries, redemptions, rewards, shops, vipTiers } from "../../src/server/db/schema/index.ts";
 import { writeQrVideo } from "../fixtures/qr-video.ts";
 import { launchChromium } from "../setup/chromium.ts";
-import { expectAccessible, PHONE, snap, type Stack, startStack } from "../setup/e2e.ts";
+import {
+  eventually,
+  expectAccessible,
+  heading,
+  open,
+  PHONE,
+  snap,
+  type Stack,
+  startStack,
+  unique,
+} from "../setup/e2e.ts";
+import { SOON } from "../setup/timing.ts";
 
 /**
  * Issue 5, rewards and their redemption, in the browser: the shopper's reward page and live validation screen, the
@@ -24,27 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.close();
 });
-
-const eventually = <T>(read: () => Promise<T> | T, timeout = 15_000) => expect.poll(read, { timeout });
-const unique = () => randomUUID().slice(0, 6);
-const snapFull = (page: Page, name: string) =>
-  page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
-
-async function heading(page: Page): Promise<string> {
-  return (await page.getByRole("heading", { level: 1 }).first().textContent()) ?? "";
-}
-
-/** Opens a page and waits for its h1 (lazy pages, data loading). */
-async function open(page: Page, url: string, title: string | RegExp) {
-  await page.goto(url);
-  await eventually(() => heading(page)).toMatch(title instanceof RegExp ? title : new RegExp(title));
-}
-
-async function signedIn(user: { email: string; password: string }): Promise<BrowserContext> {
-  const context = await stack.newContext();
-  await stack.signIn(context, user.email, user.password);
-  return context;
-}
 
 /** A points shop with its owner and an employee (role "member"). */
 async function pointsShop(name: string) {
@@ -90,14 +80,14 @@ describe("rewards: the shopper and the counter", () => {
     await grantPoints(stack.deps, { shopId: shop.id, userId: shopper.id, points: 120 });
 
     // — The shopper's phone: the reward page, reachable.
-    const phone = await signedIn(shopper);
+    const phone = await stack.signedIn(shopper);
     const page = await phone.newPage();
     await open(page, `/reward/${reward.slug}`, "Café gourmand offert");
     await eventually(() => page.getByText("120 points", { exact: true }).isVisible()).toBe(true);
     expect(await page.getByText("Votre solde suffit pour cette récompense.").isVisible()).toBe(true);
     expect(await page.getByText("Coûte 100 points.").isVisible()).toBe(true);
     await expectAccessible(page);
-    await snapFull(page, "rewards-reward-page");
+    await snap(page, "rewards-reward-page", { fullPage: true });
 
     await page.getByRole("button", { name: "Utiliser" }).click();
     await page.waitForURL(/\/validation-recompense\/[0-9a-f-]{36}$/);
@@ -112,14 +102,14 @@ describe("rewards: the shopper and the counter", () => {
     // Alive: the clock moves every second (a screenshot would not).
     const clock = page.getByTestId("live-clock");
     const first = await clock.textContent();
-    await eventually(() => clock.textContent(), 3000).not.toBe(first);
+    await eventually(() => clock.textContent()).not.toBe(first);
     expect(await balanceOf(shop.id, shopper.id)).toMatchObject({ balance: 20 });
     await expectAccessible(page);
     await snap(page, "rewards-redemption-pending");
 
     // — Another shop's staff: the code is not theirs (the API's French 404).
     const other = await pointsShop("Épicerie Voisine");
-    const otherCounter = await signedIn(other.employee);
+    const otherCounter = await stack.signedIn(other.employee);
     const otherPage = await otherCounter.newPage();
     await open(otherPage, "/validate-reward", "Valider une récompense");
     await otherPage.getByLabel("Code de la récompense (6 caractères)").fill(code.toLowerCase());
@@ -130,7 +120,7 @@ describe("rewards: the shopper and the counter", () => {
     await otherCounter.close();
 
     // — The counter's device: staff type the code.
-    const counter = await signedIn(employee);
+    const counter = await stack.signedIn(employee);
     const staffPage = await counter.newPage();
     await open(staffPage, "/validate-reward", "Valider une récompense");
     await expectAccessible(staffPage);
@@ -150,11 +140,17 @@ describe("rewards: the shopper and the counter", () => {
     await expectAccessible(staffPage);
     await snap(staffPage, "rewards-counter-found");
 
-    // The click, then the shopper's screen within 2 s, without a reload.
+    // The click, then the shopper's screen, live: pushed by its event stream, without a reload and without the
+    // fallback's polling of the redemption (counted, not timed: a busy machine only makes it later).
+    const shopperRequests: string[] = [];
+    page.on("request", (request) =>
+      shopperRequests.push(`${request.resourceType()} ${new URL(request.url()).pathname}`),
+    );
     await staffPage.getByRole("button", { name: "Valider", exact: true }).click();
-    const clickedAt = Date.now();
-    await page.getByRole("heading", { level: 1, name: "Récompense validée" }).waitFor({ timeout: 2000 });
-    expect(Date.now() - clickedAt).toBeLessThan(2000);
+    await page.getByRole("heading", { level: 1, name: "Récompense validée" }).waitFor();
+    expect(
+      shopperRequests.filter((r) => r.startsWith("document ") || r.endsWith(`/api/redemptions/${redemptionId}`)),
+    ).toEqual([]);
     expect(await page.getByTestId("redemption-final").getByText("Nouveau solde : 20 points").isVisible()).toBe(true);
     expect(await page.getByTestId("redemption-final").getAttribute("data-status")).toBe("validated");
     await expectAccessible(page);
@@ -217,9 +213,9 @@ describe("rewards: the shopper and the counter", () => {
     const reward = await createReward(stack.deps, { shopId: shop.id, title: "Plateau découverte", cost: 50 });
     const shopper = await stack.createUser({ firstName: "Inès", lastName: "Bernard" });
     await grantPoints(stack.deps, { shopId: shop.id, userId: shopper.id, points: 60 });
-    const phone = await signedIn(shopper);
+    const phone = await stack.signedIn(shopper);
     const page = await phone.newPage();
-    const counter = await signedIn(employee);
+    const counter = await stack.signedIn(employee);
     const staffPage = await counter.newPage();
 
     // Refused.
@@ -235,14 +231,14 @@ describe("rewards: the shopper and the counter", () => {
     await expectAccessible(staffPage);
     await snap(staffPage, "rewards-counter-refusing");
     await staffPage.getByRole("button", { name: "Confirmer le refus" }).click();
-    await page.getByRole("heading", { level: 1, name: "Récompense refusée" }).waitFor({ timeout: 5000 });
+    await page.getByRole("heading", { level: 1, name: "Récompense refusée" }).waitFor();
     expect(await page.getByText("Motif : Plus de comté aujourd'hui, désolé").isVisible()).toBe(true);
     expect(await page.getByText("Vos 50 points vous ont été rendus.").isVisible()).toBe(true);
     expect(await page.getByTestId("redemption-final").getByText("Nouveau solde : 60 points").isVisible()).toBe(true);
     await expectAccessible(page);
     await snap(page, "rewards-redemption-refused");
     await eventually(() => staffPage.getByTestId("counter-outcome").textContent()).toContain(
-      "Ses points lui ont été rendus.",
+      "Son solde lui a été rendu.",
     );
 
     // Expired: its time is up (moved to the past here); the live screen says so within seconds.
@@ -252,7 +248,7 @@ describe("rewards: the shopper and the counter", () => {
       .update(redemptions)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(redemptions.id, late.id));
-    await page.getByRole("heading", { level: 1, name: "Récompense expirée" }).waitFor({ timeout: 5000 });
+    await page.getByRole("heading", { level: 1, name: "Récompense expirée" }).waitFor();
     expect(await page.getByTestId("redemption-final").getByText("Nouveau solde : 60 points").isVisible()).toBe(true);
     await snap(page, "rewards-redemption-expired");
     await phone.close();
@@ -264,7 +260,7 @@ describe("rewards: the shopper and the counter", () => {
     const reward = await createReward(stack.deps, { shopId: shop.id, title: "Macaron offert", cost: 10 });
     const shopper = await stack.createUser({ firstName: "Léo", lastName: "Garnier" });
     await grantPoints(stack.deps, { shopId: shop.id, userId: shopper.id, points: 10 });
-    const phone = await signedIn(shopper);
+    const phone = await stack.signedIn(shopper);
     const redemption = await redeemOverHttp(phone, reward.slug);
     await phone.close();
 
@@ -288,7 +284,7 @@ describe("rewards: the shopper and the counter", () => {
       expect(requests.some((u) => u.endsWith(".wasm"))).toBe(false);
       await page.getByRole("button", { name: "Scanner le QR code du client" }).click();
       const panel = page.getByRole("region", { name: "Récompense à valider" });
-      await panel.getByRole("heading", { name: "Macaron offert" }).waitFor({ timeout: 30_000 });
+      await panel.getByRole("heading", { name: "Macaron offert" }).waitFor({ timeout: SOON });
       expect(await panel.getByText(redemption.code, { exact: true }).isVisible()).toBe(true);
       expect(requests.some((u) => new URL(u).pathname.endsWith(".wasm"))).toBe(true);
       expect(requests.filter((u) => !/^(data:|blob:|http:\/\/127\.0\.0\.1)/.test(u))).toEqual([]);
@@ -312,7 +308,7 @@ describe("rewards: the owner's back-office", () => {
       cost: 9,
       position: 1,
     });
-    const context = await signedIn(owner);
+    const context = await stack.signedIn(owner);
     const page = await context.newPage();
 
     // — The form: French errors, then a reward with its photo; the preview follows what is typed.
@@ -353,7 +349,7 @@ describe("rewards: the owner's back-office", () => {
     expect(await preview.textContent()).toContain("Encore 30 disponibles.");
     expect(await preview.getByText("5 tampons", { exact: true }).isVisible()).toBe(true);
     await expectAccessible(page);
-    await snapFull(page, "rewards-admin-form");
+    await snap(page, "rewards-admin-form", { fullPage: true });
     await page.getByRole("button", { name: "Créer la récompense" }).click();
 
     // — The list: saved, with its photo; on/off; order.
@@ -433,7 +429,7 @@ describe("rewards: the owner's back-office", () => {
       { name: "Or", threshold: 40, multiplier: 2, rewardId: created!.id },
     ]);
     await expectAccessible(page);
-    await snapFull(page, "rewards-admin-list");
+    await snap(page, "rewards-admin-list", { fullPage: true });
 
     // Editing opens the form filled in.
     await page.getByRole("link", { name: "Modifier « Viennoiserie offerte »" }).click();
@@ -453,7 +449,7 @@ describe("rewards: the owner's back-office", () => {
     // — A shopper with 3 stamps sees it on the shop page, with what is missing.
     const shopper = await stack.createUser({ firstName: "Jules" });
     await grantPoints(stack.deps, { shopId: shop.id, userId: shopper.id, points: 3 });
-    const phone = await signedIn(shopper);
+    const phone = await stack.signedIn(shopper);
     const shopperPage = await phone.newPage();
     await open(shopperPage, `/shop/${shop.slug}`, shop.name);
     const section = shopperPage.getByRole("region", { name: "Récompenses" });
@@ -481,11 +477,11 @@ describe("rewards: the owner's back-office", () => {
     const reward = await createReward(stack.deps, { shopId: shop.id, title: "Bouteille de cidre", cost: 40 });
     const shopper = await stack.createUser({ firstName: "Maëlle" });
     await grantPoints(stack.deps, { shopId: shop.id, userId: shopper.id, points: 45 });
-    const phone = await signedIn(shopper);
+    const phone = await stack.signedIn(shopper);
     const redemption = await redeemOverHttp(phone, reward.slug);
     await phone.close();
 
-    const context = await signedIn(owner);
+    const context = await stack.signedIn(owner);
     const page = await context.newPage();
     await open(page, "/admin/validate-reward", "Valider une récompense");
     await page.getByLabel("Code de la récompense (6 caractères)").fill(redemption.code);
@@ -502,7 +498,7 @@ describe("rewards: the owner's back-office", () => {
     await context.close();
 
     // An employee ("member") is sent to the counter page instead of the owner's catalogue.
-    const counter = await signedIn(employee);
+    const counter = await stack.signedIn(employee);
     const staffPage = await counter.newPage();
     await staffPage.goto("/admin/recompenses");
     await eventually(() => staffPage.locator("main h1").textContent()).toContain("Accès refusé");
@@ -526,7 +522,7 @@ describe("rewards: VIP levels, gifts and cancelling", () => {
     ]);
     const shopper = await stack.createUser({ firstName: "Zoé" });
     await grantPoints(stack.deps, { shopId: shop.id, userId: shopper.id, points: 120 });
-    const phone = await signedIn(shopper);
+    const phone = await stack.signedIn(shopper);
     const page = await phone.newPage();
 
     await open(page, "/vip", "Mes niveaux VIP");
@@ -543,7 +539,7 @@ describe("rewards: VIP levels, gifts and cancelling", () => {
         .isVisible(),
     ).toBe(true);
     await expectAccessible(page);
-    await snapFull(page, "rewards-vip");
+    await snap(page, "rewards-vip", { fullPage: true });
 
     // The gift of Argent: claimed, shown as "Offert" at the counter, then "Voir" while it waits.
     await card.getByRole("button", { name: "Recevoir mon cadeau" }).click();
@@ -580,7 +576,7 @@ describe("rewards: VIP levels, gifts and cancelling", () => {
     await phone.close();
 
     // The owner deletes the reward: it was used, so it is archived.
-    const context = await signedIn(owner);
+    const context = await stack.signedIn(owner);
     const ownerPage = await context.newPage();
     await open(ownerPage, "/admin/recompenses", "Récompenses");
     await ownerPage.getByRole("button", { name: "Supprimer « Cappuccino offert »" }).click();
@@ -607,7 +603,7 @@ describe("rewards: VIP levels, gifts and cancelling", () => {
     await visitor.close();
 
     const shopper = await stack.createUser();
-    const phone = await signedIn(shopper);
+    const phone = await stack.signedIn(shopper);
     const vipPage = await phone.newPage();
     await open(vipPage, "/vip", "Mes niveaux VIP");
     await eventually(() => vipPage.getByRole("heading", { name: "Pas encore de niveau VIP" }).isVisible()).toBe(true);

@@ -3,12 +3,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importCodeKey, rotatingToken, scanUrl, timeStep } from "../../src/domain/loyalty/scan-code.ts";
 import { scans, shops } from "../../src/server/db/schema/index.ts";
 import { launchChromium } from "../setup/chromium.ts";
-import { expectAccessible, PHONE, snap, type Stack, startStack } from "../setup/e2e.ts";
+import { eventually, expectAccessible, PHONE, snap, soleHeading, type Stack, startStack } from "../setup/e2e.ts";
+import { SOON } from "../setup/timing.ts";
 import { writeQrVideo } from "../fixtures/qr-video.ts";
 
 let stack: Stack;
@@ -21,9 +22,6 @@ afterAll(async () => {
   await stack?.close();
   await rm(workDir, { recursive: true, force: true });
 });
-
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000 });
-const heading = async (page: Page) => (await page.getByRole("heading", { level: 1 }).textContent()) ?? "";
 
 async function shopWithCounterUrl(name: string) {
   const owner = await stack.createUser();
@@ -48,7 +46,9 @@ describe("/scanner", () => {
     try {
       // zxing's wasm compiles only if the page's CSP allows it (script-src 'wasm-unsafe-eval').
       const csp = (await fetch(`${stack.baseUrl}/scanner`)).headers.get("content-security-policy") ?? "";
-      expect(csp, "the CSP must allow WebAssembly for the QR reader: add 'wasm-unsafe-eval' to script-src").toContain("'wasm-unsafe-eval'");
+      expect(csp, "the CSP must allow WebAssembly for the QR reader: add 'wasm-unsafe-eval' to script-src").toContain(
+        "'wasm-unsafe-eval'",
+      );
       const shopper = await stack.createUser();
       const context = await browser.newContext({ ...PHONE, baseURL: stack.baseUrl });
       await stack.signIn(context, shopper.email, shopper.password);
@@ -60,12 +60,15 @@ describe("/scanner", () => {
 
       // The camera is already allowed here (fake UI): the scanner starts without asking, and finds the code.
       await page.goto("/scanner");
-      await page.waitForURL((u) => u.pathname === `/boutique/${shop.scanUid}`, { timeout: 30_000 });
+      await page.waitForURL((u) => u.pathname === `/boutique/${shop.scanUid}`, { timeout: SOON });
       expect(page.url()).toBe(url);
-      await eventually(() => heading(page)).toBe("Passage validé !");
+      await eventually(() => soleHeading(page)).toBe("Passage validé !");
       await snap(page, "scanner-decoded-accepted");
 
-      const recorded = await stack.deps.db.select({ outcome: scans.outcome }).from(scans).where(eq(scans.userId, shopper.id));
+      const recorded = await stack.deps.db
+        .select({ outcome: scans.outcome })
+        .from(scans)
+        .where(eq(scans.userId, shopper.id));
       expect(recorded.map((s) => s.outcome)).toEqual(["accepted"]);
 
       // The wasm came from this site, and nothing else left the machine.
@@ -94,7 +97,7 @@ describe("/scanner", () => {
       requests.push(request.url());
     });
     await page.goto("/scanner");
-    await eventually(() => heading(page)).toBe("Scanner un code");
+    await eventually(() => soleHeading(page)).toBe("Scanner un code");
     await expectAccessible(page);
     await snap(page, "scanner-intro");
     // The reader (script and wasm) is fetched only once the person turns the camera on.
@@ -109,7 +112,9 @@ describe("/scanner", () => {
     await snap(page, "scanner-camera-blocked");
 
     // A wrong code, then the link copied from the counter screen.
-    const field = page.getByLabel("Tapez le code de 6 caractères affiché sous le QR code du comptoir (ou collez son lien).");
+    const field = page.getByLabel(
+      "Tapez le code de 6 caractères affiché sous le QR code du comptoir (ou collez son lien).",
+    );
     await field.fill("https://example.org/autre-chose");
     await page.getByRole("button", { name: "Valider le code" }).click();
     await eventually(() => page.getByText("Ce code n'est pas reconnu.", { exact: false }).isVisible()).toBe(true);
@@ -117,7 +122,7 @@ describe("/scanner", () => {
     await field.fill(url);
     await page.getByRole("button", { name: "Valider le code" }).click();
     await page.waitForURL((u) => u.pathname === `/boutique/${shop.scanUid}`);
-    await eventually(() => heading(page)).toBe("Passage validé !");
+    await eventually(() => soleHeading(page)).toBe("Passage validé !");
     await browser.close();
   });
 

@@ -1,11 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReward, grantPoints } from "../../src/server/db/factories.ts";
 import { contests, contestWinnings, shops } from "../../src/server/db/schema/index.ts";
 import { drawContest } from "../../src/server/modules/contests/draw.service.ts";
-import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
+import { eventually, expectAccessible, heading, snap, type Stack, startStack, unique } from "../setup/e2e.ts";
 
 /**
  * Issue 25 at 390×844: screens that said something untrue, or nothing — the confirmation after deleting one's
@@ -21,20 +20,10 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 });
-const heading = async (page: Page) => (await page.getByRole("heading", { level: 1 }).first().textContent()) ?? "";
-const unique = () => randomUUID().slice(0, 6);
-
-async function signedIn(user: { email: string; password: string }): Promise<BrowserContext> {
-  const context = await stack.newContext();
-  await stack.signIn(context, user.email, user.password);
-  return context;
-}
-
 describe("issue 25 row 1: account deletion", () => {
   it("issue 25 row 1: after deleting their account, the shopper sees the confirmation at the top of the home, announced; a visitor never does", async () => {
     const shopper = await stack.createUser({ firstName: "Maëlle", password: "un-mot-de-passe-sûr" });
-    const context = await signedIn(shopper);
+    const context = await stack.signedIn(shopper);
     const page = await context.newPage();
     await page.goto("/profil");
     await page.getByRole("button", { name: "Supprimer mon compte…" }).click();
@@ -89,7 +78,7 @@ describe("issue 25 row 12: the card sentence", () => {
     await grantPoints(stack.deps, { shopId: shop.id, userId: shopper.id, points: 8 });
     await grantPoints(stack.deps, { shopId: plain.id, userId: shopper.id, points: 9 });
 
-    const context = await signedIn(shopper);
+    const context = await stack.signedIn(shopper);
     const page = await context.newPage();
     const expected = "2 récompenses disponibles · Prochaine récompense : Tarte offerte (encore 2 tampons)";
     await page.goto(`/shop/${shop.slug}`);
@@ -147,7 +136,7 @@ describe("issue 25 row 18: the proof page of a draw", () => {
         },
       })
       .where(eq(shops.id, shop.id));
-    const ownerContext = await signedIn(owner);
+    const ownerContext = await stack.signedIn(owner);
     const post = async (context: BrowserContext, path: string, data: unknown = {}) => {
       const res = await context.request.post(`${stack.baseUrl}${path}`, { data, headers: { origin: stack.baseUrl } });
       expect(res.status(), `${path}: ${await res.text()}`).toBeLessThan(300);
@@ -174,7 +163,7 @@ describe("issue 25 row 18: the proof page of a draw", () => {
     await ownerContext.close();
 
     const players = [await stack.createUser({ firstName: "Zoé" }), await stack.createUser({ firstName: "Yanis" })];
-    const contexts = [await signedIn(players[0]!), await signedIn(players[1]!)];
+    const contexts = [await stack.signedIn(players[0]!), await stack.signedIn(players[1]!)];
     for (const c of contexts) await post(c, `/api/contests/${contest.id}/enter`);
     await stack.deps.db
       .update(contests)

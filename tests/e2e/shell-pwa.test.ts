@@ -3,15 +3,13 @@ import { existsSync } from "node:fs";
 import { cp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { serve, type ServerType } from "@hono/node-server";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/server/app.ts";
 import { DEFAULT_CLIENT_DIR } from "../../src/server/server.ts";
-import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
+import { eventually, expectAccessible, snap, type Stack, startStack, waitForControl } from "../setup/e2e.ts";
 
 /** Service workers install, and fake clocks run, slowly on a busy 2-core machine: these journeys get more time. */
-const SLOW = 150_000;
-
 /**
  * The installable app (issue 3, item 6): the service worker precaches the shell so the app opens offline, shows the
  * offline page for what needs the network, offers a waiting update with the banner, and turns the worker's push
@@ -94,11 +92,8 @@ async function newPwaContext(dir = built) {
  * Waits until the page is controlled by an activated worker, i.e. the shell is precached. (If dist/client is rebuilt
  * while this runs, precaching fails and this times out: the worker never activates.)
  */
-async function waitForControl(page: Page) {
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60_000 });
-}
 
-describe("offline", { timeout: SLOW }, () => {
+describe("offline", () => {
   let context: BrowserContext;
   afterAll(async () => {
     await context?.close();
@@ -108,21 +103,21 @@ describe("offline", { timeout: SLOW }, () => {
     context = await newPwaContext();
     const page = await context.newPage();
     await page.goto("/");
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("cartes de fidélité");
+    await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("cartes de fidélité");
     await waitForControl(page);
 
     await context.setOffline(true);
     // A fresh navigation, not a reload from memory: the document comes from the worker's precache.
     const response = await page.goto("/");
     expect(response?.fromServiceWorker()).toBe(true);
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("cartes de fidélité");
-    await expect.poll(() => page.evaluate(() => navigator.onLine)).toBe(false);
+    await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("cartes de fidélité");
+    await eventually(() => page.evaluate(() => navigator.onLine)).toBe(false);
     await snap(page, "shell-offline-home");
 
     // A signed-in page cannot know who is signed in without the network: it says so instead of a blank page or
     // the login page, and carries on once the network is back (here: a visitor, so on to the login page).
     await page.goto("/cartes-de-fidelite");
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Vous êtes hors connexion");
+    await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Vous êtes hors connexion");
     await snap(page, "shell-offline-guarded");
     await context.setOffline(false);
     await page.waitForURL(/\/login\?redirect=%2Fcartes-de-fidelite$/);
@@ -135,16 +130,16 @@ describe("offline", { timeout: SLOW }, () => {
     await context.setOffline(true);
     // E-mail links go to the server itself (/api/auth/...): the shell cannot answer them.
     await page.goto("/api/auth/verify-email?token=abc");
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Vous êtes hors connexion");
+    await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Vous êtes hors connexion");
     expect(await page.title()).toBe("Hors connexion · Fidèle");
-    await expect.poll(() => page.getByRole("link", { name: "Réessayer" }).getAttribute("href")).toBe("");
+    await eventually(() => page.getByRole("link", { name: "Réessayer" }).getAttribute("href")).toBe("");
     await snap(page, "shell-offline-page");
     await expectAccessible(page);
     await context.setOffline(false);
   });
 });
 
-describe("update banner", { timeout: SLOW }, () => {
+describe("update banner", () => {
   // Its own copy of the build: rewriting its files plays "a new version was deployed".
   let clientDir: string;
   let context: BrowserContext;
@@ -187,7 +182,7 @@ describe("update banner", { timeout: SLOW }, () => {
     // which installs and waits.
     await page.reload();
     expect(await page.locator('meta[name="fidele-build"]').count()).toBe(0);
-    await expect.poll(() => banner.isVisible(), { timeout: 15_000 }).toBe(true);
+    await eventually(() => banner.isVisible()).toBe(true);
     expect(await page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).toBe(
       true,
     );
@@ -196,16 +191,16 @@ describe("update banner", { timeout: SLOW }, () => {
 
     await Promise.all([page.waitForEvent("load"), page.getByRole("button", { name: "Recharger" }).click()]);
     // The new worker now controls the page and served the new shell.
-    await expect.poll(() => page.locator('meta[name="fidele-build"]').count()).toBe(1);
+    await eventually(() => page.locator('meta[name="fidele-build"]').count()).toBe(1);
     expect(await page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).toBe(
       false,
     );
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("cartes de fidélité");
+    await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("cartes de fidélité");
     expect(await banner.count()).toBe(0);
   });
 });
 
-describe("foreground notifications", { timeout: SLOW }, () => {
+describe("foreground notifications", () => {
   it("shows a push from the worker as a notification with its tag and icon, closed after 5 s", async () => {
     const context = await newPwaContext();
     await context.grantPermissions(["notifications"]);
@@ -249,9 +244,9 @@ describe("foreground notifications", { timeout: SLOW }, () => {
     await waitForControl(page);
     // The registration module (loaded lazily) starts listening to the worker before it registers it, so a
     // registration means the listener is in place.
-    await expect
-      .poll(() => page.evaluate(async () => Boolean(await navigator.serviceWorker.getRegistration())))
-      .toBe(true);
+    await eventually(() => page.evaluate(async () => Boolean(await navigator.serviceWorker.getRegistration()))).toBe(
+      true,
+    );
 
     const [worker] = context.serviceWorkers();
     expect(worker).toBeDefined();
@@ -278,7 +273,7 @@ describe("foreground notifications", { timeout: SLOW }, () => {
       );
 
     await post();
-    await expect.poll(notifications).toEqual([
+    await eventually(notifications).toEqual([
       {
         title: "Double points aujourd'hui",
         body: "La Fournée double vos points jusqu'à 19 h.",
@@ -295,7 +290,7 @@ describe("foreground notifications", { timeout: SLOW }, () => {
 
     // A click closes it at once and brings the window forward.
     await post();
-    await expect.poll(async () => (await notifications()).length).toBe(2);
+    await eventually(async () => (await notifications()).length).toBe(2);
     const focused = await page.evaluate(() => {
       let calls = 0;
       const realFocus = window.focus.bind(window);

@@ -1,8 +1,8 @@
-import type { BrowserContext, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Guard, ROUTES, type RouteMeta } from "../../src/domain/routes.ts";
 import { addStaff } from "../../src/server/db/factories.ts";
-import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
+import { eventually, expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
 
 /**
  * The shell's route table seen from a phone: guards (SPEC §6), the bottom tab bar
@@ -33,13 +33,6 @@ afterAll(async () => {
 /** A concrete path for a route pattern ("/shop/:slug" → "/shop/exemple"). */
 const pathOf = (pattern: string) => pattern.replace(/:[A-Za-z]+/g, "exemple");
 const routesWith = (...guards: Guard[]) => ROUTES.filter((r) => guards.includes(r.guard));
-const LOOP_TIMEOUT = 240_000;
-
-async function signedInContext(account: Account): Promise<BrowserContext> {
-  const context = await stack.newContext();
-  await stack.signIn(context, account.email, account.password);
-  return context;
-}
 
 /** Waits until the shell has decided: a page heading is shown (guards resolve after /api/accounts/me). */
 async function settled(page: Page) {
@@ -57,7 +50,7 @@ async function visit(page: Page, route: RouteMeta) {
     window.history.pushState({}, "", p);
     window.dispatchEvent(new PopStateEvent("popstate"));
   }, path);
-  await page.waitForFunction((title) => document.title === title, `${route.title} · Fidèle`, { timeout: 20_000 });
+  await page.waitForFunction((title) => document.title === title, `${route.title} · Fidèle`);
 }
 
 const FAQ = ROUTES.find((r) => r.path === "/faq")!;
@@ -118,37 +111,33 @@ describe("guards (SPEC §6)", () => {
           window.history.pushState({}, "", p);
           window.dispatchEvent(new PopStateEvent("popstate"));
         }, path);
-        await page.waitForURL((url) => url.pathname === "/login" && url.searchParams.get("redirect") === path, {
-          timeout: 20_000,
-        });
+        await page.waitForURL((url) => url.pathname === "/login" && url.searchParams.get("redirect") === path);
       }
       await context.close();
     },
-    LOOP_TIMEOUT,
   );
 
   it(
     "shows the French 403 page to a signed-in shopper on staff, owner and admin routes",
     async () => {
-      const context = await signedInContext(shopper);
+      const context = await stack.signedIn(shopper);
       const page = await context.newPage();
       const response = await page.goto("/admin/logs");
       expect(response?.status()).toBe(200);
-      await expect.poll(() => forbiddenHeading(page).count(), { timeout: 20_000 }).toBe(1);
-      await expect.poll(() => page.getByText("Cette page est réservée à d'autres comptes").isVisible()).toBe(true);
+      await eventually(() => forbiddenHeading(page).count()).toBe(1);
+      await eventually(() => page.getByText("Cette page est réservée à d'autres comptes").isVisible()).toBe(true);
       expect(await page.getByRole("link", { name: "Retour à l'accueil" }).count()).toBe(1);
       await expectAccessible(page);
       await snap(page, "shell-403");
       await expectAccess(page, routesWith("staff", "owner", "admin"), "forbidden");
       await context.close();
     },
-    LOOP_TIMEOUT,
   );
 
   it(
     "lets a signed-in shopper into every auth route",
     async () => {
-      const context = await signedInContext(shopper);
+      const context = await stack.signedIn(shopper);
       const page = await context.newPage();
       await page.goto("/faq");
       await settled(page);
@@ -160,13 +149,12 @@ describe("guards (SPEC §6)", () => {
       );
       await context.close();
     },
-    LOOP_TIMEOUT,
   );
 
   it(
     "lets an owner into owner and staff routes, and shows 403 on admin-only routes",
     async () => {
-      const context = await signedInContext(owner);
+      const context = await stack.signedIn(owner);
       const page = await context.newPage();
       await page.goto("/faq");
       await settled(page);
@@ -174,13 +162,12 @@ describe("guards (SPEC §6)", () => {
       await expectAccess(page, routesWith("admin"), "forbidden");
       await context.close();
     },
-    LOOP_TIMEOUT,
   );
 
   it(
     "lets shop staff into staff routes but not into the owner's back-office",
     async () => {
-      const context = await signedInContext(staff);
+      const context = await stack.signedIn(staff);
       const page = await context.newPage();
       await page.goto("/faq");
       await settled(page);
@@ -188,20 +175,18 @@ describe("guards (SPEC §6)", () => {
       await expectAccess(page, routesWith("owner", "admin"), "forbidden");
       await context.close();
     },
-    LOOP_TIMEOUT,
   );
 
   it(
     "lets a platform admin into admin-only and owner routes",
     async () => {
-      const context = await signedInContext(admin);
+      const context = await stack.signedIn(admin);
       const page = await context.newPage();
       await page.goto("/faq");
       await settled(page);
       await expectAccess(page, routesWith("admin", "owner"), "allowed");
       await context.close();
     },
-    LOOP_TIMEOUT,
   );
 
   it("brings the user back to the guarded page after signing in", async () => {
@@ -215,7 +200,7 @@ describe("guards (SPEC §6)", () => {
     await page.getByRole("button", { name: "Se connecter" }).click();
     await page.waitForURL((url) => url.pathname === "/dashboard");
     expect(new URL(page.url()).search).toBe("?onglet=compte");
-    await expect.poll(() => page.locator("main h1").textContent()).toBe("Mon activité");
+    await eventually(() => page.locator("main h1").textContent()).toBe("Mon activité");
     await context.close();
   });
 
@@ -230,7 +215,7 @@ describe("guards (SPEC §6)", () => {
       }),
     );
     await page.goto("/dashboard");
-    await page.waitForURL((url) => url.pathname === "/login", { timeout: 20_000 });
+    await page.waitForURL((url) => url.pathname === "/login");
     expect(new URL(page.url()).searchParams.get("redirect")).toBe("/dashboard");
     await context.close();
   });
@@ -251,7 +236,7 @@ describe("bottom tab bar (SPEC §2)", () => {
   });
 
   it("has exactly four tabs when signed in, the active one being the exact current path", async () => {
-    const context = await signedInContext(shopper);
+    const context = await stack.signedIn(shopper);
     const page = await context.newPage();
     await page.goto("/");
     await settled(page);
@@ -277,7 +262,7 @@ describe("bottom tab bar (SPEC §2)", () => {
     ] as const) {
       await tabBar(page).getByRole("link", { name }).click();
       await page.waitForURL((url) => url.pathname === path);
-      await expect.poll(current, { timeout: 5_000 }).toEqual([name]);
+      await eventually(current).toEqual([name]);
     }
 
     // A footer route that is no tab's path: the bar shows, no tab is active (exact match only).
@@ -295,7 +280,7 @@ describe("bottom tab bar (SPEC §2)", () => {
   it("is absent on a route whose metadata hides the footer", async () => {
     const hidden = ROUTES.filter((r) => r.showFooter === false && r.guard === "auth").map((r) => pathOf(r.path));
     expect(hidden).toContain("/inscription-boutique");
-    const context = await signedInContext(shopper);
+    const context = await stack.signedIn(shopper);
     const page = await context.newPage();
     for (const path of ["/inscription-boutique", "/scanner", "/validation-recompense/exemple"]) {
       await page.goto(path);
@@ -314,7 +299,7 @@ describe("error pages", () => {
     expect(response?.status()).toBe(404);
     await settled(page);
     expect(await page.locator("main h1").textContent()).toBe("Page introuvable");
-    await expect.poll(() => page.title()).toBe("Page Not Found");
+    await eventually(() => page.title()).toBe("Page Not Found");
     expect(await page.getByText("Page not found: /cette-page-n-existe-pas", { exact: true }).count()).toBe(1);
     await page.getByRole("link", { name: "Retour à l'accueil" }).click();
     await page.waitForURL((url) => url.pathname === "/");
@@ -323,7 +308,7 @@ describe("error pages", () => {
 
   it("issue 25 row 19: a 404 says « Page introuvable » in French, the technical line below, signed out and in; the API's 404 is French JSON", async () => {
     for (const account of [null, shopper]) {
-      const context = account ? await signedInContext(account) : await stack.newContext();
+      const context = account ? await stack.signedIn(account) : await stack.newContext();
       const page = await context.newPage();
       const response = await page.goto("/ce-chemin-n-existe-pas");
       expect(response?.status()).toBe(404);
@@ -363,7 +348,7 @@ describe("error pages", () => {
   });
 
   it("shows the 404 page on client-side navigation to an unknown path too, accessible, signed in", async () => {
-    const context = await signedInContext(shopper);
+    const context = await stack.signedIn(shopper);
     const page = await context.newPage();
     await page.goto("/");
     await settled(page);
@@ -371,8 +356,8 @@ describe("error pages", () => {
       window.history.pushState({}, "", "/nulle-part");
       window.dispatchEvent(new PopStateEvent("popstate"));
     });
-    await expect.poll(() => page.locator("main h1").textContent()).toBe("Page introuvable");
-    await expect.poll(() => page.title()).toBe("Page Not Found");
+    await eventually(() => page.locator("main h1").textContent()).toBe("Page introuvable");
+    await eventually(() => page.title()).toBe("Page Not Found");
     expect(await page.getByText("Page not found: /nulle-part").count()).toBe(1);
     await expectAccessible(page);
     await snap(page, "shell-404");
@@ -390,10 +375,8 @@ describe("error pages", () => {
       }),
     );
     await page.goto("/blog/une-panne");
-    await expect
-      .poll(() => page.locator("main h1").first().textContent(), { timeout: 15_000 })
-      .toBe("Internal Server Error");
-    await expect.poll(() => page.title()).toBe("Internal Server Error");
+    await eventually(() => page.locator("main h1").first().textContent()).toBe("Internal Server Error");
+    await eventually(() => page.title()).toBe("Internal Server Error");
     expect(await page.getByRole("link", { name: "Retour à l'accueil" }).count()).toBe(1);
     await expectAccessible(page);
     await snap(page, "shell-500");

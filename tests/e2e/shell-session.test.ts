@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { profiles } from "../../src/server/db/schema/app.ts";
-import { type Stack, startStack } from "../setup/e2e.ts";
+import { eventually, type Stack, startStack } from "../setup/e2e.ts";
 
 /** Session upkeep and the last_seen heartbeat (issue 3, item 7; SPEC §4, §7.1, §9). */
 let stack: Stack;
@@ -40,15 +40,15 @@ describe("last_seen heartbeat", () => {
     // Signing in touched it; start from nothing to see the app's own beat.
     await setLastSeen(userId, null);
     await page.goto("/");
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("Bonjour");
-    await expect.poll(() => lastSeenOf(userId)).not.toBeNull();
+    await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("Bonjour");
+    await eventually(() => lastSeenOf(userId)).not.toBeNull();
 
     const longAgo = new Date("2024-01-01T00:00:00Z");
     await setLastSeen(userId, longAgo);
     const beat = page.waitForRequest((r) => r.url().endsWith("/api/accounts/heartbeat") && r.method() === "POST");
     await page.clock.fastForward(60_000);
     await beat;
-    await expect.poll(async () => (await lastSeenOf(userId))?.getTime()).toBeGreaterThan(longAgo.getTime());
+    await eventually(async () => (await lastSeenOf(userId))?.getTime()).toBeGreaterThan(longAgo.getTime());
     await context.close();
   });
 
@@ -61,7 +61,7 @@ describe("last_seen heartbeat", () => {
     });
     await page.clock.install();
     await page.goto("/");
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("cartes de fidélité");
+    await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("cartes de fidélité");
     await page.clock.fastForward(61_000);
     expect(beats).toEqual([]);
     await context.close();
@@ -75,7 +75,7 @@ describe("session upkeep", () => {
   it("reads the session when the tab becomes visible again, and reloads when that fails", async () => {
     const { context, page } = await signedInPage();
     await page.goto("/");
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("Bonjour");
+    await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("Bonjour");
 
     // Visible again: the session is read, then the user refreshed.
     const sessionRead = page.waitForRequest((r) => isSessionRead(r.url()));
@@ -101,14 +101,14 @@ describe("session upkeep", () => {
     await warning;
     await reloaded;
     await page.unroute("**/api/auth/get-session");
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("Bonjour");
+    await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("Bonjour");
     await context.close();
   });
 
   it("reads the session when the network comes back, and reloads when that fails", async () => {
     const { context, page } = await signedInPage();
     await page.goto("/");
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("Bonjour");
+    await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("Bonjour");
 
     const sessionRead = page.waitForRequest((r) => isSessionRead(r.url()));
     const meRead = page.waitForResponse((r) => r.url().endsWith("/api/accounts/me"));
@@ -133,7 +133,7 @@ describe("session upkeep", () => {
   it("signs the app out when the session has ended elsewhere", async () => {
     const { context, page } = await signedInPage();
     await page.goto("/cartes-de-fidelite");
-    await expect.poll(() => page.url()).toBe(`${stack.baseUrl}/cartes-de-fidelite`);
+    await eventually(() => page.url()).toBe(`${stack.baseUrl}/cartes-de-fidelite`);
     // The session is revoked from another device (here: its cookie is cleared).
     await context.clearCookies();
     await showTabAgain(page);

@@ -1,10 +1,8 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
+import { eventually, expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
 
 /** Service workers install, and fake clocks run, slowly on a busy 2-core machine: these journeys get more time. */
-const SLOW = 150_000;
-
 /**
  * The shell around every screen (issue 3, items 5–7): the mobile-only overlay, the install card, the colour mode and
  * the navigation loading bar.
@@ -28,7 +26,7 @@ async function resize(page: Page, width: number, height = 900) {
   await handled;
 }
 
-describe("mobile-only overlay", { timeout: SLOW }, () => {
+describe("mobile-only overlay", () => {
   const DESKTOP = { viewport: { width: 1440, height: 900 }, isMobile: false, hasTouch: false };
 
   it("covers the app wider than 1280 px, and goes 15 s after the window is narrow enough", async () => {
@@ -37,7 +35,7 @@ describe("mobile-only overlay", { timeout: SLOW }, () => {
     await page.clock.install();
     await page.goto("/");
     const overlay = page.getByRole("dialog", { name: "Site uniquement disponible sur mobile" });
-    await expect.poll(() => overlay.isVisible()).toBe(true);
+    await eventually(() => overlay.isVisible()).toBe(true);
     expect(await overlay.textContent()).toContain("Veuillez consulter ce site depuis votre téléphone portable.");
     // The app beneath cannot be reached (inert: no focus, no clicks, hidden from assistive technologies).
     expect(await page.evaluate(() => document.getElementById("root")?.inert)).toBe(true);
@@ -49,13 +47,13 @@ describe("mobile-only overlay", { timeout: SLOW }, () => {
     await page.clock.fastForward(14_000);
     expect(await overlay.isVisible()).toBe(true);
     await page.clock.fastForward(1_100);
-    await expect.poll(() => overlay.count()).toBe(0);
+    await eventually(() => overlay.count()).toBe(0);
     expect(await page.evaluate(() => document.getElementById("root")?.inert)).toBe(false);
     expect(await homeHeading(page).textContent()).toContain("cartes de fidélité");
 
     // Wider again: at once.
     await resize(page, 1281);
-    await expect.poll(() => overlay.isVisible()).toBe(true);
+    await eventually(() => overlay.isVisible()).toBe(true);
 
     // Narrow, then wide again before the 15 s are up: the overlay stays.
     await resize(page, 390, 844);
@@ -71,7 +69,7 @@ describe("mobile-only overlay", { timeout: SLOW }, () => {
     const page = await context.newPage();
     await page.clock.install();
     await page.goto("/");
-    await expect.poll(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
+    await eventually(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
     await page.clock.fastForward(16_000);
     expect(await page.getByRole("dialog", { name: "Site uniquement disponible sur mobile" }).count()).toBe(0);
     expect(await page.evaluate(() => document.getElementById("root")?.inert)).toBe(false);
@@ -79,7 +77,7 @@ describe("mobile-only overlay", { timeout: SLOW }, () => {
   });
 });
 
-describe("install prompt", { timeout: SLOW }, () => {
+describe("install prompt", () => {
   type PromptWindow = Window & { __prompted?: number };
 
   /** Plays the browser's beforeinstallprompt; returns whether the app kept it (preventDefault). */
@@ -101,22 +99,22 @@ describe("install prompt", { timeout: SLOW }, () => {
     const context = await stack.newContext();
     const page = await context.newPage();
     await page.goto("/");
-    await expect.poll(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
+    await eventually(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
     const card = page.getByRole("region", { name: "Installer Fidèle" });
     expect(await card.count()).toBe(0);
 
     expect(await offerInstall(page, "accepted")).toBe(true);
-    await expect.poll(() => card.isVisible()).toBe(true);
+    await eventually(() => card.isVisible()).toBe(true);
     await snap(page, "shell-install-card");
     await expectAccessible(page);
 
     await card.getByRole("button", { name: "Non merci" }).click();
-    await expect.poll(() => card.count()).toBe(0);
+    await eventually(() => card.count()).toBe(0);
     expect(await page.evaluate(() => localStorage.getItem("fidele:hide-install"))).toBe("true");
     expect(await page.evaluate(() => (window as PromptWindow).__prompted)).toBe(0);
 
     await page.reload();
-    await expect.poll(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
+    await eventually(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
     // The browser offers again: the app still keeps its own infobar away, but shows nothing.
     expect(await offerInstall(page, "accepted")).toBe(true);
     await page.waitForFunction(() => document.readyState === "complete");
@@ -128,11 +126,11 @@ describe("install prompt", { timeout: SLOW }, () => {
     const context = await stack.newContext();
     const page = await context.newPage();
     await page.goto("/");
-    await expect.poll(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
+    await eventually(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
     await offerInstall(page, "accepted");
     const card = page.getByRole("region", { name: "Installer Fidèle" });
     await card.getByRole("button", { name: "Installer" }).click();
-    await expect.poll(() => card.count()).toBe(0);
+    await eventually(() => card.count()).toBe(0);
     expect(await page.evaluate(() => (window as PromptWindow).__prompted)).toBe(1);
     // Accepted is not dismissed: no flag.
     expect(await page.evaluate(() => localStorage.getItem("fidele:hide-install"))).toBeNull();
@@ -143,17 +141,17 @@ describe("install prompt", { timeout: SLOW }, () => {
     const context = await stack.newContext();
     const page = await context.newPage();
     await page.goto("/");
-    await expect.poll(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
+    await eventually(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
     await offerInstall(page, "dismissed");
     const card = page.getByRole("region", { name: "Installer Fidèle" });
     await card.getByRole("button", { name: "Installer" }).click();
-    await expect.poll(() => card.count()).toBe(0);
+    await eventually(() => card.count()).toBe(0);
     expect(await page.evaluate(() => localStorage.getItem("fidele:hide-install"))).toBe("true");
     await context.close();
   });
 });
 
-describe("colour mode", { timeout: SLOW }, () => {
+describe("colour mode", () => {
   const isDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains("dark"));
   const bodyBackground = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
 
@@ -161,14 +159,14 @@ describe("colour mode", { timeout: SLOW }, () => {
     const context = await stack.newContext({ colorScheme: "light" });
     const page = await context.newPage();
     await page.goto("/");
-    await expect.poll(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
+    await eventually(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
     expect(await isDark(page)).toBe(false);
     const lightBackground = await bodyBackground(page);
 
     // Système → Clair → Sombre.
     await page.getByRole("button", { name: /^Thème : système/ }).click();
     await page.getByRole("button", { name: /^Thème : clair/ }).click();
-    await expect.poll(() => isDark(page)).toBe(true);
+    await eventually(() => isDark(page)).toBe(true);
     expect(await page.getByRole("button", { name: /^Thème : sombre/ }).count()).toBe(1);
     expect(await page.evaluate(() => localStorage.getItem("fidele:colour-mode"))).toBe("dark");
     await snap(page, "shell-colour-dark");
@@ -183,13 +181,13 @@ describe("colour mode", { timeout: SLOW }, () => {
 
     // And with the app running.
     await page.reload();
-    await expect.poll(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
+    await eventually(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
     expect(await isDark(page)).toBe(true);
     expect(await page.getByRole("button", { name: /^Thème : sombre/ }).count()).toBe(1);
 
     // Back to the system's setting (light here).
     await page.getByRole("button", { name: /^Thème : sombre/ }).click();
-    await expect.poll(() => isDark(page)).toBe(false);
+    await eventually(() => isDark(page)).toBe(false);
     expect(await page.evaluate(() => localStorage.getItem("fidele:colour-mode"))).toBe("system");
     await context.close();
   });
@@ -198,32 +196,32 @@ describe("colour mode", { timeout: SLOW }, () => {
     const context = await stack.newContext({ colorScheme: "dark" });
     const page = await context.newPage();
     await page.goto("/");
-    await expect.poll(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
+    await eventually(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
     expect(await isDark(page)).toBe(true);
     await snap(page, "shell-colour-system-dark");
 
     // Choose light; /scanner forces dark (RouteMeta.colorMode) without changing the choice.
     await page.evaluate(() => localStorage.setItem("fidele:colour-mode", "light"));
     await page.reload();
-    await expect.poll(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
+    await eventually(() => homeHeading(page).textContent()).toContain("cartes de fidélité");
     expect(await isDark(page)).toBe(false);
     await page.goto("/scanner");
-    await expect.poll(() => isDark(page)).toBe(true);
+    await eventually(() => isDark(page)).toBe(true);
     expect(await page.evaluate(() => localStorage.getItem("fidele:colour-mode"))).toBe("light");
     await page.goBack();
-    await expect.poll(() => isDark(page)).toBe(false);
+    await eventually(() => isDark(page)).toBe(false);
     await context.close();
   });
 });
 
-describe("loading bar", { timeout: SLOW }, () => {
+describe("loading bar", () => {
   it("shows a 3 px bar at the top while a slow navigation loads", async () => {
     const user = await stack.createUser();
     const context = await stack.newContext();
     await stack.signIn(context, user.email, user.password);
     const page = await context.newPage();
     await page.goto("/");
-    await expect.poll(() => homeHeading(page).textContent()).toContain("Bonjour");
+    await eventually(() => homeHeading(page).textContent()).toContain("Bonjour");
 
     // Every script fetched from now on (the next page's lazy code) takes a while.
     let release: () => void = () => {};
@@ -239,7 +237,7 @@ describe("loading bar", { timeout: SLOW }, () => {
       .getByRole("link", { name: "Boutiques" })
       .click();
     const bar = page.getByRole("progressbar", { name: "Chargement de la page" });
-    await expect.poll(() => bar.isVisible()).toBe(true);
+    await eventually(() => bar.isVisible()).toBe(true);
     const box = await bar.boundingBox();
     expect(box?.y).toBe(0);
     expect(box?.height).toBe(3);
@@ -247,7 +245,7 @@ describe("loading bar", { timeout: SLOW }, () => {
 
     release();
     await page.waitForURL(`${stack.baseUrl}/boutiques`);
-    await expect.poll(() => bar.count()).toBe(0);
+    await eventually(() => bar.count()).toBe(0);
     await context.close();
   });
 });

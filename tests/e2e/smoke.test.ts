@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { eventually, expectAccessible, snap, type Stack, startStack } from "../setup/e2e.ts";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -14,7 +14,7 @@ describe("smoke", () => {
     const context = await stack.newContext();
     const page = await context.newPage();
     await page.goto("/");
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("cartes de fidélité");
+    await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("cartes de fidélité");
     await expectAccessible(page);
     await snap(page, "home-visitor");
     await context.close();
@@ -29,7 +29,7 @@ describe("smoke", () => {
     await page.getByLabel("Mot de passe", { exact: true }).fill(user.password);
     await page.getByRole("button", { name: "Se connecter" }).click();
     await page.waitForURL(`${stack.baseUrl}/`);
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("Bonjour Camille");
+    await eventually(() => page.getByRole("heading", { level: 1 }).textContent()).toContain("Bonjour Camille");
     await snap(page, "home-signed-in");
     await context.close();
   });

@@ -1,11 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordVisit } from "../../src/server/db/factories.ts";
 import { consents, messagePreferences, profiles } from "../../src/server/db/schema/index.ts";
 import { type SmsGateways, startSmsGateways } from "../fixtures/sms-gateways.ts";
-import { expectAccessible, type Stack, startStack } from "../setup/e2e.ts";
+import { eventually, expectAccessible, heading, type Stack, startStack } from "../setup/e2e.ts";
 
 /**
  * Issue 15, SMS, in Chromium at 390×844: /admin/test-sms (no longer "En préparation") counts segments live
@@ -24,9 +23,6 @@ afterAll(async () => {
   await stack?.close();
   await gw?.close();
 });
-
-const eventually = <T>(read: () => Promise<T> | T, timeout = 15_000) => expect.poll(read, { timeout });
-const heading = async (page: Page) => (await page.getByRole("heading", { level: 1 }).first().textContent()) ?? "";
 
 describe("SMS", () => {
   it("/admin/test-sms: live segment count, the budget asked for and granted by the admin, the number verified, a test SMS and the gateway's answer; the composer's SMS", async () => {
@@ -53,7 +49,8 @@ describe("SMS", () => {
     const adminContext = await stack.newContext();
     await stack.signIn(adminContext, admin.email, admin.password);
     const adminPage = await adminContext.newPage();
-    await adminPage.goto("/admin");
+    // The shops' view of the console: their SMS budgets beside them.
+    await adminPage.goto("/admin?vue=boutiques");
     const smsShops = adminPage.getByRole("region", { name: "SMS par boutique" });
     await eventually(() => smsShops.getByText(/Demande du .* : 20 SMS par mois/).count()).toBe(1);
     await smsShops.getByLabel(`Budget mensuel de ${shop.name} (SMS)`).fill("20");
@@ -114,6 +111,7 @@ describe("SMS", () => {
     // The platform admin reads the SMS beside the mail outbox, with the gateway's answer; the shop's volume.
     await adminPage.reload();
     await eventually(() => smsShops.textContent()).toMatch(/Ce mois-ci : 2 sur 20 SMS accordés · aujourd'hui : 2 SMS/);
+    await adminPage.getByRole("navigation", { name: "Console" }).getByRole("link", { name: "Boîtes d'envoi" }).click();
     const smsOutbox = adminPage.getByRole("region", { name: "Boîte d'envoi des SMS" });
     await eventually(() => smsOutbox.getByText("Fête des pains samedi").count()).toBe(1);
     expect(await smsOutbox.textContent()).toMatch(/À \+33612345678 · .* · test · 1 SMS · .* · envoyé/);

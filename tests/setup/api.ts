@@ -6,6 +6,7 @@ import path from "node:path";
 import { inject } from "vitest";
 import { createApp } from "../../src/server/app.ts";
 import type { Database } from "../../src/server/db/client.ts";
+import type { EngineJob } from "../../src/server/jobs/define.ts";
 import { createShop, createUser, type CreateUserInput } from "../../src/server/db/factories.ts";
 import { parseEnv } from "../../src/server/env.ts";
 import type { Deps } from "../../src/server/lib/context.ts";
@@ -15,6 +16,7 @@ import type { MailKind } from "../../src/server/modules/mail/templates.ts";
 import { createDeps } from "../../src/server/server.ts";
 import { freePort } from "./smtp.ts";
 import { openTestDatabase } from "./test-db.ts";
+import { SOON, START } from "./timing.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const TEST_APP_URL = "http://fidele.test";
@@ -79,6 +81,8 @@ export async function createTestApp(
     database?: Database;
     /** The database given is migrated and may not be migrated by its role (openAppRoleDatabase). */
     migrated?: boolean;
+    /** Queues of the tests only (test-probe.ts), registered beside the app's jobs. */
+    extraJobs?: readonly EngineJob[];
   } = {},
 ) {
   const env = parseEnv({
@@ -108,7 +112,13 @@ export async function createTestApp(
       return outbox.send(message);
     },
   };
-  const deps: Deps = await createDeps(env, { database, logger, mailer, migrated: options.migrated });
+  const deps: Deps = await createDeps(env, {
+    database,
+    logger,
+    mailer,
+    migrated: options.migrated,
+    extraJobs: options.extraJobs,
+  });
   if (options.jobs) await deps.jobs.start(deps);
   const app = createApp({ deps });
 
@@ -183,8 +193,10 @@ export async function createTestApp(
 }
 
 /**
- * A server process, for tests across processes: from its sources (node + tsx's loader) by default, or as `npm start`
- * runs it with `built: true` (the bundle in dist/server, built first when its sources changed; ADR 0037).
+ * A server process, for tests across processes, run as `npm start` runs it: the bundle in dist/server, built first
+ * when its sources changed (ADR 0037; a build is shared by every run until the sources change). Loading the sources
+ * through tsx's loader instead cost 4–5 s of CPU a process against 1 s for the bundle, and the suites start dozens.
+ * `entry`: another entry file, run from its sources (node + tsx's loader).
  */
 export type ServerProcess = {
   child: ChildProcess;
@@ -199,7 +211,8 @@ export type ServerProcess = {
 
 export async function spawnServer(
   env: Record<string, string>,
-  options: { built?: boolean } = {},
+  /** `entry`: another entry file, from its sources (probe-server.ts: the server with the tests' probe queue). */
+  options: { entry?: string } = {},
 ): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const clean = { ...process.env };
@@ -216,8 +229,8 @@ export async function spawnServer(
   ]) {
     delete clean[key];
   }
-  let args = ["--import", "tsx", path.join(ROOT, "src/server/index.ts")];
-  if (options.built) {
+  let args = ["--import", "tsx", options.entry ?? ""];
+  if (!options.entry) {
     const { ensureServerBuild, SERVER_ENTRY } = await import("../../scripts/build.mjs");
     await ensureServerBuild();
     args = ["--enable-source-maps", SERVER_ENTRY];
@@ -261,7 +274,8 @@ export async function spawnServer(
     exited,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      // A graceful stop finishes what is in flight first: a busy machine may need a while.
+      const timer = setTimeout(() => child.kill("SIGKILL"), SOON);
       const code = await exited;
       clearTimeout(timer);
       return code;
@@ -280,8 +294,12 @@ export async function migratedDataDir(): Promise<string> {
   return dir;
 }
 
+/** What server processes printed, for the message of a wait that failed. */
+export const serverLogs = (servers: ServerProcess[]) =>
+  servers.map((s, i) => `--- server ${i}\n${s.stdout()}\n${s.stderr()}`).join("\n");
+
 /** Polls GET /api/health until 200; fails early if the process exits. */
-export async function waitHealthy(server: ServerProcess, timeoutMs = 150_000): Promise<void> {
+export async function waitHealthy(server: ServerProcess, timeoutMs = START): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exitedWith: number | null = null;
   void server.exited.then((code) => {

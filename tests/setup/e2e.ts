@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,6 +12,10 @@ import { type RunningServer, startServer } from "../../src/server/server.ts";
 import { launchChromium } from "./chromium.ts";
 import { freePort, startSmtp } from "./smtp.ts";
 import { openTestDatabase } from "./test-db.ts";
+import { eventually } from "./eventually.ts";
+import { SOON, START } from "./timing.ts";
+
+export { eventually };
 
 export const PHONE: BrowserContextOptions = {
   viewport: { width: 390, height: 844 },
@@ -22,6 +27,20 @@ export const PHONE: BrowserContextOptions = {
 };
 
 export type Stack = Awaited<ReturnType<typeof startStack>>;
+
+let sharedBrowser: Promise<Browser> | undefined;
+
+/**
+ * The Chromium of this worker process: launched at its first file and kept for the next ones (a worker runs one file
+ * at a time; launching one per file cost a second of CPU each time), again if it has died. Each file's contexts are
+ * its own and closed with its stack; the browser ends with the worker process.
+ */
+async function workerBrowser(): Promise<Browser> {
+  const current = await sharedBrowser?.catch(() => undefined);
+  if (current?.isConnected()) return current;
+  sharedBrowser = launchChromium();
+  return sharedBrowser;
+}
 
 /**
  * One test file's world: the real app (built web app + API) on a free port of
@@ -46,8 +65,23 @@ export async function startStack(options: { env?: Record<string, string> } = {})
   });
   const database = await openTestDatabase();
   const server: RunningServer = await startServer(env, { database, logger: createLogger("warn") });
-  const browser: Browser = await launchChromium();
+  const browser: Browser = await workerBrowser();
   const deps = server.deps;
+
+  async function newContext(extra: BrowserContextOptions = {}): Promise<BrowserContext> {
+    const context = await browser.newContext({ ...PHONE, baseURL: baseUrl, ...extra });
+    // Playwright's own default (30 s for an action or a navigation) is one more limit; the suites' is timing.ts's.
+    context.setDefaultTimeout(SOON);
+    return context;
+  }
+
+  async function signIn(context: BrowserContext, email: string, password: string) {
+    const res = await context.request.post(`${baseUrl}/api/auth/sign-in/email`, {
+      data: { email, password },
+      headers: { origin: baseUrl },
+    });
+    if (!res.ok()) throw new Error(`sign-in failed: ${res.status()} ${await res.text()}`);
+  }
 
   return {
     baseUrl,
@@ -55,29 +89,42 @@ export async function startStack(options: { env?: Record<string, string> } = {})
     deps,
     browser,
     /** A fresh phone-sized context (390×844, French). */
-    async newContext(extra: BrowserContextOptions = {}): Promise<BrowserContext> {
-      return browser.newContext({ ...PHONE, baseURL: baseUrl, ...extra });
-    },
+    newContext,
     createUser: (input: CreateUserInput = {}) => createUser(deps, input),
-    createShop: (ownerId: string, input: { name?: string; slug?: string } = {}) => createShop(deps, { ownerId, ...input }),
+    createShop: (ownerId: string, input: { name?: string; slug?: string } = {}) =>
+      createShop(deps, { ownerId, ...input }),
     /** Signs in over HTTP: the session cookie lands in the context. */
-    async signIn(context: BrowserContext, email: string, password: string) {
-      const res = await context.request.post(`${baseUrl}/api/auth/sign-in/email`, {
-        data: { email, password },
-        headers: { origin: baseUrl },
-      });
-      if (!res.ok()) throw new Error(`sign-in failed: ${res.status()} ${await res.text()}`);
+    signIn,
+    /** A fresh phone-sized context, signed in as `user` (over HTTP). */
+    async signedIn(user: { email: string; password: string }, extra: BrowserContextOptions = {}) {
+      const context = await newContext(extra);
+      await signIn(context, user.email, user.password);
+      return context;
     },
     async close() {
-      await browser.close().catch(() => {});
+      // The browser stays for the worker's next file; what this file opened in it goes.
+      await Promise.all(browser.contexts().map((context) => context.close().catch(() => {})));
       await server.close().catch(() => {});
       await smtp.close().catch(() => {});
     },
   };
 }
 
-/** axe: no serious or critical violation on the page as it is now. */
-export async function expectAccessible(page: Page) {
+/** axe: no serious or critical violation on the page as it is now (`exclude`: selectors of parts left out). */
+export async function expectAccessible(page: Page, options: { exclude?: string[] } = {}) {
+  expect(await accessibilityViolations(page, options)).toEqual([]);
+}
+
+/**
+ * axe's serious and critical violations on the page as it is now, one line each (none: []): for sweeps. Besides
+ * WCAG 2.1 A and AA, « label-content-name-mismatch » runs (WCAG 2.5.3: a control's accessible name starts with its
+ * visible label; axe keeps it off by default as experimental). `alsoRules`: more rules to run, reported whatever
+ * their impact (the route sweep's « region »: every piece of a page inside a landmark).
+ */
+export async function accessibilityViolations(
+  page: Page,
+  options: { exclude?: string[]; alsoRules?: string[]; onlyRules?: string[] } = {},
+): Promise<string[]> {
   // Let page transitions end first: mid-fade, text is translucent and axe rightly finds it too pale. A client-side
   // navigation may mount its page a frame or two after the URL changed, so wait for frames, then for every finite
   // animation, until none is running.
@@ -96,15 +143,62 @@ export async function expectAccessible(page: Page) {
   });
   // A frame sandboxed without scripts cannot host axe (analyze() would wait for it forever); the only one is the
   // newsletter preview, whose content is the e-mail, not the app.
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .exclude("iframe[sandbox]:not([sandbox~='allow-scripts'])")
-    .analyze();
-  const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+  const also = options.alsoRules ?? [];
+  // Rules enabled by name run besides the tags' (axe-core's Audit.ruleShouldRun).
+  // `onlyRules`: just those (the dark sweep: only colours change with the scheme, so only contrast is checked again).
+  let axe = new AxeBuilder({ page })
+    .options(
+      options.onlyRules
+        ? { runOnly: { type: "rule", values: options.onlyRules } }
+        : {
+            runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+            rules: Object.fromEntries(["label-content-name-mismatch", ...also].map((id) => [id, { enabled: true }])),
+          },
+    )
+    .exclude("iframe[sandbox]:not([sandbox~='allow-scripts'])");
+  for (const selector of options.exclude ?? []) axe = axe.exclude(selector);
+  const results = await axe.analyze();
+  const bad = results.violations.filter(
+    (v) => v.impact === "serious" || v.impact === "critical" || also.includes(v.id),
+  );
+  return bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
-/** Saves a screenshot under test-results/ for people to look at. */
-export async function snap(page: Page, name: string) {
-  await page.screenshot({ path: path.join("test-results", "screens", `${name}.png`), fullPage: false });
+/** Saves a screenshot under test-results/ for people to look at (the viewport, or the whole page). */
+export async function snap(page: Page, name: string, options: { fullPage?: boolean } = {}) {
+  await page.screenshot({
+    path: path.join("test-results", "screens", `${name}.png`),
+    fullPage: options.fullPage ?? false,
+  });
 }
+
+/** The text of the page's first h1 ("" before there is one). A page in transition may show two for a moment. */
+export async function heading(page: Page): Promise<string> {
+  return (await page.getByRole("heading", { level: 1 }).first().textContent()) ?? "";
+}
+
+/** The text of the page's h1, which must be the only one (Playwright's strict locator throws otherwise). */
+export async function soleHeading(page: Page): Promise<string> {
+  return (await page.getByRole("heading", { level: 1 }).textContent()) ?? "";
+}
+
+/**
+ * Goes to `url` and waits until its h1 matches `title` (a string: contained in it), lazy pages and data loaded;
+ * never the placeholder of a route not built yet.
+ */
+export async function open(page: Page, url: string, title: string | RegExp) {
+  await page.goto(url);
+  await eventually(() => heading(page)).toMatch(title instanceof RegExp ? title : new RegExp(title));
+  expect(await page.getByText("En préparation").count()).toBe(0);
+}
+
+/** Until the service worker controls the page, i.e. the app shell is precached. */
+export async function waitForControl(page: Page) {
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: START });
+}
+
+/** A short random tag for names that must not collide with other tests' on a shared database. */
+export const unique = (length = 6) => randomUUID().replaceAll("-", "").slice(0, length);
+
+/** A fresh address of the test domain. */
+export const uniqueEmail = (prefix: string) => `${prefix}-${unique(8)}@test.fidele.local`;

@@ -1,5 +1,6 @@
 import { type AddressInfo, createServer } from "node:net";
 import { SMTPServer } from "smtp-server";
+import { SOON } from "./timing.ts";
 
 export type CapturedMail = { to: string[]; subject: string; text: string; raw: string; /** Received (ms epoch). */ at: number };
 
@@ -48,7 +49,7 @@ export async function startSmtp(options: { rejectRecipient?: (address: string) =
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
 
   /** Waits for the first mail to `to` matching `match` (after `since` mails). */
-  async function waitForMail(to: string, match: (m: CapturedMail) => boolean = () => true, timeoutMs = 10_000) {
+  async function waitForMail(to: string, match: (m: CapturedMail) => boolean = () => true, timeoutMs = SOON) {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = mails.find((m) => m.to.includes(to.toLowerCase()) && match(m));

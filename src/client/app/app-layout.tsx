@@ -46,8 +46,9 @@ export function AppLayout() {
   }
   const me = meQuery.data ?? null;
   const guard = meta.guard ?? "public";
-  // SPEC §4: the guard redirects to /login if there is no user or an error occurs.
-  const access = meQuery.isError && guard !== "public" ? "login" : checkAccess(guard, viewerOf(me));
+  // SPEC §4: the guard redirects to /login if there is no user or an error occurs (not when the account kept on
+  // this phone stands in for a server out of reach: offline-cache.ts).
+  const access = meQuery.isError && !me && guard !== "public" ? "login" : checkAccess(guard, viewerOf(me));
   if (access === "login" && !isOffline) {
     const redirect = encodeURIComponent(location.pathname + location.search);
     return <Navigate to={`/login?redirect=${redirect}`} replace />;

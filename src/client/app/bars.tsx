@@ -38,11 +38,11 @@ export function Header({ me }: { me: Me | null }) {
   );
 }
 
-/** Page bar: back button and title. */
+/** Page bar: back button and title, a banner landmark (the title sits inside a landmark: issue 25 row 17). */
 export function Navbar({ title }: { title: string }) {
   const navigate = useNavigate();
   return (
-    <div className="sticky top-0 z-20 border-b border-stone-200 bg-white/95 backdrop-blur dark:border-stone-800 dark:bg-stone-900/95">
+    <header className="sticky top-0 z-20 border-b border-stone-200 bg-white/95 backdrop-blur dark:border-stone-800 dark:bg-stone-900/95">
       <div className="mx-auto flex h-14 max-w-md items-center gap-2 px-2">
         <button
           type="button"
@@ -54,7 +54,7 @@ export function Navbar({ title }: { title: string }) {
         </button>
         <p className="truncate text-base font-semibold">{title}</p>
       </div>
-    </div>
+    </header>
   );
 }
 

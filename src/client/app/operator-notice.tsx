@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { adminKeys } from "../features/admin/api/keys.ts";
 import { api, unwrap } from "../lib/api-client.ts";
 
 /** GET /api/admin/notices: what the operator must still do (platform admin only). */
@@ -9,10 +10,11 @@ const getNotices = () => unwrap(api.admin.notices.$get()).then((r) => r.notices)
  * showing placeholders (the server also says so in its log at start).
  */
 export function OperatorNotice() {
-  const notices = useQuery({ queryKey: ["admin", "notices"], queryFn: getNotices, staleTime: 5 * 60_000 });
+  const notices = useQuery({ queryKey: adminKeys.notices(), queryFn: getNotices, staleTime: 5 * 60_000 });
   if (!notices.data?.length) return null;
   return (
-    <div className="mx-auto max-w-3xl px-4 pt-4">
+    // A named section is a landmark: the notice is not left outside them (issue 25 row 17).
+    <section aria-label="À faire sur cette plateforme" className="mx-auto max-w-3xl px-4 pt-4">
       {notices.data.map((n) => (
         <p
           key={n.id}
@@ -23,6 +25,6 @@ export function OperatorNotice() {
           {n.message}
         </p>
       ))}
-    </div>
+    </section>
   );
 }

@@ -18,7 +18,8 @@ const pending = page(() => import("./pending-page.tsx"));
  */
 export const PAGES = {
   // The home page's loader waits (briefly) for the newest posts, preloaded with the HTML (preloadApi in routes.ts).
-  "/": () => import("../features/content/pages/home-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/": () =>
+    import("../features/content/pages/home-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   "/login": page(() => import("../features/accounts/pages/login-page.tsx")),
   "/signup": page(() => import("../features/accounts/pages/signup-page.tsx")),
   "/confirm": page(() => import("../features/accounts/pages/confirm-page.tsx")),
@@ -41,20 +42,33 @@ export const PAGES = {
   "/merci": page(() => import("../features/content/pages/thanks-page.tsx")),
   "/dashboard": page(() => import("../features/content/pages/dashboard-page.tsx")),
   // Article pages bring a loader: an unknown slug becomes the app's 404 before the page renders.
-  "/blog/:slug": () => import("../features/content/pages/blog-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/blog/:slug": () =>
+    import("../features/content/pages/blog-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   "/presentation/:slug": () =>
     import("../features/content/pages/presentation-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   // Shopper side of shops and cards. /shop and /shop/:slug bring loaders (a redirect, and the 404 of an unknown slug).
   "/boutiques": page(() => import("../features/shops/pages/shops-page.tsx")),
   "/boutique-a-proximite": page(() => import("../features/shops/pages/nearby-page.tsx")),
-  "/shop": () => import("../features/shops/pages/shop-index-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
-  "/shop/:slug": () => import("../features/shops/pages/shop-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/shop": () =>
+    import("../features/shops/pages/shop-index-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
+  "/shop/:slug": () =>
+    import("../features/shops/pages/shop-page.tsx").then((m) => ({ Component: m.default, loader: m.loader })),
   "/review": page(() => import("../features/shops/pages/review-page.tsx")),
+  // Prepaid bundles and gift cards, imported balances (ADR 0049).
+  "/recuperer": page(() => import("../features/prepaid/pages/claim-page.tsx")),
+  "/admin/prepaye": page(() => import("../features/prepaid/pages/prepaid-page.tsx")),
+  "/admin/import-clients": page(() => import("../features/prepaid/pages/import-page.tsx")),
+  // Parrainage (issue 28): the sponsor's link, the friend's invitation, the owner's page; review requests.
+  "/parrainer": page(() => import("../features/referrals/pages/sponsor-page.tsx")),
+  "/parrainage/:code": page(() => import("../features/referrals/pages/invite-page.tsx")),
+  "/admin/parrainage": page(() => import("../features/referrals/pages/referrals-admin-page.tsx")),
+  "/admin/avis": page(() => import("../features/messages/pages/reviews-admin-page.tsx")),
   "/cartes-de-fidelite": page(() => import("../features/cards/pages/cards-page.tsx")),
   "/boutique/:scanUid": page(() => import("../features/cards/pages/scan-page.tsx")),
   "/scanner": page(() => import("../features/cards/pages/scanner-page.tsx")),
   "/scanner-auth": page(() => import("../features/cards/pages/scanner-auth-page.tsx")),
   "/reader": page(() => import("../features/cards/pages/reader-page.tsx")),
+  "/tablette": page(() => import("../features/cards/pages/tablet-page.tsx")),
   "/manager": page(() => import("../features/cards/pages/manager-page.tsx")),
   // Shop sign-up and the shop's back-office (each page its own chunk; the dashboard's charts load only there).
   "/inscription-boutique": page(() => import("../features/shops/pages/register-shop-page.tsx")),
@@ -101,8 +115,12 @@ export const PAGES = {
   "/admin/envoyer-un-message": page(() => import("../features/messages/pages/compose-page.tsx")),
   "/admin/newsletter": page(() => import("../features/messages/pages/newsletter-page.tsx")),
   "/admin/message": page(() => import("../features/messages/pages/sent-page.tsx")),
+  "/admin/automatisations": page(() => import("../features/messages/pages/automations-page.tsx")),
   "/admin/push": page(() => import("../features/messages/pages/platform-push-page.tsx")),
   "/admin/test-sms": page(() => import("../features/messages/pages/test-sms-page.tsx")),
+  // Fidèle beside the till (issue 29).
+  "/ticket": page(() => import("../features/cards/pages/ticket-page.tsx")),
+  "/admin/caisse": page(() => import("../features/till/pages/till-page.tsx")),
 } satisfies Record<ReadyRoute, LazyPage>;
 
 export const pageFor = (path: RoutePath): LazyPage => (PAGES as Partial<Record<RoutePath, LazyPage>>)[path] ?? pending;

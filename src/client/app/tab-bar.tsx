@@ -4,7 +4,7 @@ import { Icon, type IconName } from "../components/icons.tsx";
 type Tab = { to: string; label: string; icon: IconName };
 
 /** SPEC §2: four tabs; the fourth is Profil when signed in, Connexion when not. */
-export function tabsFor(isSignedIn: boolean): Tab[] {
+function tabsFor(isSignedIn: boolean): Tab[] {
   return [
     { to: "/", label: "Accueil", icon: "home" },
     { to: "/boutiques", label: "Boutiques", icon: "shop" },

@@ -1,17 +1,17 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { ADJUSTMENT_KINDS } from "../../domain/loyalty/ledger.ts";
-import { formatAmountFr } from "../../domain/loyalty/scan-rules.ts";
 import { api, unwrap } from "../lib/api-client.ts";
 import { Glyph } from "./loyalty/glyph.tsx";
 import { Notice } from "./ui/notice.tsx";
-import { formatMoment } from "../../domain/format.ts";
+import { formatAmount, formatMoment } from "../../domain/format.ts";
+import { MoreButton } from "./ui/more-button.tsx";
 
 /** GET /api/cards/activity: my ledger across shops, newest first, paged by `nextBefore`. */
 const getActivityPage = (limit: number, before: string | undefined) =>
   unwrap(api.cards.activity.$get({ query: { limit: String(limit), ...(before ? { before } : {}) } }));
 
-export const activityQueryOptions = (limit: number) =>
+const activityQueryOptions = (limit: number) =>
   infiniteQueryOptions({
     queryKey: ["cards", "activity", limit],
     queryFn: ({ pageParam }) => getActivityPage(limit, pageParam),
@@ -29,11 +29,22 @@ function EntryRow({ entry }: { entry: Entry }) {
     <li className="flex items-center gap-3 py-3">
       <span
         className={`flex size-10 shrink-0 items-center justify-center rounded-full ${
-          isGain ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200" : "bg-stone-100 text-stone-700 dark:bg-stone-800 dark:text-stone-200"
+          isGain
+            ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-200"
+            : "bg-stone-100 text-stone-700 dark:bg-stone-800 dark:text-stone-200"
         }`}
         aria-hidden="true"
       >
-        <Glyph name={entry.kind === "redemption" || isHandover ? "sparkle" : ADJUSTMENT_KINDS.includes(entry.kind) ? "list" : "check"} className="size-5" />
+        <Glyph
+          name={
+            entry.kind === "redemption" || isHandover
+              ? "sparkle"
+              : ADJUSTMENT_KINDS.includes(entry.kind)
+                ? "list"
+                : "check"
+          }
+          className="size-5"
+        />
       </span>
       <div className="min-w-0 flex-1">
         {/* The whole name and the date, on two lines if need be: a narrow phone cut both (issue 12). */}
@@ -52,9 +63,11 @@ function EntryRow({ entry }: { entry: Entry }) {
           Remise
         </span>
       ) : (
-        <span className={`shrink-0 font-bold tabular-nums ${isGain ? "text-emerald-800 dark:text-emerald-300" : "text-stone-800 dark:text-stone-200"}`}>
+        <span
+          className={`shrink-0 font-bold tabular-nums ${isGain ? "text-emerald-800 dark:text-emerald-300" : "text-stone-800 dark:text-stone-200"}`}
+        >
           {isGain ? "+" : "−"}
-          {formatAmountFr(entry.mode, Math.abs(entry.delta))}
+          {formatAmount(entry.mode, Math.abs(entry.delta))}
         </span>
       )}
     </li>
@@ -69,7 +82,10 @@ export function ActivityList({ title = "Mon activité récente", pageSize = 10 }
   const activity = useInfiniteQuery(activityQueryOptions(pageSize));
   const entries = activity.data?.pages.flatMap((p) => p.entries) ?? [];
   return (
-    <section aria-labelledby="activity-title" className="rounded-2xl border border-stone-200 bg-white p-5 shadow-sm dark:border-stone-800 dark:bg-stone-900">
+    <section
+      aria-labelledby="activity-title"
+      className="rounded-2xl border border-stone-200 bg-white p-5 shadow-sm dark:border-stone-800 dark:bg-stone-900"
+    >
       <h2 id="activity-title" className="text-lg font-semibold">
         {title}
       </h2>
@@ -83,7 +99,8 @@ export function ActivityList({ title = "Mon activité récente", pageSize = 10 }
         </p>
       ) : entries.length === 0 ? (
         <p className="mt-2 text-sm text-stone-700 dark:text-stone-300">
-          Aucune activité pour l'instant. Vos passages en boutique, vos récompenses et les corrections des boutiques apparaîtront ici.
+          Aucune activité pour l'instant. Vos passages en boutique, vos récompenses et les corrections des boutiques
+          apparaîtront ici.
         </p>
       ) : (
         <>
@@ -92,16 +109,7 @@ export function ActivityList({ title = "Mon activité récente", pageSize = 10 }
               <EntryRow key={entry.id} entry={entry} />
             ))}
           </ul>
-          {activity.hasNextPage ? (
-            <button
-              type="button"
-              onClick={() => void activity.fetchNextPage()}
-              disabled={activity.isFetchingNextPage}
-              className="mt-2 inline-flex min-h-11 w-full items-center justify-center rounded-xl text-sm font-semibold text-brand-800 hover:bg-brand-50 disabled:opacity-60 dark:text-brand-200 dark:hover:bg-stone-800"
-            >
-              {activity.isFetchingNextPage ? "Chargement…" : "Voir plus"}
-            </button>
-          ) : null}
+          <MoreButton pages={activity} look="link" />
         </>
       )}
     </section>

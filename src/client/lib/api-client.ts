@@ -19,6 +19,13 @@ export class ApiError extends Error {
   }
 }
 
+/** What to tell people about a failed call: the API's French message, else the page's own words. */
+export const errorText = (error: unknown, fallback = "Une erreur inattendue est survenue. Réessayez.") =>
+  error instanceof ApiError ? error.message : fallback;
+
+/** The fields a refused call names (a form shows each message beside its field). */
+export const errorFields = (error: unknown): Record<string, string> => (error instanceof ApiError ? error.fields : {});
+
 const OFFLINE_MESSAGE = "Connexion impossible. Vérifiez votre réseau et réessayez.";
 
 /** Unwraps a response once: JSON on success, ApiError (French message) otherwise. */
@@ -41,7 +48,11 @@ export async function unwrap<R extends JsonResponse>(request: Promise<R>): Promi
 }
 
 /** POST/GET to an endpoint outside AppType (better-auth), with the same error shape. */
-export function authFetch<T>(path: string, body?: unknown, method: "GET" | "POST" = body === undefined ? "GET" : "POST"): Promise<T> {
+export function authFetch<T>(
+  path: string,
+  body?: unknown,
+  method: "GET" | "POST" = body === undefined ? "GET" : "POST",
+): Promise<T> {
   return unwrap(
     fetch(`/api/auth${path}`, {
       method,

@@ -6,7 +6,7 @@ import { ApiError } from "./api-client.ts";
  * A form's schema, or a function that loads it: a page whose first screen must be light (/login) keeps zod out of
  * its download and fetches the schema when the form is first touched (see login-page.tsx).
  */
-export type SchemaSource<S extends z.ZodType> = S | (() => Promise<S>);
+type SchemaSource<S extends z.ZodType> = S | (() => Promise<S>);
 
 const LOAD_FAILED_MESSAGE = "Connexion impossible. Vérifiez votre réseau et réessayez.";
 

@@ -1,4 +1,4 @@
-import { useMutation } from "@tanstack/react-query";
+import { type QueryKey, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 
 /**
@@ -9,4 +9,20 @@ import { useCallback } from "react";
 export function useMutationFn<A extends unknown[], R>(call: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   const { mutateAsync } = useMutation({ mutationFn: (args: A) => call(...args) });
   return useCallback((...args: A) => mutateAsync(args), [mutateAsync]);
+}
+
+/**
+ * A settings write whose answer is the new settings: the read's cached copy (`queryKey`) becomes that answer, with
+ * no second request, and the reads in `also` (other places that show them) are fetched again. The page gets the call
+ * to await, as with useMutationFn.
+ */
+export function useSaveSettings<I, R>(queryKey: QueryKey, save: (input: I) => Promise<R>, also: QueryKey[] = []) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: save,
+    onSuccess: (saved) => {
+      queryClient.setQueryData(queryKey, saved);
+      return Promise.all(also.map((key) => queryClient.invalidateQueries({ queryKey: key })));
+    },
+  }).mutateAsync;
 }

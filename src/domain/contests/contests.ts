@@ -1,4 +1,5 @@
-import { addDays, formatWhenFr, localParts, zonedToUtc } from "../loyalty/time.ts";
+import { formatMoment } from "../format.ts";
+import { addDays, localParts, zonedToUtc } from "../loyalty/time.ts";
 
 /** Contests: kinds, phases, who may take part, how often. Pure rules shared by the server and the web app. */
 
@@ -7,8 +8,8 @@ export type ContestKind = (typeof CONTEST_KINDS)[number];
 
 /** Stored statuses. "open" and "closed" are not stored: a scheduled contest is open between its dates. */
 export const CONTEST_STORED_STATUSES = ["draft", "scheduled", "drawn"] as const;
-export type ContestStoredStatus = (typeof CONTEST_STORED_STATUSES)[number];
-export type ContestPhase = "draft" | "scheduled" | "open" | "closed" | "drawn";
+type ContestStoredStatus = (typeof CONTEST_STORED_STATUSES)[number];
+type ContestPhase = "draft" | "scheduled" | "open" | "closed" | "drawn";
 
 export const CONTEST_PHASE_LABELS_FR: Record<ContestPhase, string> = {
   draft: "Brouillon",
@@ -59,7 +60,7 @@ export const WINNING_STATUS_LABELS_FR: Record<WinningStatus, string> = {
   redrawn: "Réattribué",
 };
 
-export type Participant = {
+type Participant = {
   emailVerified: boolean;
   /** Member (owner or staff) of the organising shop. */
   isShopMember: boolean;
@@ -99,7 +100,7 @@ export function nextPeriodStart(period: SpinPeriod, now: Date, timeZone: string)
  */
 export function alreadyPlayedFr(next: Date | null, endsAt: Date, now: Date, timeZone: string): string {
   if (!next || next >= endsAt) return "Déjà joué — plus de tour avant la fin de ce jeu.";
-  return `Déjà joué — prochain tour ${formatWhenFr(next, now, timeZone)}.`;
+  return `Déjà joué — prochain tour ${formatMoment(next, now, timeZone)}.`;
 }
 
 /** Claim codes: 6 characters without look-alikes (no 0/O, 1/I/L), like redemption codes. */

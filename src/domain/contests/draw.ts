@@ -48,8 +48,6 @@ export function ticketListText(tickets: readonly Ticket[]): string {
     .join("\n");
 }
 
-export const ticketListHash = (tickets: readonly Ticket[]) => sha256Hex(ticketListText(tickets));
-
 const TWO_32 = 2 ** 32;
 
 /**

@@ -7,8 +7,8 @@ import { networkOf } from "../place.ts";
  * In a draw only the group's first entrant keeps their entries; at the wheel the group has one spin per period.
  */
 
-export const GROUP_SIGNALS = ["device", "network", "phone"] as const;
-export type GroupSignal = (typeof GROUP_SIGNALS)[number];
+const GROUP_SIGNALS = ["device", "network", "phone"] as const;
+type GroupSignal = (typeof GROUP_SIGNALS)[number];
 export const GROUP_SIGNAL_LABELS_FR: Record<GroupSignal, string> = {
   device: "même appareil",
   network: "même réseau internet",
@@ -33,7 +33,7 @@ export type EntrySignals = {
   phone: string | null;
 };
 
-export type EntrantGroup = {
+type EntrantGroup = {
   /** Accounts of the group, the first entrant first. */
   userIds: string[];
   /** The account whose entries count. */

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { buildRules, RULES_SECTION_IDS, type RulesInput, rulesToText } from "./rules-text.ts";
+import { buildRules, RULES_SECTION_IDS, type RulesDocument, type RulesInput } from "./rules-text.ts";
+
+const rulesToText = (doc: RulesDocument) =>
+  [doc.title, ...doc.sections.flatMap((s) => [s.heading, ...s.paragraphs])].join("\n");
 
 const input = (over: Partial<RulesInput["contest"]> = {}): RulesInput => ({
   organiser: {

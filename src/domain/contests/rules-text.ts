@@ -20,7 +20,7 @@ import { oddsPercent } from "./wheel.ts";
 /** Claims about the game are received until this many days after its end (article « Réclamations et litiges »). */
 export const CLAIMS_DEADLINE_DAYS = 60;
 
-export type RulesOrganiser = {
+type RulesOrganiser = {
   shopName: string;
   legalName: string | null;
   legalForm: string | null;
@@ -35,7 +35,7 @@ export type RulesOrganiser = {
   contactEmail: string | null;
 };
 
-export type RulesPrize = {
+type RulesPrize = {
   name: string;
   description: string | null;
   /** Draw: winners of this lot; wheel: units in stock when the règlement is published. */
@@ -68,7 +68,7 @@ export type RulesInput = {
   contestUrl: string;
 };
 
-export type RulesSection = { id: RulesSectionId; heading: string; paragraphs: string[] };
+type RulesSection = { id: RulesSectionId; heading: string; paragraphs: string[] };
 export type RulesDocument = { title: string; sections: RulesSection[] };
 
 export const RULES_SECTION_IDS = [
@@ -85,7 +85,7 @@ export const RULES_SECTION_IDS = [
   "access",
   "claims",
 ] as const;
-export type RulesSectionId = (typeof RULES_SECTION_IDS)[number];
+type RulesSectionId = (typeof RULES_SECTION_IDS)[number];
 
 const when = (instant: Date, tz: string) => {
   const p = localParts(instant, tz);
@@ -262,7 +262,3 @@ export function buildRules(input: RulesInput): RulesDocument {
   ];
   return { title: `Règlement du jeu « ${contest.title} »`, sections };
 }
-
-/** The règlement as plain text (for the e-mail and downloads). */
-export const rulesToText = (doc: RulesDocument) =>
-  [doc.title, "", ...doc.sections.flatMap((s) => [s.heading, ...s.paragraphs, ""])].join("\n");

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  CHI_SQUARE_P001,
   losingOddsBp,
   ODDS_SCALE,
   pickSlice,
@@ -8,6 +7,11 @@ import {
   wheelArcs,
   wheelStopAngle,
 } from "./wheel.ts";
+
+/** χ² critical values at p = 0.001 by degrees of freedom (1…12), for the odds test. */
+const CHI_SQUARE_P001 = [
+  0, 10.828, 13.816, 16.266, 18.467, 20.515, 22.458, 24.322, 26.124, 27.877, 29.588, 31.264, 32.909,
+];
 
 const slices = [
   { id: "cafe", oddsBp: 2000, inStock: true },

@@ -6,7 +6,7 @@
 
 export const ODDS_SCALE = 10_000;
 
-export type WheelSlice = { id: string; oddsBp: number; inStock: boolean };
+type WheelSlice = { id: string; oddsBp: number; inStock: boolean };
 
 /** The winning slice for `r` ∈ [0, ODDS_SCALE), or null for the losing slice. */
 export function pickSlice<S extends WheelSlice>(slices: readonly S[], r: number): S | null {
@@ -41,7 +41,7 @@ export const losingOddsBp = (slices: readonly { oddsBp: number }[]) =>
 export const oddsPercent = (bp: number) => bp / 100;
 
 /** A slice's arc on the drawn wheel, in degrees from the top, clockwise. */
-export type WheelArc = { start: number; size: number };
+type WheelArc = { start: number; size: number };
 
 /**
  * The drawn wheel's arcs, each as wide as its odds (issue 25 row 3): a 5 % lot gets 18°, a 90 % « Perdu » 324°.
@@ -71,8 +71,3 @@ export function wheelStopAngle(index: number, arcs: number | readonly WheelArc[]
   const within = arc.start + arc.size * (0.15 + 0.7 * jitter);
   return turns * 360 + (360 - within);
 }
-
-/** χ² critical values at p = 0.001 by degrees of freedom (1…12), for the odds test. */
-export const CHI_SQUARE_P001 = [
-  0, 10.828, 13.816, 16.266, 18.467, 20.515, 22.458, 24.322, 26.124, 27.877, 29.588, 31.264, 32.909,
-];

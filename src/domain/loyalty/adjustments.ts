@@ -5,13 +5,13 @@ import type { LedgerKind } from "./ledger.ts";
  * Corrections of a card's balance by the shop (issue 22, row 17; ADR 0036). Who may do what:
  * - owner ("owner") and manager ("admin"), and the platform admin: correct any amount at once (their own card
  *   excepted), see every correction in the feed, approve or refuse a team member's request;
- * - team member ("member", « Équipier »): corrects at once within the cap — at most `cap` points either way, at
+ * - team member ("member", « Membre de l'équipe »): corrects at once within the cap — at most `cap` points either way, at
  *   most `perDay` corrections a day at this shop —, beyond it the correction waits for an owner or a manager;
  * - nobody corrects their own card, nor approves a correction of their own card or their own request.
  * A team member's correction moves the lifetime total (VIP levels) only when the owner allows it.
  */
 
-export type AdjustmentRole = "owner" | "admin" | "member" | "platform";
+type AdjustmentRole = "owner" | "admin" | "member" | "platform";
 
 export const ADJUSTMENT_STATUSES = ["applied", "pending", "refused"] as const;
 export type AdjustmentStatus = (typeof ADJUSTMENT_STATUSES)[number];
@@ -60,7 +60,7 @@ export function adjustmentCap(rules: Pick<AdjustmentRules, "cardMode" | "pointsP
   return rules.adjustmentLimit ?? (rules.cardMode === "stamps" ? 1 : rules.pointsPerVisit);
 }
 
-export type AdjustmentDecision = {
+type AdjustmentDecision = {
   status: "applied" | "pending";
   /** The ledger kind once applied: whether the lifetime total moves too. */
   kind: Extract<LedgerKind, "adjustment" | "adjustment_balance">;
@@ -96,6 +96,6 @@ export function decideAdjustment(input: {
 /** What the author of a correction reads once it is sent: applied, or waiting for the owner or a manager. */
 export function adjustmentOutcomeFr(status: AdjustmentStatus, delta: number): string {
   return status === "pending"
-    ? `Correction de ${formatSigned(delta)} envoyée pour accord : elle dépasse ce que l'équipe peut corriger seule, le propriétaire ou un gérant doit la valider.`
+    ? `Correction de ${formatSigned(delta)} envoyée pour accord : elle dépasse ce que l'équipe peut corriger seule, la boutique (propriétaire ou responsable) doit la valider.`
     : `Correction de ${formatSigned(delta)} enregistrée.`;
 }

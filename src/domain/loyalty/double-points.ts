@@ -25,7 +25,7 @@ function dayMatches(p: DoublePointsPeriod, date: string): boolean {
 }
 
 /** Does the period cover the local moment (date, minutes)? */
-export function periodCovers(p: DoublePointsPeriod, date: string, minutes: number): boolean {
+function periodCovers(p: DoublePointsPeriod, date: string, minutes: number): boolean {
   if (!p.isActive) return false;
   if (!p.startTime || !p.endTime) return dayMatches(p, date);
   const start = parseTime(p.startTime);
@@ -36,7 +36,7 @@ export function periodCovers(p: DoublePointsPeriod, date: string, minutes: numbe
   return minutes < end && dayMatches(p, addDays(date, -1));
 }
 
-export type Multiplier = { multiplier: number; period: DoublePointsPeriod | null };
+type Multiplier = { multiplier: number; period: DoublePointsPeriod | null };
 
 export function multiplierAt(periods: readonly DoublePointsPeriod[], instant: Date, tz: string): Multiplier {
   const { date, minutes } = localParts(instant, tz);

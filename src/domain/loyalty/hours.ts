@@ -11,13 +11,12 @@ export type TimeRange = { open: string; close: string };
 export type WeeklyHours = TimeRange[][];
 export type Closure = { startDate: string; endDate: string; reason: string };
 
-export const EMPTY_WEEK: WeeklyHours = [[], [], [], [], [], [], []];
 export const WEEKDAYS_FR = ["lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche"] as const;
 
 type Interval = { start: number; end: number };
 
 /** Minutes of a range relative to the start of its own day; overnight ends past 1440. */
-export function rangeMinutes(range: TimeRange): Interval {
+function rangeMinutes(range: TimeRange): Interval {
   const start = parseTime(range.open);
   let end = parseTime(range.close);
   if (end <= start) end += 1440;
@@ -28,7 +27,7 @@ export function closureOn(closures: readonly Closure[], date: string): Closure |
   return closures.find((c) => c.startDate <= date && date <= c.endDate);
 }
 
-export function hasHours(weekly: WeeklyHours): boolean {
+function hasHours(weekly: WeeklyHours): boolean {
   return weekly.some((day) => day.length > 0);
 }
 
@@ -54,7 +53,7 @@ function intervalsAround(weekly: WeeklyHours, closures: readonly Closure[], toda
   return merged;
 }
 
-export type OpenState = {
+type OpenState = {
   isOpen: boolean;
   /** The closure in force today, when there is one. */
   closure: Closure | null;
@@ -73,7 +72,7 @@ export function openStateAt(weekly: WeeklyHours, closures: readonly Closure[], i
   return openStateAtLocal(weekly, closures, now);
 }
 
-export function openStateAtLocal(weekly: WeeklyHours, closures: readonly Closure[], now: LocalParts): OpenState {
+function openStateAtLocal(weekly: WeeklyHours, closures: readonly Closure[], now: LocalParts): OpenState {
   const any = hasHours(weekly);
   const intervals = intervalsAround(weekly, closures, now.date, 8);
   const current = intervals.find((i) => i.start <= now.minutes && now.minutes < i.end);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { toCsv, csvCell, csvDateTime } from "./csv.ts";
 import { cardProgress, summarizeLedger } from "./ledger.ts";
-import { distanceKm, foldSearch, isValidSiret, slugify } from "./shop-text.ts";
-import { formatWhenFr, zonedToUtc } from "./time.ts";
+import { foldSearch, isValidSiret, slugify } from "./shop-text.ts";
+import { zonedToUtc } from "./time.ts";
 
 describe("ledger totals", () => {
   it("balance sums everything; lifetime counts only what was earned", () => {
@@ -62,12 +62,6 @@ describe("shop text", () => {
     expect(isValidSiret("35600000000048")).toBe(true);
     expect(isValidSiret("35600000012346")).toBe(true); // La Poste: digit sum 30
   });
-  it("measures distances like the SQL does", () => {
-    const paris = { lat: 48.8566, lng: 2.3522 };
-    const lyon = { lat: 45.764, lng: 4.8357 };
-    expect(distanceKm(paris, lyon)).toBeGreaterThan(390);
-    expect(distanceKm(paris, lyon)).toBeLessThan(395);
-  });
 });
 
 describe("time zone helpers", () => {
@@ -75,10 +69,5 @@ describe("time zone helpers", () => {
     expect(zonedToUtc("2026-01-15", 9 * 60, "Europe/Paris").toISOString()).toBe("2026-01-15T08:00:00.000Z");
     expect(zonedToUtc("2026-07-15", 9 * 60, "Europe/Paris").toISOString()).toBe("2026-07-15T07:00:00.000Z");
     expect(zonedToUtc("2026-03-11", 0, "Europe/Paris").toISOString()).toBe("2026-03-10T23:00:00.000Z");
-  });
-  it("says when, in French", () => {
-    const now = new Date("2026-03-10T10:00:00Z");
-    expect(formatWhenFr(new Date("2026-03-10T14:05:00Z"), now, "Europe/Paris")).toBe("aujourd'hui à 15 h 05");
-    expect(formatWhenFr(new Date("2026-03-12T08:00:00Z"), now, "Europe/Paris")).toBe("jeudi 12 mars à 9 h 00");
   });
 });

@@ -15,6 +15,8 @@ export const LEDGER_KINDS = [
   "adjustment_balance",
   "expiry",
   "validation",
+  "import",
+  "referral",
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
@@ -30,16 +32,20 @@ export const LIFETIME_KINDS: readonly LedgerKind[] = ["scan", "bonus", "double_p
 export const LEDGER_KIND_LABELS_FR: Record<LedgerKind, string> = {
   scan: "Passage en boutique",
   bonus: "Bonus",
-  double_points: "Passage (points multipliés)",
+  // Words without the card's unit: a stamp card never reads « points » (issue 25 row 13).
+  double_points: "Passage multiplié",
   redemption: "Récompense utilisée",
-  refund: "Points rendus",
+  refund: "Solde rendu",
   adjustment: "Correction par la boutique",
   adjustment_balance: "Correction par la boutique",
-  expiry: "Points expirés",
+  expiry: "Solde expiré",
   validation: "Récompense remise en boutique",
+  // A balance brought from the shop's former cards, claimed by its holder (ADR 0049): not earned here, so not lifetime.
+  import: "Solde repris de l'ancienne carte",
+  referral: "Parrainage",
 };
 
-export type LedgerLike = { kind: LedgerKind; delta: number };
+type LedgerLike = { kind: LedgerKind; delta: number };
 
 export function summarizeLedger(entries: readonly LedgerLike[]): { balance: number; lifetime: number } {
   let balance = 0;

@@ -7,7 +7,7 @@ import { REDEMPTION_CODE_ALPHABET } from "./rewards.ts";
  * throttled (see the backoffice credit route), so guessing one is out of reach.
  */
 export const PERSONAL_CODE_ALPHABET = REDEMPTION_CODE_ALPHABET;
-export const PERSONAL_CODE_LENGTH = 8;
+const PERSONAL_CODE_LENGTH = 8;
 
 /** What the QR code holds: prefixed so a stray QR (or a reward's) is not mistaken for it. */
 export const PERSONAL_QR_PREFIX = "FIDELE-C:";

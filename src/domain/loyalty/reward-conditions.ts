@@ -3,7 +3,7 @@ import { unitLabelFr } from "./rewards.ts";
 import type { CardMode } from "./scan-rules.ts";
 
 /** What the conditions under a reward are worded from: the reward's rules (saved, or typed in the owner's form). */
-export type RewardConditionRules = {
+type RewardConditionRules = {
   cost: number;
   stock: number | null;
   perCustomerLimit: number | null;

@@ -57,8 +57,8 @@ describe("VIP levels", () => {
       pickVisitMultiplier(visitMultipliers(period, levels), lifetime);
     expect(visit(null, 50)).toEqual({ multiplier: 1, label: null });
     expect(visit(null, 150)).toEqual({ multiplier: 2, label: "Niveau Argent" });
-    expect(visit({ multiplier: 3, label: "Samedi" }, 150)).toEqual({ multiplier: 3, label: "Points ×3 : Samedi" });
-    expect(visit({ multiplier: 2, label: "Samedi" }, 150)).toEqual({ multiplier: 2, label: "Points ×2 : Samedi" });
+    expect(visit({ multiplier: 3, label: "Samedi" }, 150)).toEqual({ multiplier: 3, label: "Samedi" });
+    expect(visit({ multiplier: 2, label: "Samedi" }, 150)).toEqual({ multiplier: 2, label: "Samedi" });
     expect(visit({ multiplier: 2, label: "Samedi" }, 600)).toEqual({ multiplier: 3, label: "Niveau Or" });
   });
 });

@@ -14,12 +14,15 @@ export type RewardKind = (typeof REWARD_KINDS)[number];
 export const REDEMPTION_STATUSES = ["pending", "validated", "refused", "cancelled", "expired"] as const;
 export type RedemptionStatus = (typeof REDEMPTION_STATUSES)[number];
 
-/** What a redemption is for: a reward bought with points, a VIP level's gift, the birthday gift. */
-export const REDEMPTION_SOURCES = ["reward", "vip", "birthday"] as const;
+/**
+ * What a redemption is for: a reward bought with points, a VIP level's gift, the birthday gift, an automation's
+ * reward offer (issue 27; once per occasion: its source_ref is the occasion's id), a parrainage's reward (ADR 0048).
+ */
+export const REDEMPTION_SOURCES = ["reward", "vip", "birthday", "offer", "referral"] as const;
 export type RedemptionSource = (typeof REDEMPTION_SOURCES)[number];
 
 /** Why "Utiliser" is refused (also the outcomes of `fidele_redeem`). */
-export const REDEEM_REFUSALS = [
+const REDEEM_REFUSALS = [
   "unknown_reward",
   "inactive",
   "suspended",
@@ -34,7 +37,6 @@ export const REDEEM_REFUSALS = [
 ] as const;
 export type RedeemRefusal = (typeof REDEEM_REFUSALS)[number];
 
-export const REDEMPTION_TTL_DEFAULT_MINUTES = 15;
 export const REDEMPTION_TTL_MAX_MINUTES = 24 * 60;
 export const VIP_TIERS_MAX = 5;
 /** Rewards a shop can hold at once (archived ones aside): a catalogue, not a database. Also the page size of its lists. */
@@ -75,7 +77,7 @@ export type RewardRules = {
   validUntil: string | null;
 };
 
-export type RewardStanding = {
+type RewardStanding = {
   balance: number;
   hasCard: boolean;
   /** This customer's redemptions of this reward that count (pending or validated). */
@@ -162,7 +164,7 @@ export function refundLabelFr(status: "refused" | "cancelled" | "expired", reaso
 
 /* VIP levels ---------------------------------------------------------------- */
 
-export type VipTier = {
+type VipTier = {
   name: string;
   /** Lifetime points (or stamps) needed. */
   threshold: number;
@@ -172,7 +174,7 @@ export type VipTier = {
   rewardId: string | null;
 };
 
-export type TierStanding<T extends VipTier> = {
+type TierStanding<T extends VipTier> = {
   current: T | null;
   next: T | null;
   /** What the next level still needs (0 when there is none). */
@@ -205,7 +207,26 @@ export function tierFor<T extends VipTier>(tiers: readonly T[], lifetime: number
 }
 
 /** A multiplier a visit may get, with the ledger's words for it, for a lifetime total in [min, max). */
-export type MultiplierCandidate = { multiplier: number; label: string; minLifetime: number; maxLifetime: number | null };
+export type MultiplierCandidate = {
+  multiplier: number;
+  label: string;
+  minLifetime: number;
+  maxLifetime: number | null;
+  /** Only while the card has an offer of double points running (fidele_scan reads it under the card's lock). */
+  personal?: true;
+};
+
+/**
+ * An automation's offer of double points (issue 27, ADR 0046): a candidate of every visit, taken by fidele_scan only
+ * while the card holds such an offer (automation_occasions.offer_until); the best candidate wins, never stacked.
+ */
+export const PERSONAL_OFFER_CANDIDATE: MultiplierCandidate = {
+  multiplier: 2,
+  label: "Votre offre personnelle",
+  minLifetime: 0,
+  maxLifetime: null,
+  personal: true,
+};
 
 /**
  * The multipliers a visit may get, decided here: the double-points period's (any lifetime), then each VIP
@@ -219,25 +240,36 @@ export function visitMultipliers(
 ): MultiplierCandidate[] {
   const candidates: MultiplierCandidate[] = [];
   if (period && period.multiplier > 1) {
-    candidates.push({ multiplier: period.multiplier, label: `Points ×${period.multiplier} : ${period.label}`, minLifetime: 0, maxLifetime: null });
+    // The period's own name: the multiplier is said beside it, in the card's unit (« Tampons ×2 · Mercredi gourmand »).
+    candidates.push({ multiplier: period.multiplier, label: period.label, minLifetime: 0, maxLifetime: null });
   }
   const sorted = [...tiers].sort((a, b) => a.threshold - b.threshold);
   sorted.forEach((t, i) => {
     if (t.multiplier <= 1) return;
     const next = sorted[i + 1];
-    candidates.push({ multiplier: t.multiplier, label: `Niveau ${t.name}`, minLifetime: t.threshold, maxLifetime: next?.threshold ?? null });
+    candidates.push({
+      multiplier: t.multiplier,
+      label: `Niveau ${t.name}`,
+      minLifetime: t.threshold,
+      maxLifetime: next?.threshold ?? null,
+    });
   });
   return candidates;
 }
 
 /** The candidate a visit gets at this lifetime total: what fidele_scan does (tests/api/rules-parity.test.ts). */
-export function pickVisitMultiplier(candidates: readonly MultiplierCandidate[], lifetime: number): { multiplier: number; label: string | null } {
+export function pickVisitMultiplier(
+  candidates: readonly MultiplierCandidate[],
+  lifetime: number,
+): { multiplier: number; label: string | null } {
   let best: MultiplierCandidate | null = null;
   for (const c of candidates) {
     const holds = c.minLifetime <= lifetime && (c.maxLifetime === null || lifetime < c.maxLifetime);
     if (holds && (!best || c.multiplier > best.multiplier)) best = c;
   }
-  return best && best.multiplier > 1 ? { multiplier: best.multiplier, label: best.label } : { multiplier: 1, label: null };
+  return best && best.multiplier > 1
+    ? { multiplier: best.multiplier, label: best.label }
+    : { multiplier: 1, label: null };
 }
 
 /* Birthday ------------------------------------------------------------------ */

@@ -13,7 +13,6 @@ import {
   stepEndsAt,
   timeStep,
   tokenStepOf,
-  verifyPosterToken,
   verifyRotatingToken,
   verifyScanClaim,
 } from "./scan-code.ts";
@@ -61,14 +60,12 @@ describe("rotating code", () => {
 });
 
 describe("poster code", () => {
-  it("is static per shop and key, and checked against both", async () => {
+  it("is static per shop and key, and tied to both", async () => {
     const key = await importCodeKey(SECRET);
     const sig = await posterToken(key, UID);
     expect(await posterToken(key, UID)).toBe(sig);
-    expect(await verifyPosterToken(key, UID, sig)).toBe(true);
-    expect(await verifyPosterToken(key, "Zz99Yy88Xx77Ww66", sig)).toBe(false);
-    expect(await verifyPosterToken(await importCodeKey(randomSecret()), UID, sig)).toBe(false);
-    expect(await verifyPosterToken(key, UID, "1")).toBe(false);
+    expect(await posterToken(key, "Zz99Yy88Xx77Ww66")).not.toBe(sig);
+    expect(await posterToken(await importCodeKey(randomSecret()), UID)).not.toBe(sig);
   });
 });
 

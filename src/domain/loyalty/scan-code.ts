@@ -14,7 +14,8 @@
 export const CODE_STEP_SECONDS = 30;
 /** Steps accepted: the current one and the one before. */
 export const CODE_STEPS_ACCEPTED = 2;
-const MAC_BYTES = 12;
+/** The bytes of an HMAC a token keeps (96 bits). */
+export const MAC_BYTES = 12;
 
 export type TokenCheck = "valid" | "stale" | "invalid";
 
@@ -27,7 +28,7 @@ export function stepEndsAt(step: number): number {
   return (step + 1) * CODE_STEP_SECONDS * 1000;
 }
 
-export function base64url(bytes: Uint8Array): string {
+function base64url(bytes: Uint8Array): string {
   let s = "";
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
@@ -56,9 +57,10 @@ export function importCodeKey(secret: string): Promise<CryptoKey> {
   );
 }
 
-async function mac(key: CryptoKey, message: string): Promise<string> {
+/** HMAC-SHA-256 of `message`, its first `bytes` bytes in base64url (scan codes 12, receipt codes 16). */
+export async function hmacBase64url(key: CryptoKey, message: string, bytes = MAC_BYTES): Promise<string> {
   const sig = await globalThis.crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message));
-  return base64url(new Uint8Array(sig).slice(0, MAC_BYTES));
+  return base64url(new Uint8Array(sig).slice(0, bytes));
 }
 
 /** Compares two strings in time independent of where they differ. */
@@ -70,14 +72,19 @@ export function safeEqual(a: string, b: string): boolean {
 }
 
 export async function rotatingToken(key: CryptoKey, scanUid: string, step: number): Promise<string> {
-  return `${step.toString(36)}.${await mac(key, `r:${scanUid}:${step}`)}`;
+  return `${step.toString(36)}.${await hmacBase64url(key, `r:${scanUid}:${step}`)}`;
 }
 
 /**
  * valid: signed for this or the previous step; stale: well signed but older;
  * invalid: malformed, forged, or from the future.
  */
-export async function verifyRotatingToken(key: CryptoKey, scanUid: string, token: string, nowMs: number): Promise<TokenCheck> {
+export async function verifyRotatingToken(
+  key: CryptoKey,
+  scanUid: string,
+  token: string,
+  nowMs: number,
+): Promise<TokenCheck> {
   const match = /^([0-9a-z]{1,12})\.([A-Za-z0-9_-]{16})$/.exec(token);
   if (!match) return "invalid";
   const step = Number.parseInt(match[1]!, 36);
@@ -89,12 +96,7 @@ export async function verifyRotatingToken(key: CryptoKey, scanUid: string, token
 }
 
 export function posterToken(key: CryptoKey, scanUid: string): Promise<string> {
-  return mac(key, `p:${scanUid}`);
-}
-
-export async function verifyPosterToken(key: CryptoKey, scanUid: string, token: string): Promise<boolean> {
-  if (!/^[A-Za-z0-9_-]{16}$/.test(token)) return false;
-  return safeEqual(await posterToken(key, scanUid), token);
+  return hmacBase64url(key, `p:${scanUid}`);
 }
 
 /**
@@ -108,7 +110,7 @@ export const CLAIM_TTL_SECONDS = 30 * 60;
 /** Clock drift tolerated between the servers that issue and check a claim. */
 const CLAIM_SKEW_SECONDS = 30;
 
-export type ClaimCheck = { ok: true; nonce: string } | { ok: false; reason: "invalid" | "expired" };
+type ClaimCheck = { ok: true; nonce: string } | { ok: false; reason: "invalid" | "expired" };
 
 /** The step of a token (`{step}.{mac}`), or null when malformed. */
 export function tokenStepOf(token: string): number | null {
@@ -118,16 +120,28 @@ export function tokenStepOf(token: string): number | null {
   return Number.isSafeInteger(step) ? step : null;
 }
 
-export async function signScanClaim(key: CryptoKey, scanUid: string, step: number, issuedAtMs: number, nonce: string): Promise<string> {
+export async function signScanClaim(
+  key: CryptoKey,
+  scanUid: string,
+  step: number,
+  issuedAtMs: number,
+  nonce: string,
+): Promise<string> {
   const issuedAt = Math.floor(issuedAtMs / 1000);
-  return `${step.toString(36)}.${issuedAt.toString(36)}.${nonce}.${await mac(key, `c:${scanUid}:${step}:${issuedAt}:${nonce}`)}`;
+  return `${step.toString(36)}.${issuedAt.toString(36)}.${nonce}.${await hmacBase64url(key, `c:${scanUid}:${step}:${issuedAt}:${nonce}`)}`;
 }
 
 /**
  * ok: signed by this shop's key for this token's step, issued while that token was valid, not in the future
  * and at most CLAIM_TTL_SECONDS ago. expired: well signed but too old. invalid: anything else.
  */
-export async function verifyScanClaim(key: CryptoKey, scanUid: string, claim: string, tokenStep: number, nowMs: number): Promise<ClaimCheck> {
+export async function verifyScanClaim(
+  key: CryptoKey,
+  scanUid: string,
+  claim: string,
+  tokenStep: number,
+  nowMs: number,
+): Promise<ClaimCheck> {
   const match = /^([0-9a-z]{1,12})\.([0-9a-z]{1,12})\.([A-Za-z0-9_-]{16,64})\.([A-Za-z0-9_-]{16})$/.exec(claim);
   if (!match) return { ok: false, reason: "invalid" };
   const step = Number.parseInt(match[1]!, 36);
@@ -137,7 +151,7 @@ export async function verifyScanClaim(key: CryptoKey, scanUid: string, claim: st
   // Issued while the token was the current or the previous one.
   const age = timeStep(issuedAt * 1000) - step;
   if (age < 0 || age >= CODE_STEPS_ACCEPTED) return { ok: false, reason: "invalid" };
-  const expected = await mac(key, `c:${scanUid}:${step}:${issuedAt}:${nonce}`);
+  const expected = await hmacBase64url(key, `c:${scanUid}:${step}:${issuedAt}:${nonce}`);
   if (!safeEqual(expected, match[4]!)) return { ok: false, reason: "invalid" };
   const nowS = Math.floor(nowMs / 1000);
   if (issuedAt > nowS + CLAIM_SKEW_SECONDS) return { ok: false, reason: "invalid" };

@@ -1,5 +1,6 @@
-import { addDays, formatWhenFr, localParts, zonedToUtc } from "./time.ts";
-import { formatNumber } from "../format.ts";
+import { addDays, localParts, zonedToUtc } from "./time.ts";
+import { formatAmount, formatMoment, pluralWord } from "../format.ts";
+import { multipliedFr } from "../phrases.ts";
 
 /**
  * A shop's card rules. Changing them never rewrites what was earned: the ledger
@@ -36,11 +37,9 @@ export function pointsPerVisit(rules: Pick<CardRules, "mode" | "pointsPerVisit">
   return rules.mode === "stamps" ? 1 : rules.pointsPerVisit;
 }
 
-export type CardVisitState = { lastScanAt: Date | null; dayKey: string | null; dayCount: number };
+type CardVisitState = { lastScanAt: Date | null; dayKey: string | null; dayCount: number };
 
-export type ScanCheck =
-  | { ok: true }
-  | { ok: false; reason: "cooldown" | "daily_cap"; nextAt: Date };
+type ScanCheck = { ok: true } | { ok: false; reason: "cooldown" | "daily_cap"; nextAt: Date };
 
 /**
  * Is a visit creditable now? The database applies the same rule under a row lock
@@ -48,7 +47,12 @@ export type ScanCheck =
  * cases through both); this is its specification and what the shop
  * page uses to tell a shopper when the next visit counts.
  */
-export function checkVisit(state: CardVisitState, rules: Pick<CardRules, "cooldownMinutes" | "dailyCap">, now: Date, tz: string): ScanCheck {
+export function checkVisit(
+  state: CardVisitState,
+  rules: Pick<CardRules, "cooldownMinutes" | "dailyCap">,
+  now: Date,
+  tz: string,
+): ScanCheck {
   const today = localParts(now, tz).date;
   const countToday = state.dayKey === today ? state.dayCount : 0;
   const cooldownEnd = state.lastScanAt ? new Date(state.lastScanAt.getTime() + rules.cooldownMinutes * 60_000) : null;
@@ -71,13 +75,17 @@ export const SCAN_OUTCOMES = [
   "suspended",
   "unknown_shop",
   "offline_late",
+  "amount_required",
+  "receipt_expired",
+  "receipt_used",
 ] as const;
 export type ScanOutcome = (typeof SCAN_OUTCOMES)[number];
 
-export const SCAN_METHODS = ["rotating", "poster", "staff"] as const;
+/** "till": sent by a till with an API key; "receipt": the code printed on a receipt (issue 29). */
+export const SCAN_METHODS = ["rotating", "poster", "staff", "till", "receipt"] as const;
 export type ScanMethod = (typeof SCAN_METHODS)[number];
 
-export const SCAN_FLAGS = ["shared_device", "outside_hours", "offline"] as const;
+const SCAN_FLAGS = ["shared_device", "outside_hours", "offline"] as const;
 export type ScanFlag = (typeof SCAN_FLAGS)[number];
 
 export const SCAN_OUTCOME_LABELS_FR: Record<ScanOutcome, string> = {
@@ -90,6 +98,9 @@ export const SCAN_OUTCOME_LABELS_FR: Record<ScanOutcome, string> = {
   suspended: "Boutique suspendue",
   unknown_shop: "Boutique inconnue",
   offline_late: "Hors ligne, envoyé trop tard",
+  amount_required: "Montant manquant",
+  receipt_expired: "Ticket trop ancien",
+  receipt_used: "Ticket déjà utilisé",
 };
 
 export const SCAN_FLAG_LABELS_FR: Record<ScanFlag, string> = {
@@ -102,18 +113,11 @@ export const SCAN_METHOD_LABELS_FR: Record<ScanMethod, string> = {
   rotating: "Code du comptoir",
   poster: "Affiche",
   staff: "Saisi par l'équipe",
+  till: "Envoyé par la caisse",
+  receipt: "Code du ticket",
 };
 
-const unit = (mode: CardMode, n: number) =>
-  mode === "stamps" ? (Math.abs(n) > 1 ? "tampons" : "tampon") : Math.abs(n) > 1 ? "points" : "point";
-
-
-/** "1 tampon", "20 points". */
-export function formatAmountFr(mode: CardMode, n: number): string {
-  return `${formatNumber(n)} ${unit(mode, n)}`;
-}
-
-export type ScanMessageInput = {
+type ScanMessageInput = {
   outcome: ScanOutcome;
   shopName: string | null;
   mode: CardMode;
@@ -128,12 +132,16 @@ export type ScanMessageInput = {
 export function scanMessageFr(s: ScanMessageInput): string {
   const shop = s.shopName ?? "cette boutique";
   // Only refusals say when to come back: an accepted scan skips the formatting.
-  const when = s.nextAt && (s.outcome === "cooldown" || s.outcome === "daily_cap") ? formatWhenFr(s.nextAt, s.now, s.timezone) : null;
+  const when =
+    s.nextAt && (s.outcome === "cooldown" || s.outcome === "daily_cap")
+      ? formatMoment(s.nextAt, s.now, s.timezone)
+      : null;
   switch (s.outcome) {
     case "accepted":
       return s.multiplier > 1
-        ? `Points ×${s.multiplier} ! ${formatAmountFr(s.mode, s.delta)} ajoutés chez ${shop}.`
-        : `${formatAmountFr(s.mode, s.delta)} ${s.delta > 1 ? "ajoutés" : "ajouté"} chez ${shop}. Merci de votre visite !`;
+        ? // The card's own unit: a stamp card's double visit is « Tampons ×2 », never « Points » (issue 25 row 13).
+          `${multipliedFr(s.mode, s.multiplier)} ! ${formatAmount(s.mode, s.delta)} ajoutés chez ${shop}.`
+        : `${formatAmount(s.mode, s.delta)} ${pluralWord(s.delta, "ajouté", "ajoutés")} chez ${shop}. Merci de votre visite !`;
     case "cooldown":
       return `Votre passage chez ${shop} a déjà été crédité récemment. Prochain passage possible ${when ?? "plus tard"}.`;
     case "daily_cap":
@@ -148,6 +156,12 @@ export function scanMessageFr(s: ScanMessageInput): string {
       return `${shop} est momentanément suspendue sur Fidèle : aucun passage ne peut être crédité.`;
     case "unknown_shop":
       return "Ce code ne correspond à aucune boutique Fidèle.";
+    case "amount_required":
+      return `${shop} crédite des points selon le montant de vos achats : scannez le code imprimé sur votre ticket, ou montrez votre code client en caisse.`;
+    case "receipt_expired":
+      return `Ce ticket de ${shop} est trop ancien : son code ne peut plus être utilisé.`;
+    case "receipt_used":
+      return `Ce ticket de ${shop} a déjà été utilisé : un ticket ne compte qu'une fois.`;
     case "offline_late":
       return `Ce passage chez ${shop} a été scanné sans réseau et envoyé trop tard : la boutique accepte les passages hors ligne pendant un temps limité. Il n'a pas été crédité.`;
   }

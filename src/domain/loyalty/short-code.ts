@@ -11,7 +11,7 @@ import { fromBase64url } from "./scan-code.ts";
  * next code rather than guess.
  */
 export const SHORT_CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
-export const SHORT_CODE_LENGTH = 6;
+const SHORT_CODE_LENGTH = 6;
 
 /** The short code of a rotating token `{step}.{mac}`, or null when the token is malformed. */
 export function shortCodeOf(token: string): string | null {

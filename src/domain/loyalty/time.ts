@@ -3,8 +3,9 @@
  * CONVENTIONS rule 1). Local dates are ISO strings (YYYY-MM-DD), local times are
  * minutes since local midnight, weekdays are ISO (1 = Monday … 7 = Sunday).
  */
-export const DEFAULT_TIMEZONE = "Europe/Paris";
 
+/** The zone a date is written in for a person when nothing says theirs (Fidèle's shops are in France). */
+export const DEFAULT_TIMEZONE = "Europe/Paris";
 export type LocalParts = { date: string; weekday: number; minutes: number };
 
 const partsFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -115,27 +116,6 @@ export function isValidTimeZone(tz: string): boolean {
   } catch {
     return false;
   }
-}
-
-const dayMonthFr = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * "aujourd'hui à 15 h 42", "demain à 9 h 00", "lundi 12 mai à 9 h 00": when an
- * instant falls, seen from `now`, in the shop's time zone.
- */
-export function formatWhenFr(instant: Date, now: Date, tz: string): string {
-  const target = localParts(instant, tz);
-  const today = localParts(now, tz);
-  const time = formatMinutesFr(target.minutes);
-  const diff = daysBetween(today.date, target.date);
-  if (diff === 0) return `aujourd'hui à ${time}`;
-  if (diff === 1) return `demain à ${time}`;
-  let f = dayMonthFr.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat("fr-FR", { timeZone: tz, weekday: "long", day: "numeric", month: "long" });
-    dayMonthFr.set(tz, f);
-  }
-  return `${f.format(instant)} à ${time}`;
 }
 
 const shortDateTimeFr = new Map<string, Intl.DateTimeFormat>();

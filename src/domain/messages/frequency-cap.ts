@@ -14,13 +14,6 @@ export const DEFAULT_RECIPIENT_DAILY_CAP = 2;
 export const RECIPIENT_CAP_WINDOW_HOURS = 24;
 export const DEFAULT_PUSH_CAP = 2;
 export const PUSH_CAP_WINDOW_DAYS = 7;
-export const PUSH_CAP_WINDOW_MS = PUSH_CAP_WINDOW_DAYS * 24 * 60 * 60 * 1000;
 
 /** What a capped delivery says (message_deliveries.detail). */
 export const FREQUENCY_CAP_DETAIL = "frequency cap";
-
-/** Whether one more push may go out, given the times of the pushes this shop already delivered to this shopper. */
-export function mayPush(deliveredAt: readonly Date[], now: Date, cap = DEFAULT_PUSH_CAP): boolean {
-  const since = now.getTime() - PUSH_CAP_WINDOW_MS;
-  return deliveredAt.filter((d) => d.getTime() > since).length < cap;
-}

@@ -1,22 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PUSH_CAP, mayPush } from "./frequency-cap.ts";
 import { buildPushPayload, PUSH_PAYLOAD_MAX_BYTES } from "./payload.ts";
 import { composeSchema, segmentLabelFr } from "./segments.ts";
-
-const day = 24 * 60 * 60 * 1000;
-
-describe("frequency cap", () => {
-  const now = new Date("2026-11-23T12:00:00Z");
-  it("allows the default two pushes a week, then refuses", () => {
-    expect(DEFAULT_PUSH_CAP).toBe(2);
-    expect(mayPush([], now)).toBe(true);
-    expect(mayPush([new Date(now.getTime() - day)], now)).toBe(true);
-    expect(mayPush([new Date(now.getTime() - day), new Date(now.getTime() - 2 * day)], now)).toBe(false);
-  });
-  it("forgets pushes older than seven days", () => {
-    expect(mayPush([new Date(now.getTime() - 8 * day), new Date(now.getTime() - 7.5 * day)], now)).toBe(true);
-  });
-});
 
 describe("push payload", () => {
   it("keeps a long text under 3 kB, shortened with an ellipsis", () => {

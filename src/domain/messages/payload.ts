@@ -4,9 +4,9 @@
  * fetches the rest when opened (/messages/{id}).
  */
 export const PUSH_PAYLOAD_MAX_BYTES = 3000;
-export const PUSH_ICON = "/pwa-192x192.png";
+const PUSH_ICON = "/pwa-192x192.png";
 
-export type PushPayload = {
+type PushPayload = {
   /** The message id; absent for the welcome notification. */
   id?: string;
   title: string;
@@ -54,14 +54,3 @@ export const WELCOME_PUSH = {
   body: "Vous recevrez désormais des notifications sur les nouveautés et promotions.",
 } as const;
 
-/** A device's subscription is checked again after this long (SPEC §9 "push token refresh: 7 days"). */
-export const SUBSCRIPTION_RECHECK_MS = 7 * 24 * 60 * 60 * 1000;
-
-/** Consent wording shown on /notif and stored with each choice (proof of consent). */
-export const PREFERENCE_WORDING = {
-  inapp: "Recevoir dans l'application les messages des boutiques dont je suis client et de Fidèle.",
-  push: "Recevoir des notifications push sur cet appareil (nouveautés et promotions), au plus 2 par semaine et par boutique.",
-  shopInapp: (shop: string) => `Recevoir dans l'application les messages de ${shop}.`,
-  shopPush: (shop: string) => `Recevoir les notifications push de ${shop}.`,
-  shopSms: (shop: string) => `Recevoir les SMS de ${shop}.`,
-} as const;

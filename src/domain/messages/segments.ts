@@ -7,7 +7,7 @@ import { optionalLinkUrlSchema } from "../schemas/links.ts";
  * segment. The server turns a segment into SQL (modules/messages/audience.ts); the
  * labels here are what the composer and the sent list show.
  */
-export const SEGMENT_KINDS = [
+const SEGMENT_KINDS = [
   "all",
   "vip",
   "visited_within",
@@ -53,13 +53,12 @@ export function segmentLabelFr(segment: Segment, tierName?: string | null): stri
   }
 }
 
-/** Channels a message may use. E-mail and SMS arrive with the next issue; the preferences already leave room. */
-export const MESSAGE_CHANNELS = ["inapp", "push"] as const;
-export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
-export const CHANNEL_LABELS_FR: Record<MessageChannel, string> = {
-  inapp: "Dans l'application",
-  push: "Notification push",
-};
+
+/** When a message or a newsletter leaves: a future time; absent, now. */
+export const scheduledAtSchema = z.iso
+  .datetime({ offset: true, error: "Date d'envoi invalide." })
+  .nullish()
+  .refine((v) => !v || Date.parse(v) > Date.now() - 60_000, "La date d'envoi est passée.");
 
 const messageContent = {
   title: z.string().trim().min(1, "Donnez un titre au message.").max(80, "80 caractères au plus pour le titre."),
@@ -69,11 +68,7 @@ const messageContent = {
   push: z.boolean().default(true),
   /** E-mail too, for those who accepted it from this sender (rendered from the title, text, image and link). */
   email: z.boolean().default(false),
-  /** A future time to send; absent: now. */
-  scheduledAt: z.iso
-    .datetime({ offset: true, error: "Date d'envoi invalide." })
-    .nullish()
-    .refine((v) => !v || Date.parse(v) > Date.now() - 60_000, "La date d'envoi est passée."),
+  scheduledAt: scheduledAtSchema,
 };
 
 export const composeSchema = z.object({
@@ -82,7 +77,6 @@ export const composeSchema = z.object({
   sms: z.boolean().default(false),
   segment: segmentSchema,
 });
-export type ComposeInput = z.input<typeof composeSchema>;
 
 export const PLATFORM_AUDIENCES = ["all_shoppers", "all_owners"] as const;
 export type PlatformAudience = (typeof PLATFORM_AUDIENCES)[number];
@@ -95,7 +89,15 @@ export const announceSchema = z.object({
   audience: z.enum(PLATFORM_AUDIENCES, { error: "Choisissez à qui envoyer." }),
 });
 
-export const MESSAGE_STATUSES = ["scheduled", "sending", "paused", "sent", "cancelled"] as const;
+/** The channels a delivery goes by, in words (a person's « Mes données », the console). */
+export const CHANNEL_LABELS_FR = {
+  inapp: "Dans l'application",
+  push: "Notification push",
+  email: "E-mail",
+  sms: "SMS",
+} as const;
+
+const MESSAGE_STATUSES = ["scheduled", "sending", "paused", "sent", "cancelled"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export const MESSAGE_STATUS_LABELS_FR: Record<MessageStatus, string> = {
   scheduled: "Programmé",

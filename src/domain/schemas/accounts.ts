@@ -37,7 +37,7 @@ export const birthdaySchema = z
   .refine((v) => v >= "1900-01-01" && v <= isoToday(), "Date de naissance invalide.");
 
 export const CONSENT_CHANNELS = ["email", "sms", "push"] as const;
-export type ConsentChannel = (typeof CONSENT_CHANNELS)[number];
+type ConsentChannel = (typeof CONSENT_CHANNELS)[number];
 
 /**
  * The exact wording shown beside each consent box. It is stored with each consent

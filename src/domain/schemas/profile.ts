@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkMobileNumber } from "../sms/phone.ts";
+import { checkMobileNumber } from "../messages/phone.ts";
 import { birthdaySchema, nameSchema } from "./accounts.ts";
 
 /**
@@ -26,7 +26,7 @@ export const profileSchema = z
       .optional()
       .transform((v) => v || null),
     /**
-     * Mobile number for SMS, stored in E.164 (src/domain/sms/phone.ts). "" removes it;
+     * Mobile number for SMS, stored in E.164 (src/domain/messages/phone.ts). "" removes it;
      * absent leaves it as it is (older clients). SMS consent needs a number.
      */
     phone: z

@@ -57,7 +57,6 @@ export const rewardInputSchema = z
     message: "La fin de validité doit suivre son début.",
     path: ["validUntil"],
   });
-export type RewardInput = z.input<typeof rewardInputSchema>;
 export type RewardValues = z.output<typeof rewardInputSchema>;
 
 /** /admin/recompenses: the new order (every reward of the shop, once). */
@@ -110,9 +109,8 @@ export const rewardSettingsSchema = z.object({
     .optional()
     .transform((v) => v || null),
 });
-export type RewardSettingsInput = z.input<typeof rewardSettingsSchema>;
 
-export const vipTierSchema = z.object({
+const vipTierSchema = z.object({
   name: text("le nom du niveau", 2, 30),
   threshold: z.coerce
     .number({ error: "Saisissez un seuil." })
@@ -142,4 +140,3 @@ export const vipTiersSchema = z.object({
       message: "Deux niveaux portent le même nom.",
     }),
 });
-export type VipTiersInput = z.input<typeof vipTiersSchema>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AMOUNT_ROUNDINGS, EARN_BY } from "../loyalty/amount.ts";
 import { rangesOverlap, type TimeRange } from "../loyalty/hours.ts";
 import { isValidSiret } from "../loyalty/shop-text.ts";
 import { emailSchema } from "./accounts.ts";
@@ -31,7 +32,6 @@ export type StampIcon = (typeof STAMP_ICONS)[number];
 /** Images are stored as data URLs in the database (see docs/decisions/0010): small, typed, counted in bytes. */
 export const LOGO_MAX_BYTES = 200 * 1024;
 export const COVER_MAX_BYTES = 800 * 1024;
-export const IMAGE_MIME = ["image/png", "image/jpeg", "image/webp"] as const;
 
 export const text = (label: string, min: number, max: number) =>
   z
@@ -49,8 +49,8 @@ export const optionalText = (label: string, max: number) =>
     .nullish()
     .transform((v) => v || null);
 
-export const shopNameSchema = text("le nom de la boutique", 2, 80);
-export const postalCodeSchema = z
+const shopNameSchema = text("le nom de la boutique", 2, 80);
+const postalCodeSchema = z
   .string({ error: "Saisissez le code postal." })
   .trim()
   .regex(/^\d{5}$/, "Le code postal doit contenir 5 chiffres.");
@@ -63,7 +63,7 @@ export const phoneSchema = z
   .refine((v) => /^0[1-9]\d{8}$/.test(v), "Le numéro de téléphone doit contenir 10 chiffres (ex. 01 23 45 67 89).")
   .transform((v) => v.replace(/(\d{2})(?=\d)/g, "$1 "));
 
-export const siretSchema = z
+const siretSchema = z
   .string()
   .trim()
   .transform((v) => v.replace(/\s/g, ""))
@@ -94,7 +94,6 @@ export const shopRegistrationSchema = z
     ...positionFields,
   })
   .refine(bothOrNeither, { message: "Placez le repère sur la carte ou laissez la position vide.", path: ["lat"] });
-export type ShopRegistrationInput = z.input<typeof shopRegistrationSchema>;
 export type ShopRegistration = z.output<typeof shopRegistrationSchema>;
 
 function dataUrlBytes(url: string): number {
@@ -119,7 +118,7 @@ const httpsUrl = (label: string) =>
     .nullish()
     .transform((v) => v || null);
 
-export const shopLinksSchema = z.object({
+const shopLinksSchema = z.object({
   website: httpsUrl("Site web"),
   instagram: httpsUrl("Instagram"),
   facebook: httpsUrl("Facebook"),
@@ -143,7 +142,6 @@ export const shopPageSchema = z
     links: shopLinksSchema,
   })
   .refine(bothOrNeither, { message: "Placez le repère sur la carte ou laissez la position vide.", path: ["lat"] });
-export type ShopPageInput = z.input<typeof shopPageSchema>;
 
 /** /admin/edit-societe: the legal identity (mentions légales of the shop). */
 export const shopLegalSchema = z.object({
@@ -163,7 +161,6 @@ export const shopLegalSchema = z.object({
   director: optionalText("Le nom du dirigeant", 120),
   contactEmail: z.union([emailSchema, z.literal(""), z.null()]).optional().transform((v) => v || null),
 });
-export type ShopLegalInput = z.input<typeof shopLegalSchema>;
 
 const timeSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, "Heure invalide (HH:MM).");
 
@@ -182,7 +179,7 @@ export const dateSchema = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, "Date invalide.")
   .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), "Date invalide.");
 
-export const closureSchema = z
+const closureSchema = z
   .object({
     startDate: dateSchema,
     endDate: dateSchema,
@@ -195,11 +192,10 @@ export const shopHoursSchema = z.object({
   weekly: z.array(daySchema).length(7, "Les horaires doivent couvrir les sept jours."),
   closures: z.array(closureSchema).max(60, "Soixante fermetures au plus."),
 });
-export type ShopHoursInput = z.input<typeof shopHoursSchema>;
 
 const hexColor = (label: string) => z.string().regex(/^#[0-9a-fA-F]{6}$/, `${label} : couleur invalide (#RRVVBB).`);
 
-export const cardDesignSchema = z.object({
+const cardDesignSchema = z.object({
   background: hexColor("Fond"),
   foreground: hexColor("Texte"),
   accent: hexColor("Accent"),
@@ -252,8 +248,23 @@ export const cardSettingsSchema = z.object({
     .optional(),
   /** Whether a team member's correction moves the lifetime total (VIP levels) too. */
   staffAdjustmentsLifetime: z.boolean().optional(),
+  /** A points card earns by visit or by the amount spent (issue 29); kept as is when absent, as are the three below. */
+  earnBy: z.enum(EARN_BY, { error: "Choisissez : par passage ou selon le montant." }).optional(),
+  pointsPerEuro: z.coerce
+    .number({ error: "Saisissez un nombre." })
+    .int("Nombre entier attendu.")
+    .min(1, "Au moins 1 point par euro.")
+    .max(100, "Au plus 100 points par euro.")
+    .optional(),
+  amountRounding: z.enum(AMOUNT_ROUNDINGS, { error: "Choisissez un arrondi." }).optional(),
+  /** How long after it is printed a receipt code counts. */
+  receiptWindowMinutes: z.coerce
+    .number({ error: "Saisissez un nombre." })
+    .int("Nombre entier attendu.")
+    .min(5, "Au moins 5 minutes.")
+    .max(43_200, "Au plus 30 jours.")
+    .optional(),
 });
-export type CardSettingsInput = z.input<typeof cardSettingsSchema>;
 
 /** /admin/points-double. */
 export const doublePointsSchema = z
@@ -277,7 +288,6 @@ export const doublePointsSchema = z
     path: ["endTime"],
   })
   .refine((p) => p.startTime === null || p.startTime !== p.endTime, { message: "Les heures doivent différer.", path: ["endTime"] });
-export type DoublePointsInput = z.input<typeof doublePointsSchema>;
 
 const limitSchema = (max: number, fallback: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 const offsetSchema = z.coerce.number().int().min(0).max(100_000).default(0);
@@ -295,7 +305,6 @@ export const shopSearchSchema = z
     offset: offsetSchema,
   })
   .refine(bothOrNeither, { message: "Position incomplète.", path: ["lat"] });
-export type ShopSearchInput = z.input<typeof shopSearchSchema>;
 
 export const reviewSchema = z.object({
   rating: z.coerce.number().int("Note entière attendue.").min(1, "Donnez une note de 1 à 5.").max(5, "Donnez une note de 1 à 5."),
@@ -311,6 +320,5 @@ export const invitationSchema = z.object({
   email: emailSchema,
   role: z.enum(["member", "admin"], { error: "Rôle inconnu." }).default("member"),
 });
-export type InvitationInput = z.input<typeof invitationSchema>;
 
 export const paginationSchema = z.object({ limit: limitSchema(100, 50), offset: offsetSchema });

@@ -4,7 +4,8 @@ import { once } from "node:events";
 import { gunzipSync, createGzip } from "node:zlib";
 import { parseEnv } from "../env.ts";
 import { backupFileName, RestoreRefused, restoreBackup, tableChecksums, writeBackup } from "./backup.ts";
-import { DataDirLockedError, type Database, openDatabase } from "./client.ts";
+import { type Database, openDatabase } from "./client.ts";
+import { DataDirLockedError } from "./data-dir.ts";
 import { migrateDatabase, roleOf } from "./migrate.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Database } from "./client.ts";
 import { functionSources } from "./functions.ts";
@@ -17,13 +17,13 @@ import { MIGRATIONS_DIR, migrateDatabase } from "./migrate.ts";
  * Restoring runs the migrations that came after the backup, so an older backup lands on the current schema.
  */
 
-export const BACKUP_FORMAT = "fidele-sql 1";
+const BACKUP_FORMAT = "fidele-sql 1";
 /** Rows per INSERT: big enough to load fast, small enough that one statement stays a few megabytes. */
 const ROWS_PER_INSERT = 500;
 const SCHEMAS = ["public", "drizzle"] as const;
 
 /** Raw SQL on either database: rows of a query, or a whole script. */
-export type RawSql = {
+type RawSql = {
   query: <T>(text: string) => Promise<T[]>;
   exec: (script: string) => Promise<void>;
 };
@@ -61,7 +61,7 @@ function readJournal(): Journal["entries"] {
   return journal.entries;
 }
 
-export type TableInfo = { schema: string; name: string; columns: string[] };
+type TableInfo = { schema: string; name: string; columns: string[] };
 
 /** The tables to keep, parents before children (foreign keys), each with its insertable columns. */
 export async function listTables(sql: RawSql): Promise<TableInfo[]> {
@@ -117,7 +117,7 @@ function dollarQuote(text: string): string {
   return `${tag}${text}${tag}`;
 }
 
-export type BackupSummary = { tables: number; rows: number; migration: string };
+type BackupSummary = { tables: number; rows: number; migration: string };
 
 /**
  * Runs `fn` on one connection inside one transaction: a repeatable-read snapshot on PostgreSQL (the app keeps
@@ -206,7 +206,8 @@ async function writeBackupWith(
     ].join("\n"),
   );
 
-  // 1. The schema: the migrations as committed (the same text their hashes were taken from), then the functions.
+  // 1. The schema: the migrations as this release commits them (for 0002, 0004 and 0020 not quite the text their
+  // hashes were taken from: ADR 0043 removed copies of function bodies, same schema), then the functions.
   for (const m of migrations) {
     const text = readFileSync(path.join(MIGRATIONS_DIR, `${m.tag}.sql`), "utf8");
     await write(`-- migration ${m.tag}\n${text.trimEnd()}\n;\n\n`);
@@ -316,16 +317,4 @@ export function backupFileName(date: Date, gzip: boolean): string {
     .toISOString()
     .replace(/\.\d+Z$/, "Z")
     .replaceAll(":", "-")}.sql${gzip ? ".gz" : ""}`;
-}
-
-/** Backup files in a folder, newest first (their names sort by date). */
-export function listBackupFiles(dir: string): string[] {
-  try {
-    return readdirSync(dir)
-      .filter((f) => /^fidele-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z\.sql\.gz$/.test(f))
-      .sort()
-      .reverse();
-  } catch {
-    return [];
-  }
 }

@@ -1,17 +1,18 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import { lockDataDir, pgliteInWorker } from "./data-dir.ts";
 import { pgliteOptions } from "./pglite-options.ts";
+import { takePrestarted } from "./pglite-prestart.ts";
 import { type PgliteLike, RemotePGlite } from "./pglite-remote.ts";
 import * as schema from "./schema/index.ts";
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 /** Both drivers share Drizzle's PostgreSQL query builder; we type them as one. */
 export type Db = NodePgDatabase<Schema>;
-export type DatabaseKind = "pglite" | "postgresql";
+type DatabaseKind = "pglite" | "postgresql";
 
 export type Database = {
   db: Db;
@@ -27,72 +28,11 @@ export type Database = {
   close: () => Promise<void>;
 };
 
-export type DatabaseOptions =
+type DatabaseOptions =
   | { url: string; poolSize?: number }
-  | { dataDir: string; worker?: boolean }
+  /** `template`: a new directory starts migrated, from the committed template (the server's database only). */
+  | { dataDir: string; worker?: boolean; template?: boolean }
   | { memory: true; from?: Blob; worker?: boolean };
-
-/**
- * Whether PGlite runs in a worker thread (the default) or on the main thread (PGLITE_WORKER=0, kept to
- * measure against and as a way back; ADR 0026).
- */
-export function pgliteInWorker(): boolean {
-  return process.env.PGLITE_WORKER !== "0";
-}
-
-export class DataDirLockedError extends Error {
-  constructor(dir: string, pid: number) {
-    super(
-      `Le dossier de données ${dir} est déjà utilisé par un autre processus Fidèle (PID ${pid}). ` +
-        `Arrêtez-le ou choisissez un autre DATA_DIR.\n` +
-        `The data directory ${dir} is already used by another Fidèle process (PID ${pid}). ` +
-        `Stop it or choose another DATA_DIR.`,
-    );
-    this.name = "DataDirLockedError";
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/**
- * PGlite is one process's database: two instances on one directory both open and
- * lose data (STACK.md). A lock file with our PID guards the directory; a stale lock
- * (its process is gone) is taken over.
- */
-export function lockDataDir(dir: string): () => void {
-  mkdirSync(dir, { recursive: true });
-  const lockFile = path.join(dir, "fidele.lock");
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockFile, "wx");
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        rmSync(lockFile, { force: true });
-      };
-      process.once("exit", release);
-      return release;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const pid = Number.parseInt(readFileSync(lockFile, "utf8"), 10);
-      if (Number.isFinite(pid) && pid !== process.pid && isAlive(pid)) {
-        throw new DataDirLockedError(dir, pid);
-      }
-      rmSync(lockFile, { force: true });
-    }
-  }
-  throw new Error(`Could not lock ${dir}`);
-}
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if ("url" in options) {
@@ -113,12 +53,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   try {
     if (options.worker ?? pgliteInWorker()) {
       const from = "from" in options && options.from ? await options.from.arrayBuffer() : undefined;
-      const remote = new RemotePGlite({ dataDir, loadDataDir: from });
+      const remote = new RemotePGlite({
+        dataDir,
+        loadDataDir: from,
+        template: "template" in options && options.template,
+      });
       pglite = remote;
       await remote.waitReady;
     } else {
       const local = new PGlite(
-        pgliteOptions(dataDir ? { dataDir } : "from" in options && options.from ? { loadDataDir: options.from } : {}),
+        pgliteOptions(
+          dataDir ? { dataDir } : "from" in options && options.from ? { loadDataDir: options.from } : {},
+          "template" in options && options.template,
+        ),
       );
       pglite = local;
       await local.waitReady;
@@ -127,6 +74,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     release?.();
     throw error;
   }
+  return pgliteDatabase(pglite, release);
+}
+
+function pgliteDatabase(pglite: PgliteLike, release?: () => void): Database {
   const db = drizzlePglite(pglite as PGlite, { schema, casing: "snake_case" }) as unknown as Db;
   return {
     db,
@@ -137,4 +88,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       release?.();
     },
   };
+}
+
+/**
+ * The embedded database whose worker index.ts started before loading the server (pglite-prestart.ts), as a
+ * Database at once: its statements wait in the worker's queue until PGlite is open (`ready`), so the server can
+ * build what needs only the handle (better-auth, the job engine) meanwhile. Undefined when none was started.
+ */
+export function prestartedDatabase(dataDir: string): { database: Database; ready: Promise<void> } | undefined {
+  const early = takePrestarted(dataDir);
+  if (!early) return undefined;
+  const ready = early.remote.waitReady.catch((error: unknown) => {
+    early.release();
+    throw error;
+  });
+  return { database: pgliteDatabase(early.remote, early.release), ready };
 }

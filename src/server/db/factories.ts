@@ -109,7 +109,7 @@ export async function createShop(deps: FactoryDeps, input: CreateShopInput) {
   return { id: shop.id, name, slug, scanUid: shop.scanUid };
 }
 
-export type RecordVisitInput = {
+type RecordVisitInput = {
   shopId: string;
   userId: string;
   /** When the visit happened (history for the seed and for tests of reports). */
@@ -185,7 +185,7 @@ export async function findUserByEmail(db: Db, email: string) {
   return row;
 }
 
-export type CreateRewardInput = {
+type CreateRewardInput = {
   shopId: string;
   title?: string;
   description?: string | null;

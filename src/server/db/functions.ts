@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ERASED_MARK, ERASED_NAME_MIN_LENGTH } from "../../domain/accounts/erasure.ts";
 import { LIFETIME_KINDS } from "../../domain/loyalty/ledger.ts";
+import { CLAIM_CODE_LENGTH, PREPAID_CODE_LENGTH } from "../../domain/loyalty/prepaid.ts";
 import { REDEMPTION_CODE_ALPHABET, REDEMPTION_CODE_LENGTH } from "../../domain/loyalty/rewards.ts";
 import { SEARCH_FOLD_FROM, SEARCH_FOLD_TO } from "../../domain/loyalty/shop-text.ts";
 
@@ -11,15 +12,17 @@ import { SEARCH_FOLD_FROM, SEARCH_FOLD_TO } from "../../domain/loyalty/shop-text
  * CREATE OR REPLACE after the migrations at every start (migrate.ts): a function's one home. A migration
  * never copies a body again; one that changes a function's arguments DROPs the old one (0006).
  */
-export const FUNCTIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "functions");
+const FUNCTIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "functions");
 
 const quote = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
 /** Constants the SQL shares with src/domain, owned there: `{{NAME}}` in a file becomes its SQL literal. */
 const CONSTANTS: Record<string, string> = {
+  CLAIM_CODE_LENGTH: String(CLAIM_CODE_LENGTH),
   ERASED_MARK: quote(ERASED_MARK),
   ERASED_NAME_MIN_LENGTH: String(ERASED_NAME_MIN_LENGTH),
   LIFETIME_KINDS: LIFETIME_KINDS.map(quote).join(", "),
+  PREPAID_CODE_LENGTH: String(PREPAID_CODE_LENGTH),
   REDEMPTION_CODE_ALPHABET: quote(REDEMPTION_CODE_ALPHABET),
   REDEMPTION_CODE_LENGTH: String(REDEMPTION_CODE_LENGTH),
   SEARCH_FOLD_FROM: quote(SEARCH_FOLD_FROM),

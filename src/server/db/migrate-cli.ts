@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { parseEnv } from "../env.ts";
-import { DataDirLockedError } from "./client.ts";
+import { DataDirLockedError } from "./data-dir.ts";
 import { openServerDatabase } from "./migrate.ts";
 
 /**

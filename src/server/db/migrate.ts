@@ -105,7 +105,7 @@ export async function openServerDatabase(
   warn: (message: string) => void,
 ): Promise<Database> {
   if (!env.DATABASE_URL) {
-    const database = await openDatabase({ dataDir: env.DATA_DIR });
+    const database = await openDatabase({ dataDir: env.DATA_DIR, template: true });
     try {
       await migrateDatabase(database);
     } catch (error) {

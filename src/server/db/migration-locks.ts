@@ -34,7 +34,7 @@ const RULES: Rule[] = [
   { pattern: /^(vacuum\s+full|cluster|lock\s+table)\b/i, why: "locks the table" },
 ];
 
-export type LockProblem = { migration: string; line: number; statement: string; why: string };
+type LockProblem = { migration: string; line: number; statement: string; why: string };
 
 /** The table a statement works on, for the statements the rules look at. */
 function tableOf(statement: string): string | null {

@@ -9,7 +9,7 @@ import type { Reply, Request, SerializedError, WorkerInit } from "./pglite-worke
  * statement at a time, one transaction at a time, statements outside it waiting for it (STACK.md).
  */
 
-export type Results<T> = { rows: T[]; fields: { name: string; dataTypeID: number }[]; affectedRows?: number };
+type Results<T> = { rows: T[]; fields: { name: string; dataTypeID: number }[]; affectedRows?: number };
 type QueryOptions = {
   rowMode?: "array" | "object";
   parsers?: Record<number, (value: string, typeId: number) => unknown>;
@@ -24,7 +24,7 @@ export interface PgliteLike {
   dumpDataDir(compression?: "none" | "gzip" | "auto"): Promise<Blob | File>;
   close(): Promise<void>;
 }
-export interface PgliteTxLike {
+interface PgliteTxLike {
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
   exec(sql: string): Promise<Results<unknown>[]>;
   rollback(): Promise<void>;

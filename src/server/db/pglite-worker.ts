@@ -10,7 +10,8 @@ import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { pgliteOptions } from "./pglite-options.ts";
 
-export type WorkerInit = { dataDir?: string; loadDataDir?: ArrayBuffer };
+/** `template`: a new dataDir starts from the committed template (pglite-options.ts). */
+export type WorkerInit = { dataDir?: string; loadDataDir?: ArrayBuffer; template?: boolean };
 
 /** A request from the main thread; `tx` names an open transaction (its statements go to it). */
 export type Request = { id: number } & (
@@ -36,7 +37,7 @@ export type Reply =
 export type SerializedError = { name: string; message: string; stack?: string; props: Record<string, unknown> };
 
 /** Errors cross as plain data: the message, the stack and every plain field (code, detail, constraint…). */
-export function serializeError(error: unknown): SerializedError {
+function serializeError(error: unknown): SerializedError {
   if (!(error instanceof Error)) return { name: "Error", message: String(error), props: {} };
   const props: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(error)) {
@@ -60,6 +61,7 @@ async function main() {
           : init.loadDataDir
             ? { loadDataDir: new Blob([init.loadDataDir]) }
             : {},
+        init.template,
       ),
     );
     await pglite.waitReady;

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { parseEnv } from "../env.ts";
 import { createDeps } from "../server.ts";
-import { DataDirLockedError } from "./client.ts";
+import { DataDirLockedError } from "./data-dir.ts";
 import { DEMO_ACCOUNTS, seedDemo } from "./seed.ts";
 
 /**

@@ -3,7 +3,7 @@ import type { WeeklyHours } from "../../domain/loyalty/hours.ts";
 import type { Logger } from "../lib/logger.ts";
 import { createReward, createShop, createUser, type FactoryDeps, recordVisit } from "./factories.ts";
 import { seedContestsDemo } from "../modules/contests/demo.ts";
-import { EMAIL_WORDING } from "../../domain/newsletter/consent.ts";
+import { EMAIL_WORDING } from "../../domain/messages/consent.ts";
 import { consents, doublePointsPeriods, shops, user, vipTiers } from "./schema/index.ts";
 
 /** Demo accounts, given in the README and the start log. Change them before real use. */
@@ -134,7 +134,7 @@ export async function seedDemo(deps: FactoryDeps, logger: Logger): Promise<boole
     flags: ["shared_device"],
   });
   await recordVisit(deps, { shopId: cafe.id, userId: shopper.id, at: new Date(now - 4 * DAY), delta: 10 });
-  await recordVisit(deps, { shopId: cafe.id, userId: shopper.id, at: new Date(now - 2 * DAY), delta: 20, kind: "double_points", reason: "Points ×2 : Happy hour" });
+  await recordVisit(deps, { shopId: cafe.id, userId: shopper.id, at: new Date(now - 2 * DAY), delta: 20, kind: "double_points", reason: "Happy hour" });
 
   // Rewards, VIP levels and the birthday gift (issue 5).
   const bakeryRewards = [

@@ -1,55 +1,12 @@
-import { createWriteStream, mkdirSync, renameSync, rmSync } from "node:fs";
-import { once } from "node:events";
-import path from "node:path";
-import { createGzip } from "node:zlib";
-import { backupFileName, listBackupFiles, writeBackup } from "../db/backup.ts";
-import type { Deps } from "../lib/context.ts";
+import { writeNightlyBackup } from "../db/nightly-backup.ts";
 import { defineJob } from "./define.ts";
 
-/**
- * The embedded database's nightly backup (docs/decisions/0039): one gzipped SQL file in DATA_DIR/backups, the
- * newest BACKUP_KEEP kept. PGlite does not fsync (README), so a copy that a restore can read is what makes the
- * embedded default fit a small shop. A PostgreSQL server is the operator's to back up (`npm run backup` from their
- * cron, or their own pg_dump): the job does nothing there.
- */
-export async function runNightlyBackup(
-  deps: Deps,
-  now = new Date(),
-): Promise<{ file: string | null; removed: number }> {
-  if (deps.database.kind !== "pglite" || deps.env.BACKUP_KEEP === 0) return { file: null, removed: 0 };
-  const dir = path.join(deps.env.DATA_DIR, "backups");
-  mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, backupFileName(now, true));
-  // Written beside its final name and renamed when whole: a crash never leaves a half file among the backups.
-  const partial = `${file}.partial`;
-  const out = createWriteStream(partial, { mode: 0o600 });
-  const gzip = createGzip();
-  gzip.pipe(out);
-  try {
-    await writeBackup(deps.database, async (chunk) => {
-      if (!gzip.write(chunk)) await once(gzip, "drain");
-    });
-    gzip.end();
-    await once(out, "finish");
-    renameSync(partial, file);
-  } catch (error) {
-    gzip.destroy();
-    out.destroy();
-    rmSync(partial, { force: true });
-    throw error;
-  }
-  const stale = listBackupFiles(dir).slice(deps.env.BACKUP_KEEP);
-  for (const old of stale) rmSync(path.join(dir, old), { force: true });
-  return { file, removed: stale.length };
-}
-
+/** The embedded database's nightly backup (db/nightly-backup.ts, docs/decisions/0039); nothing on PostgreSQL. */
 export const backupNightly = defineJob({
   name: "backup.nightly",
   queue: { policy: "stately", expireInSeconds: 3600, retryLimit: 3, retryDelay: 600, retryBackoff: true },
   schedule: { cron: "30 3 * * *" },
-  async run(_data, { deps, logger }) {
-    const result = await runNightlyBackup(deps);
-    if (result.file) logger.info(`backup: ${path.basename(result.file)} written, ${result.removed} older removed`);
-    return { file: result.file ? path.basename(result.file) : null, removed: result.removed };
+  async run(_data, { deps }) {
+    return writeNightlyBackup(deps);
   },
 });

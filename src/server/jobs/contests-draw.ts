@@ -12,6 +12,12 @@ export const contestsDraw = defineJob({
   schedule: { cron: "* * * * *" },
   runAtStart: true,
   async run(_data, { deps }) {
-    return runContestJobs({ db: deps.db, mailer: deps.mailer, logger: deps.logger, appUrl: deps.env.APP_URL });
+    return runContestJobs({
+      db: deps.db,
+      mailer: deps.mailer,
+      logger: deps.logger,
+      appUrl: deps.env.APP_URL,
+      jobs: deps.jobs,
+    });
   },
 });

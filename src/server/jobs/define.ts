@@ -3,7 +3,7 @@ import type { Deps } from "../lib/context.ts";
 import type { Logger } from "../lib/logger.ts";
 
 /** What a handler gets besides its data. */
-export type JobContext = {
+type JobContext = {
   deps: Deps;
   logger: Logger;
   job: { id: string; name: string; retryCount: number };
@@ -28,6 +28,14 @@ export type JobDefinition<Name extends string = string, Data extends object = ob
   /** Default send options for this queue (e.g. a singleton key). */
   send?: SendOptions;
   run: (data: Data, context: JobContext) => Promise<unknown>;
+};
+
+/**
+ * A job as the engine holds it, whatever its data: the engine hands each job the data it was sent, untouched
+ * (`run` taking `never` accepts every job's handler; a schedule's data is any object).
+ */
+export type EngineJob = Omit<JobDefinition<string, never>, "schedule"> & {
+  schedule?: { cron: string; tz?: string; data?: object };
 };
 
 /** Typed identity: keeps the literal name and the data type for `jobs.send`. */

@@ -1,40 +1,55 @@
-import type { PgBoss, Queue, SendOptions } from "pg-boss";
+import type { PgBoss, Queue } from "pg-boss";
 import type { Database } from "../db/client.ts";
 import type { Env } from "../env.ts";
-import type { Deps } from "../lib/context.ts";
+import type { Deps, Jobs } from "../lib/context.ts";
 import type { Logger } from "../lib/logger.ts";
 import { accountsPurge } from "./accounts-purge.ts";
+import { automationsMeasure } from "./automations-measure.ts";
+import { automationsRun } from "./automations-run.ts";
 import { backupNightly } from "./backup-nightly.ts";
 import { contestsDraw } from "./contests-draw.ts";
 import { dailyStatsFold } from "./daily-stats-fold.ts";
-import type { JobDefinition } from "./define.ts";
+import type { EngineJob, JobDefinition } from "./define.ts";
 import { messagesSend, messagesSweep } from "./messages-send.ts";
+import type { JobName, JobPayloads } from "./payloads.ts";
 import { redemptionsExpire } from "./redemptions-expire.ts";
+import { referralsRelease } from "./referrals-release.ts";
+import { retentionFold } from "./retention-fold.ts";
+import { reviewsRequest } from "./reviews-request.ts";
 import { scanClaimsCleanup } from "./scan-claims-cleanup.ts";
-import { testProbe } from "./test-probe.ts";
+import { tillPurchase } from "./till-purchase.ts";
+import { walletApple, walletGoogle, walletSweep } from "./wallet-updates.ts";
+import { webhooksDeliver, webhooksSweep } from "./webhooks-deliver.ts";
 
 /**
  * The job engine (docs/decisions/0015): pg-boss keeps every job in the database — PGlite through
  * `fromPglite` on the embedded default, its own small pool on a PostgreSQL server — so jobs survive
  * restarts, several processes share the queues (SKIP LOCKED) and a cron tick sends one job however
- * many processes run. Adding work: a file exporting `defineJob({...})` beside this one, listed here.
+ * many processes run. Adding work: a file exporting `defineJob({...})` beside this one, its name and
+ * data in payloads.ts, and its entry here (keyed by its name: a name of payloads.ts without its job,
+ * or a job reading other data than payloads.ts says, is a type error).
  */
-const JOBS = [
-  redemptionsExpire,
-  scanClaimsCleanup,
-  contestsDraw,
-  accountsPurge,
-  messagesSend,
-  messagesSweep,
-  dailyStatsFold,
-  backupNightly,
-] as const;
-/** Only when JOBS_TEST_PROBE is set. */
-const TEST_JOBS = [testProbe] as const;
-
-type AnyJob = (typeof JOBS)[number] | (typeof TEST_JOBS)[number];
-export type JobName = AnyJob["name"];
-export type JobData<N extends JobName> = Parameters<Extract<AnyJob, { name: N }>["run"]>[0];
+const JOBS: { [N in JobName]: JobDefinition<N, JobPayloads[N]> } = {
+  "redemptions.expire": redemptionsExpire,
+  "scan-claims.cleanup": scanClaimsCleanup,
+  "contests.draw": contestsDraw,
+  "accounts.purge": accountsPurge,
+  "messages.send": messagesSend,
+  "messages.sweep": messagesSweep,
+  "daily-stats.fold": dailyStatsFold,
+  "backup.nightly": backupNightly,
+  "wallet.sweep": walletSweep,
+  "wallet.apple": walletApple,
+  "wallet.google": walletGoogle,
+  "automations.run": automationsRun,
+  "automations.measure": automationsMeasure,
+  "retention.fold": retentionFold,
+  "referrals.release": referralsRelease,
+  "reviews.request": reviewsRequest,
+  "webhooks.deliver": webhooksDeliver,
+  "webhooks.sweep": webhooksSweep,
+  "till.purchase": tillPurchase,
+};
 
 /** Where a job goes after its last retry failed: kept 30 days for a person to look at and redrive. */
 export const DEAD_LETTER_QUEUE = "dead-letter";
@@ -49,22 +64,16 @@ const QUEUE_DEFAULTS = {
   deleteAfterSeconds: 7 * 24 * 3600,
 } satisfies Omit<Queue, "name">;
 
-export type Jobs = {
-  /** Queues a job; resolves with its id (null when a singleton/stately queue already holds one). */
-  send<N extends JobName>(name: N, data: JobData<N>, options?: SendOptions): Promise<string | null>;
-  /** Starts the engine and its workers and schedules. */
-  start(deps: Deps): Promise<void>;
-  /** Stops taking jobs, waits for running ones (up to `timeoutMs`), then lets go of the database. */
-  stop(timeoutMs?: number): Promise<void>;
-  readonly started: boolean;
-  /** The pg-boss instance, once started (tests look at job states through it). */
-  readonly boss: PgBoss | null;
+type JobsOptions = {
+  database: Database;
+  env: Env;
+  logger: Logger;
+  /** Queues beside the app's own, registered by the tests that need them (tests/setup/test-probe.ts). */
+  extraJobs?: readonly EngineJob[];
 };
 
-export type JobsOptions = { database: Database; env: Env; logger: Logger };
-
-export function createJobs({ database, env, logger }: JobsOptions): Jobs {
-  const definitions: JobDefinition<string, never>[] = [...JOBS, ...(env.JOBS_TEST_PROBE ? TEST_JOBS : [])] as never;
+export function createJobs({ database, env, logger, extraJobs = [] }: JobsOptions): Jobs {
+  const definitions: EngineJob[] = [...Object.values(JOBS), ...extraJobs];
   let boss: PgBoss | null = null;
   let starting: Promise<void> | null = null;
   let stopping: Promise<void> | null = null;
@@ -124,7 +133,8 @@ export function createJobs({ database, env, logger }: JobsOptions): Jobs {
             signal: stopSignal.signal,
           };
           try {
-            return await definition.run(job.data as never, context);
+            // A schedule without data sends null: a handler always gets an object.
+            return await definition.run((job.data ?? {}) as never, context);
           } catch (error) {
             const last = job.retryCount >= job.retryLimit;
             logger[last ? "error" : "warn"](

@@ -19,7 +19,7 @@ import { defineJob } from "./define.ts";
  * them again. `messages.sweep` (every minute and at start) queues every message that is
  * due or sending, for those whose jobs were lost (a send while the engine was starting).
  */
-export const SLICE_MS = 20_000;
+const SLICE_MS = 20_000;
 
 export async function runSendSlice(
   deps: Deps,
@@ -86,7 +86,7 @@ export const messagesSend = defineJob<"messages.send", { messageId: string; lane
 });
 
 /** Every due or sending message gets its lanes queued (a lane already queued keeps its job). */
-export async function sweepMessages(deps: Deps) {
+async function sweepMessages(deps: Deps) {
   const due = await deps.db.execute<{ id: string; status: string }>(sql`
     select id, status from messages
     where (status = 'scheduled' and scheduled_at <= now()) or status = 'sending'

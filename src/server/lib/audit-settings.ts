@@ -5,9 +5,11 @@ import type { ShopEnv } from "./shop-access.ts";
 /**
  * Settings changes of a shop's back-office go to the audit log (/admin/logs), once, here: every successful write
  * under /api/backoffice/shops/:shopId to one of the settings below is recorded as `settings.update` with the
- * section changed (never the values: a page may carry photos, the legal page personal names).
+ * section changed (never the values: a page may carry photos, the legal page personal names). A till's keys count as
+ * settings: an API key made or revoked, a webhook address added or removed, a new receipt key.
  */
-const SETTINGS = /\/api\/backoffice\/shops\/[^/]+\/(page|legal|hours|card|code-secret|double-points|reward-settings|vip-tiers)(\/[^/]+)?$/;
+const SETTINGS =
+  /\/api\/backoffice\/shops\/[^/]+\/(page|legal|hours|card|code-secret|double-points|reward-settings|vip-tiers|automations|api-keys|webhooks|receipt-key)(\/[^/]+)?(\/revoke)?$/;
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export const auditSettings = createMiddleware<ShopEnv>(async (c, next) => {

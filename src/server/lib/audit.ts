@@ -10,7 +10,7 @@ import { auditLog } from "../db/schema/index.ts";
 /** A database or a transaction of one. */
 type Writer = Pick<Db, "insert" | "execute">;
 
-export type AuditEntry = {
+type AuditEntry = {
   actorId: string | null;
   shopId?: string | null;
   /** A dotted verb, see AUDIT_ACTIONS. */
@@ -22,7 +22,7 @@ export type AuditEntry = {
 
 /** Every action the log records, with its French label for /admin/logs. */
 export const AUDIT_ACTIONS = {
-  "points.adjust": "Correction de points",
+  "points.adjust": "Correction de solde",
   "shop.suspend": "Boutique suspendue",
   "shop.reactivate": "Boutique réactivée",
   "member.invite": "Invitation d'un membre",
@@ -50,6 +50,12 @@ export const AUDIT_ACTIONS = {
   "account.purge_warning": "Compte averti avant purge",
   "account.purge": "Compte purgé (inactivité)",
   "shop.delete": "Boutique supprimée",
+  "export.prepaid": "Export des carnets et cartes cadeaux",
+  "import.customers": "Import de clients et de soldes",
+  "till.connect": "Caisse connectée",
+  "till.disconnect": "Caisse déconnectée",
+  "tablet.create": "Tablette de comptoir ajoutée",
+  "tablet.revoke": "Tablette de comptoir révoquée",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -1,11 +1,12 @@
 import type { Context } from "hono";
+import type { PgBoss, SendOptions } from "pg-boss";
 import { AppError } from "../../domain/errors.ts";
 import type { Auth, Session, SessionUser } from "../auth.ts";
 import type { Database, Db } from "../db/client.ts";
 import type { Env } from "../env.ts";
-import type { Jobs } from "../jobs/jobs.ts";
+import type { JobName, JobPayloads } from "../jobs/payloads.ts";
 import type { Mailer } from "../modules/mail/mail.service.ts";
-import type { VapidKeys } from "../modules/messages/push.ts";
+import type { VapidKeys } from "../modules/messages/channels/push.ts";
 import type { Logger } from "./logger.ts";
 import type { Metrics } from "./metrics.ts";
 
@@ -23,12 +24,30 @@ export type Deps = {
   metrics: Metrics;
 };
 
+/**
+ * The job engine as the rest of the server sees it (jobs/jobs.ts builds it). Declared here, beside Deps, because
+ * each refers to the other (`start` takes the deps); jobs.ts and the job files import this file, never the reverse.
+ */
+export type Jobs = {
+  /** Queues a job; resolves with its id (null when a singleton/stately queue already holds one). */
+  send<N extends JobName>(name: N, data: JobPayloads[N], options?: SendOptions): Promise<string | null>;
+  /** Starts the engine and its workers and schedules. */
+  start(deps: Deps): Promise<void>;
+  /** Stops taking jobs, waits for running ones (up to `timeoutMs`), then lets go of the database. */
+  stop(timeoutMs?: number): Promise<void>;
+  readonly started: boolean;
+  /** The pg-boss instance, once started (tests look at job states through it). */
+  readonly boss: PgBoss | null;
+};
+
 export type AppEnv = {
   Variables: {
     deps: Deps;
     user: SessionUser | null;
     session: Session | null;
     clientIp: string;
+    /** This request's id (lib/request-log.ts): on every log line and in X-Request-Id. */
+    requestId: string;
   };
 };
 

@@ -67,3 +67,11 @@ export function csvStream<R>(
   );
 }
 
+/** A streamed CSV export as the browser downloads it. */
+export const csvResponse = (body: ReadableStream<Uint8Array>, filename: string) =>
+  new Response(body, {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="${filename}"`,
+    },
+  });

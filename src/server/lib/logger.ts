@@ -7,7 +7,7 @@ import pino from "pino";
  * (lib/request-log.ts). Never pass secrets, tokens, passwords, names or query strings to it; e-mail addresses that
  * slip into a message (an SMTP server's refusal quotes the recipient) are masked before the line is written.
  */
-export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 export type Logger = Record<Exclude<LogLevel, "silent">, (msg: string, data?: Record<string, unknown>) => void>;
 
 const requestContext = new AsyncLocalStorage<Record<string, unknown>>();

@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Database } from "../db/client.ts";
 import { RemotePGlite } from "../db/pglite-remote.ts";
-import type { Jobs } from "../jobs/jobs.ts";
 
 /**
  * The figures an operator watches (ADR 0038), in one prom-client registry per app: what GET /metrics serves to
@@ -51,7 +50,14 @@ async function readDatabaseFigures(database: Database): Promise<DatabaseFigures>
   return { jobsReady: Boolean(has?.jobs), jobs, deliveries, outbox };
 }
 
-export function createMetrics({ database, jobs }: { database: Database; jobs: Jobs }): Metrics {
+/** Of the job engine, only whether it runs: the engine's own type lives beside Deps, which holds these metrics. */
+export function createMetrics({
+  database,
+  jobs,
+}: {
+  database: Database;
+  jobs: { readonly started: boolean };
+}): Metrics {
   const registry = new Registry();
   // Process figures, the event-loop delay among them (nodejs_eventloop_lag_*_seconds, from monitorEventLoopDelay).
   collectDefaultMetrics({ register: registry });

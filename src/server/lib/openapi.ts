@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Hono } from "hono";
 import { generateSpecs } from "hono-openapi";
 import type { Auth } from "../auth.ts";
-import { BLOCKED_AUTH_PATHS } from "../modules/accounts/auth-proxy.ts";
+import { BLOCKED_AUTH_PATHS } from "../modules/accounts/auth-limits.ts";
 import type { AppEnv } from "./context.ts";
 
 /**
@@ -118,7 +118,18 @@ async function build(app: Hono<AppEnv>, auth: Auth): Promise<OpenApiDocument> {
       servers: [{ url: "/" }],
       components: {
         schemas: { Error: ERROR_SCHEMA },
-        securitySchemes: { session: { type: "apiKey", in: "cookie", name: "fidele.session_token" } },
+        securitySchemes: {
+          session: { type: "apiKey", in: "cookie", name: "fidele.session_token" },
+          // The till API (/api/till, issue 29): a shop's API key, made by its owner in the back office.
+          tillKey: {
+            type: "http",
+            scheme: "bearer",
+            bearerFormat: "fid_…",
+            description:
+              "Une clé d'API de la boutique (Réglages › Caisse et API), envoyée en « Authorization: Bearer fid_… ». " +
+              "Limitée à 120 requêtes par minute ; révocable à tout moment.",
+          },
+        },
       },
     },
     includeEmptyPaths: true,

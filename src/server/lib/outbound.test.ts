@@ -3,8 +3,8 @@ import https from "node:https";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnv } from "../env.ts";
-import { pushPolicy } from "../modules/messages/push.ts";
-import { gatewayPolicy } from "../modules/sms/providers.ts";
+import { pushPolicy } from "../modules/messages/channels/push.ts";
+import { gatewayPolicy } from "../modules/messages/channels/sms-gateways.ts";
 import {
   agentFor,
   checkDestination,
@@ -272,6 +272,51 @@ describe("issue 22 item 1: the operator's settings", () => {
       gateway.closeAllConnections();
       await new Promise<void>((resolve) => gateway.close(() => resolve()));
       await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
+    }
+  });
+});
+
+describe("a kept-alive socket the far side dropped", () => {
+  it("sends the request again once on a new connection, and never on a fresh one that fails", async () => {
+    // Answers the first request of each connection (keep-alive, no timeout hint) and drops the connection on the
+    // second, without a word: what a gateway does when its idle timeout and our next request cross.
+    let connectionsSeen = 0;
+    let requestsSeen = 0;
+    let dropEverything = false;
+    const server = net.createServer((socket) => {
+      connectionsSeen++;
+      let served = 0;
+      socket.on("data", (chunk) => {
+        if (!chunk.toString("latin1").includes("\r\n\r\n")) return;
+        requestsSeen++;
+        if (dropEverything || served++ > 0) {
+          socket.destroy();
+          return;
+        }
+        socket.write(
+          "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nok",
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+    const { port: at } = server.address() as net.AddressInfo;
+    const url = `http://127.0.0.1:${at}/send`;
+    const policy = gatewayPolicy({ SMS_PROVIDER: "smsgate", SMS_API_URL: `http://127.0.0.1:${at}` }, url);
+    const post = () => outboundRequest(url, policy, { method: "POST", body: "{}", timeoutMs: 5000 });
+    try {
+      expect((await post()).body).toBe("ok");
+      // The second request goes out on the kept socket, which the server drops: sent again on a new one.
+      expect((await post()).body).toBe("ok");
+      expect({ connectionsSeen, requestsSeen }).toEqual({ connectionsSeen: 2, requestsSeen: 3 });
+      // A new connection that fails is the caller's failure, not tried again.
+      dropEverything = true;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const before = requestsSeen;
+      await expect(post()).rejects.toThrow(/socket hang up|ECONNRESET/);
+      // The kept socket (dropped) and one new connection (dropped too): two tries, no third.
+      expect(requestsSeen - before).toBe(2);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });

@@ -1,5 +1,6 @@
 import dns from "node:dns";
 import http from "node:http";
+import http2 from "node:http2";
 import https from "node:https";
 import net from "node:net";
 import tls from "node:tls";
@@ -22,7 +23,10 @@ import tls from "node:tls";
 export type OutboundPolicy = {
   /** What the request is for (logs only). */
   purpose: string;
-  /** Host names allowed: "fcm.googleapis.com" or "*.notify.windows.com" (any subdomain, not the bare suffix). */
+  /**
+   * Host names allowed: "fcm.googleapis.com" or "*.notify.windows.com" (any subdomain, not the bare suffix); "*":
+   * any name (a shop's webhook receiver), still only on public addresses.
+   */
   hosts: readonly string[];
   protocols: readonly ("https:" | "http:")[];
   /** Ports allowed with those hosts; absent: any. */
@@ -31,8 +35,8 @@ export type OutboundPolicy = {
   trustedOrigins: readonly string[];
 };
 
-export type Destination = { url: URL; trusted: boolean };
-export type Checked = { ok: true; destination: Destination } | { ok: false; reason: string };
+type Destination = { url: URL; trusted: boolean };
+type Checked = { ok: true; destination: Destination } | { ok: false; reason: string };
 
 export class OutboundRefused extends Error {
   constructor(reason: string) {
@@ -167,14 +171,16 @@ const defaultPort = (protocol: string) => (protocol === "https:" ? 443 : 80);
 
 function hostAllowed(hostname: string, patterns: readonly string[]): boolean {
   return patterns.some((pattern) =>
-    pattern.startsWith("*.")
-      ? hostname.endsWith(pattern.slice(1)) && hostname.length > pattern.length - 1
-      : hostname === pattern,
+    pattern === "*"
+      ? true
+      : pattern.startsWith("*.")
+        ? hostname.endsWith(pattern.slice(1)) && hostname.length > pattern.length - 1
+        : hostname === pattern,
   );
 }
 
 /** Normalises an origin as the URL parser would ("HTTPS://Push.Example:443" → "https://push.example"). */
-export function normaliseOrigin(origin: string): string | null {
+function normaliseOrigin(origin: string): string | null {
   try {
     return new URL(origin).origin;
   } catch {
@@ -214,7 +220,7 @@ const systemResolve: Resolve = (hostname) => dns.promises.lookup(hostname, { all
  * A `lookup` for net/tls connections that resolves the name and refuses it unless every address is public; the
  * connection then uses exactly those addresses (no second resolution).
  */
-export function guardedLookup(resolve: Resolve = systemResolve): net.LookupFunction {
+function guardedLookup(resolve: Resolve = systemResolve): net.LookupFunction {
   return ((hostname: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
     resolve(hostname).then(
       (addresses) => {
@@ -278,6 +284,10 @@ const MAX_BODY_BYTES = 64 * 1024;
 /**
  * One request through the door: refused (OutboundRefused) unless the policy allows the destination; no redirect
  * is followed. Network failures reject as usual.
+ *
+ * A kept-alive socket the far side closed while it sat idle fails the next request sent on it (ECONNRESET before any
+ * answer): that request never reached the application, so it is sent once more on a new connection (Node's own
+ * advice for `request.reusedSocket`). A failure on a fresh connection is the caller's.
  */
 export function outboundRequest(
   raw: string,
@@ -286,7 +296,22 @@ export function outboundRequest(
 ): Promise<OutboundResponse> {
   const checked = checkDestination(raw, policy);
   if (!checked.ok) return Promise.reject(new OutboundRefused(`${policy.purpose}: ${checked.reason}`));
-  const { url } = checked.destination;
+  return sendOnce(checked.destination, init).catch((error: unknown) => {
+    if (!(error instanceof StaleSocket)) throw error;
+    return sendOnce(checked.destination, init).catch((again: unknown) => {
+      throw again instanceof StaleSocket ? again.cause : again;
+    });
+  });
+}
+
+/** The far side closed a kept-alive socket before answering anything on it. */
+class StaleSocket extends Error {}
+
+function sendOnce(
+  destination: Destination,
+  init: { method: string; headers?: Record<string, string>; body?: string; timeoutMs: number },
+): Promise<OutboundResponse> {
+  const { url } = destination;
   const client = url.protocol === "https:" ? https : http;
   return new Promise((resolve, reject) => {
     const request = client.request(
@@ -297,7 +322,7 @@ export function outboundRequest(
           ...init.headers,
           ...(init.body !== undefined ? { "content-length": String(Buffer.byteLength(init.body)) } : {}),
         },
-        agent: agentFor(checked.destination),
+        agent: agentFor(destination),
         timeout: init.timeoutMs,
       },
       (response) => {
@@ -318,7 +343,30 @@ export function outboundRequest(
       },
     );
     request.on("timeout", () => request.destroy(new Error(`timed out after ${init.timeoutMs} ms`)));
-    request.on("error", reject);
+    request.on("error", (error: NodeJS.ErrnoException) => {
+      const stale = request.reusedSocket && (error.code === "ECONNRESET" || error.message === "socket hang up");
+      reject(stale ? new StaleSocket(error.message, { cause: error }) : error);
+    });
     request.end(init.body);
+  });
+}
+
+/**
+ * An HTTP/2 session through the door (APNs, which speaks nothing else): refused (OutboundRefused) unless the policy
+ * allows the origin; a name that is not the operator's is resolved by the guarded lookup, like the agents' above.
+ * `tls` carries a client certificate when the far side asks for one (APNs takes the Pass Type ID certificate).
+ */
+export function outboundHttp2(
+  raw: string,
+  policy: OutboundPolicy,
+  tlsOptions: { cert?: string; key?: string; passphrase?: string } = {},
+): http2.ClientHttp2Session {
+  const checked = checkDestination(raw, policy);
+  if (!checked.ok) throw new OutboundRefused(`${policy.purpose}: ${checked.reason}`);
+  const { url, trusted } = checked.destination;
+  return http2.connect(url.origin, {
+    ...tlsOptions,
+    ...(trusted ? {} : { lookup: guardedLookup() }),
+    ...(extraCa ? { ca: [...tls.rootCertificates, extraCa.toString()] } : {}),
   });
 }

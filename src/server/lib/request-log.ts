@@ -15,12 +15,12 @@ export const requestLog: MiddlewareHandler<AppEnv> = async (c, next) => {
   const started = performance.now();
   const given = c.req.header("x-request-id");
   const requestId = given && SANE_REQUEST_ID.test(given) ? given : randomUUID();
+  c.set("requestId", requestId); // echoed in X-Request-Id by lib/edge-headers.ts
   await withLogContext({ requestId }, next);
   const seconds = (performance.now() - started) / 1000;
   const { logger, metrics } = c.get("deps");
   const route = c.req.routePath;
   const status = c.res.status;
-  c.res.headers.set("X-Request-Id", requestId);
   metrics.observeRequest(c.req.method, route, status, seconds);
   const access = (c.var as { access?: { shopId?: string } }).access;
   logger.info("request", {

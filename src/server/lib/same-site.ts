@@ -18,7 +18,7 @@ export function isJsonType(contentType: string | undefined | null): boolean {
   return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
-/** The unsubscribe address of a marketing e-mail, and its page's form (modules/newsletter/email.routes.ts). */
+/** The unsubscribe address of a marketing e-mail, and its page's form (modules/messages/messages.routes.ts). */
 const UNSUBSCRIBE_PATH = /^\/api\/email\/unsubscribe\/[A-Za-z0-9_-]{1,400}\.[A-Za-z0-9_-]{1,100}(\/preferences)?$/;
 
 /**
@@ -27,7 +27,7 @@ const UNSUBSCRIBE_PATH = /^\/api\/email\/unsubscribe\/[A-Za-z0-9_-]{1,400}\.[A-Z
  * `multipart/form-data`). The signed token in its path is its only authority; it
  * reads no session, so a forged cross-site POST can do nothing without the token.
  */
-export function isOneClickUnsubscribe(method: string, path: string, contentType: string | undefined): boolean {
+function isOneClickUnsubscribe(method: string, path: string, contentType: string | undefined): boolean {
   if (method !== "POST" || !UNSUBSCRIBE_PATH.test(path)) return false;
   const type = contentType?.split(";")[0]?.trim().toLowerCase();
   return type === "application/x-www-form-urlencoded" || type === "multipart/form-data";
@@ -35,7 +35,7 @@ export function isOneClickUnsubscribe(method: string, path: string, contentType:
 
 /**
  * The other exception: an SMS gateway posting a reply as a form (Twilio's inbound webhook sends `From` and `Body`
- * as `application/x-www-form-urlencoded`). Its shared secret (modules/sms) is its only authority; it reads no
+ * as `application/x-www-form-urlencoded`). Its shared secret (modules/messages/unsubscribe/sms-stop.ts) is its only authority; it reads no
  * session, so a forged form POST without the secret is a 401.
  */
 export function isGatewayFormWebhook(method: string, path: string, contentType: string | undefined): boolean {

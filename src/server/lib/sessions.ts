@@ -4,6 +4,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Auth, Session, SessionUser } from "../auth.ts";
 import type { Db } from "../db/client.ts";
 import { session as sessionTable, user as userTable } from "../db/schema/index.ts";
+import { MAX_ENTRIES, type SessionCache, sessionCacheOf } from "./session-cache.ts";
 
 /**
  * The session of an API request, without better-auth's `getSession` on the hot path
@@ -15,55 +16,11 @@ import { session as sessionTable, user as userTable } from "../db/schema/index.t
  * session due for its daily expiry refresh (`updateAge`), an expired one — goes to better-auth's own getSession,
  * so its rules (refresh, clean-up, cookie) stay the only ones.
  *
- * Revocation: better-auth's session and user hooks (auth.ts) forget the affected entries at once in this
- * process; other processes serving the same database see a revoked session for at most SESSION_CACHE_TTL_MS.
- * Any code that writes the `user` or `session` tables without better-auth must call forgetUser / forgetSession.
+ * The answers are kept in session-cache.ts, which also holds their revocation (forgetUser / forgetSession).
  */
 
-export type SignedIn = { session: Session; user: SessionUser };
-export type ResolvedSession = { signedIn: SignedIn | null; setCookies: string[] };
-
-/** How long an answer may be reused in this process: the worst delay for a revocation made elsewhere. */
-export const SESSION_CACHE_TTL_MS = 5_000;
-const MAX_ENTRIES = 10_000;
-
-/** `signed` is the cookie value that was verified: on a hit, comparing it stands in for the HMAC. */
-type Entry = { value: SignedIn; signed: string; cachedUntil: number };
-
-export type SessionCache = {
-  entries: Map<string, Entry>;
-  /** Bumped by every invalidation: a lookup that started before one does not fill the cache. */
-  generation: number;
-  ttlMs: number;
-  /** The clock (tests move it). */
-  now: () => number;
-};
-
-const caches = new WeakMap<Db, SessionCache>();
-
-/** The session cache of one database (one per app; the same pattern as the scan profiles). */
-export function sessionCacheOf(db: Db): SessionCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = { entries: new Map(), generation: 0, ttlMs: SESSION_CACHE_TTL_MS, now: () => Date.now() };
-    caches.set(db, cache);
-  }
-  return cache;
-}
-
-/** A session was deleted, revoked or changed. */
-export function forgetSession(db: Db, token: string): void {
-  const cache = sessionCacheOf(db);
-  cache.generation++;
-  cache.entries.delete(token);
-}
-
-/** A user was changed (banned, role, name…) or deleted: forget every session of theirs. */
-export function forgetUser(db: Db, userId: string): void {
-  const cache = sessionCacheOf(db);
-  cache.generation++;
-  for (const [token, entry] of cache.entries) if (entry.value.user.id === userId) cache.entries.delete(token);
-}
+type SignedIn = { session: Session; user: SessionUser };
+type ResolvedSession = { signedIn: SignedIn | null; setCookies: string[] };
 
 type AuthConfig = {
   cookieName: string;
@@ -93,7 +50,7 @@ function configOf(auth: Auth): Promise<AuthConfig> {
 }
 
 /** The first value of cookie `name` (better-call also keeps the first), URI-decoded; null when absent. */
-export function readCookie(header: string | null, name: string): string | null {
+function readCookie(header: string | null, name: string): string | null {
   if (!header) return null;
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
@@ -122,10 +79,12 @@ function splitSigned(signed: string | null): { value: string; signature: string 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** The value of a better-call signed cookie when its signature holds, else null. */
-export function verifySignedValue(signed: string | null, secret: string): string | null {
+function verifySignedValue(signed: string | null, secret: string): string | null {
   const parts = splitSigned(signed);
   if (!parts) return null;
-  return sameText(createHmac("sha256", secret).update(parts.value).digest("base64"), parts.signature) ? parts.value : null;
+  return sameText(createHmac("sha256", secret).update(parts.value).digest("base64"), parts.signature)
+    ? parts.value
+    : null;
 }
 
 const statements = new WeakMap<Db, ReturnType<typeof prepareLookup>>();
@@ -169,7 +128,8 @@ export async function resolveSession(deps: { auth: Auth; db: Db }, headers: Head
   if (!signed || !parts) return signedOut;
   const token = parts.value;
 
-  const cache = sessionCacheOf(deps.db);
+  // Every entry of the cache was put there below, from this type.
+  const cache = sessionCacheOf(deps.db) as SessionCache<SignedIn>;
   const now = cache.now();
   const isDueForRefresh = (s: Session) =>
     new Date(s.expiresAt).getTime() - config.expiresInMs + config.updateAgeMs <= now &&
@@ -180,7 +140,12 @@ export async function resolveSession(deps: { auth: Auth; db: Db }, headers: Head
   // The very cookie verified before: no HMAC to compute again.
   const isVerified = cached ? sameText(cached.signed, signed) : verifySignedValue(signed, config.secret) === token;
   if (!isVerified) return signedOut;
-  if (cached && cached.cachedUntil > now && new Date(cached.value.session.expiresAt).getTime() > now && !isDueForRefresh(cached.value.session)) {
+  if (
+    cached &&
+    cached.cachedUntil > now &&
+    new Date(cached.value.session.expiresAt).getTime() > now &&
+    !isDueForRefresh(cached.value.session)
+  ) {
     return isBanned(cached.value.user, now) ? signedOut : { signedIn: cached.value, setCookies: [] };
   }
   if (cached) cache.entries.delete(token);
@@ -204,19 +169,49 @@ export async function resolveSession(deps: { auth: Auth; db: Db }, headers: Head
   return { signedIn: value, setCookies: [] };
 }
 
-/** SPEC §7.1 "who is online": a signed-in request marks its user seen, at most once a minute per user and process. */
-export const HEARTBEAT_EVERY_MS = 60_000;
-const lastBeats = new WeakMap<Db, Map<string, number>>();
+/**
+ * SPEC §7.1 "who is online": a signed-in request marks its user seen, at most once a minute per user and process.
+ * The marks are written together, once a second (one commit for all, where one a request made a platform's
+ * shoppers — each seen once — wait on the disk's WAL flush: the platform bench's main wait). A read of who is online
+ * in this process writes the pending ones first; another process sees them a second late at most.
+ */
+const HEARTBEAT_EVERY_MS = 60_000;
+const HEARTBEAT_FLUSH_MS = 1_000;
+type Beats = { last: Map<string, number>; pending: Set<string>; timer: ReturnType<typeof setTimeout> | null };
+const beatsByDb = new WeakMap<Db, Beats>();
 
 export function heartbeat(db: Db, userId: string, now = Date.now()): void {
-  let beats = lastBeats.get(db);
+  let beats = beatsByDb.get(db);
   if (!beats) {
-    beats = new Map();
-    lastBeats.set(db, beats);
+    beats = { last: new Map(), pending: new Set(), timer: null };
+    beatsByDb.set(db, beats);
   }
-  if ((beats.get(userId) ?? 0) > now - HEARTBEAT_EVERY_MS) return;
-  if (beats.size >= MAX_ENTRIES) beats.clear();
-  beats.set(userId, now);
+  if ((beats.last.get(userId) ?? 0) > now - HEARTBEAT_EVERY_MS) return;
+  if (beats.last.size >= MAX_ENTRIES) beats.last.clear();
+  beats.last.set(userId, now);
+  beats.pending.add(userId);
   // Not awaited: the request does not wait for its heartbeat, and a failed one only delays "online".
-  db.execute(sql`update profiles set last_seen = now() where id = ${userId}`).catch(() => beats.delete(userId));
+  beats.timer ??= setTimeout(() => void flushHeartbeats(db), HEARTBEAT_FLUSH_MS);
+  beats.timer.unref?.();
+}
+
+/** Writes the pending marks of this process now (before reading who is online). */
+export async function flushHeartbeats(db: Db): Promise<void> {
+  const beats = beatsByDb.get(db);
+  if (!beats) return;
+  if (beats.timer) clearTimeout(beats.timer);
+  beats.timer = null;
+  if (beats.pending.size === 0) return;
+  const ids = [...beats.pending];
+  beats.pending.clear();
+  await db
+    .execute(
+      sql`update profiles set last_seen = now() where id in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
+    )
+    .catch(() => {
+      for (const id of ids) beats.last.delete(id);
+    });
 }

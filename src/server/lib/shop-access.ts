@@ -8,8 +8,8 @@ import { shops } from "../db/schema/index.ts";
 import type { AppEnv } from "./context.ts";
 import { fieldErrors } from "./validate.ts";
 
-export type ShopRole = "owner" | "admin" | "member";
-export type AccessLevel = "staff" | "owner";
+type ShopRole = "owner" | "admin" | "member";
+type AccessLevel = "staff" | "owner";
 
 /** Who is acting on which shop, and as what. */
 export type ShopAccess = {
@@ -90,7 +90,7 @@ export const ownerOnly = createMiddleware<ShopEnv>(async (c, next) => {
   await next();
 });
 
-export const shopNotFound = () =>
+const shopNotFound = () =>
   new AppError("NOT_FOUND", { message: "shop not accessible", userMessage: "Boutique introuvable." });
 
 /** The shop row the access reaches, else "not found". */
@@ -104,13 +104,22 @@ export async function scopedShop(db: Db, access: ShopAccess) {
   return shop;
 }
 
+/**
+ * A capped insert (`insert … select … from shops s where s.id = shopScope(access) and (count) < cap`) made no row:
+ * "not found" when the shop is out of reach, else the cap's conflict with its French message.
+ */
+export async function refuseCappedInsert(db: Db, access: ShopAccess, capMessage: string): Promise<never> {
+  await scopedShop(db, access);
+  throw new AppError("CONFLICT", { userMessage: capMessage });
+}
+
 /** Updates the shop the access reaches (its `updatedAt` too) and returns its scan uid, else "not found". */
 export async function updateScopedShop(db: Db, access: ShopAccess, values: Partial<typeof shops.$inferInsert>) {
   const [row] = await db
     .update(shops)
     .set({ ...values, updatedAt: sql`now()` })
     .where(eq(shops.id, shopScope(access)))
-    .returning({ scanUid: shops.scanUid });
+    .returning({ scanUid: shops.scanUid, receiptWindowMinutes: shops.receiptWindowMinutes });
   if (!row) throw shopNotFound();
   return row;
 }
@@ -128,5 +137,3 @@ export function shopScope(access: ShopAccess): SQL {
       sql`, `,
     )}) limit 1)`;
 }
-
-export type ScopedDb = { db: Db; access: ShopAccess };

@@ -6,9 +6,9 @@ import { useSyncExternalStore } from "react";
  * paint; this module keeps it applied afterwards, follows the system when asked to, and lets a route force a mode
  * (RouteMeta.colorMode in src/domain/routes.ts) without touching the saved choice.
  */
-export type ColourMode = "system" | "light" | "dark";
+type ColourMode = "system" | "light" | "dark";
 
-export const COLOUR_MODE_KEY = "fidele:colour-mode";
+const COLOUR_MODE_KEY = "fidele:colour-mode";
 const MODES: readonly ColourMode[] = ["system", "light", "dark"];
 
 const listeners = new Set<() => void>();
@@ -44,11 +44,11 @@ function emit() {
   for (const listener of listeners) listener();
 }
 
-export function getColourMode(): ColourMode {
+function getColourMode(): ColourMode {
   return mode;
 }
 
-export function setColourMode(next: ColourMode) {
+function setColourMode(next: ColourMode) {
   mode = next;
   try {
     localStorage.setItem(COLOUR_MODE_KEY, next);
@@ -85,7 +85,7 @@ const subscribe = (listener: () => void) => {
   return () => listeners.delete(listener);
 };
 
-export function useColourMode(): ColourMode {
+function useColourMode(): ColourMode {
   return useSyncExternalStore(subscribe, getColourMode, () => "system" as const);
 }
 
@@ -138,41 +138,5 @@ export function ColourModeButton() {
     >
       <ModeIcon mode={current} />
     </button>
-  );
-}
-
-/** The full setting, for the profile page: three choices side by side. */
-export function ColourModeSetting() {
-  const current = useColourMode();
-  return (
-    <fieldset>
-      <legend className="text-base font-semibold">Apparence</legend>
-      <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-        « Système » suit le réglage clair ou sombre de votre téléphone.
-      </p>
-      <div className="mt-3 grid grid-cols-3 gap-1 rounded-xl bg-stone-100 p-1 dark:bg-stone-800">
-        {MODES.map((option) => (
-          <label
-            key={option}
-            className={`flex min-h-11 cursor-pointer items-center justify-center gap-2 rounded-lg text-sm font-medium has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 ${
-              option === current
-                ? "bg-white text-brand-800 shadow-sm dark:bg-stone-950 dark:text-brand-200"
-                : "text-stone-700 dark:text-stone-300"
-            }`}
-          >
-            <input
-              type="radio"
-              name="colour-mode"
-              value={option}
-              checked={option === current}
-              onChange={() => setColourMode(option)}
-              className="sr-only"
-            />
-            <ModeIcon mode={option} className="size-4" />
-            {LABELS[option]}
-          </label>
-        ))}
-      </div>
-    </fieldset>
   );
 }

@@ -1,12 +1,12 @@
 /** SPEC §4, §9: a push received while the page has focus is shown as a browser notification, closed after 5 s. */
-export const FOREGROUND_NOTIFICATION_TAG = "foreground-notification";
-export const FOREGROUND_NOTIFICATION_ICON = "/pwa-192x192.png";
-export const FOREGROUND_NOTIFICATION_CLOSE_MS = 5_000;
+const FOREGROUND_NOTIFICATION_TAG = "foreground-notification";
+const FOREGROUND_NOTIFICATION_ICON = "/pwa-192x192.png";
+const FOREGROUND_NOTIFICATION_CLOSE_MS = 5_000;
 
-export type ForegroundMessage = { title: string; body: string };
+type ForegroundMessage = { title: string; body: string };
 
 /** What the service worker posts to its pages when a push arrives (the push issue sends it). */
-export type PushMessage = ForegroundMessage & { type: "push" };
+type PushMessage = ForegroundMessage & { type: "push" };
 
 export function isPushMessage(data: unknown): data is PushMessage {
   if (typeof data !== "object" || data === null) return false;

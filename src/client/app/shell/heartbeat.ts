@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { api, unwrap } from "../../lib/api-client.ts";
 
 /** SPEC §7.1, §9: last_seen is written at start and every 60 000 ms while someone is signed in and the app is open. */
-export const HEARTBEAT_INTERVAL_MS = 60_000;
+const HEARTBEAT_INTERVAL_MS = 60_000;
 
 const sendHeartbeat = () => {
   // Offline, the beat would only fail: the next one after the network returns records the visit.

@@ -8,7 +8,7 @@ import { lazy, Suspense, useSyncExternalStore } from "react";
  */
 export const HIDE_INSTALL_KEY = "fidele:hide-install";
 
-export type InstallState = "idle" | "shown" | "accepted" | "dismissed";
+type InstallState = "idle" | "shown" | "accepted" | "dismissed";
 
 type BeforeInstallPromptEvent = Event & {
   prompt: () => Promise<unknown>;
@@ -24,7 +24,7 @@ function setState(next: InstallState) {
   for (const listener of listeners) listener();
 }
 
-export function isInstallHidden(): boolean {
+function isInstallHidden(): boolean {
   try {
     return localStorage.getItem(HIDE_INSTALL_KEY) === "true";
   } catch {
@@ -60,7 +60,7 @@ export function captureInstallPrompt() {
   });
 }
 
-export async function acceptInstall() {
+async function acceptInstall() {
   const event = deferred;
   if (!event) return;
   deferred = null;
@@ -70,7 +70,7 @@ export async function acceptInstall() {
   setState(outcome);
 }
 
-export function dismissInstall() {
+function dismissInstall() {
   deferred = null;
   hideForGood();
   setState("dismissed");
@@ -81,7 +81,7 @@ const subscribe = (listener: () => void) => {
   return () => listeners.delete(listener);
 };
 
-export function useInstallState(): InstallState {
+function useInstallState(): InstallState {
   return useSyncExternalStore(
     subscribe,
     () => state,

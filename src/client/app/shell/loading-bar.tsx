@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 
 /** SPEC §2, §9: a 3 px bar, shown only when a navigation lasts longer than 200 ms; 2000 ms is its estimated run. */
 export const LOADING_BAR_THROTTLE_MS = 200;
-export const LOADING_BAR_DURATION_MS = 2000;
+const LOADING_BAR_DURATION_MS = 2000;
 const FINISH_MS = 250;
 
 type Phase = "hidden" | "running" | "finishing";

@@ -4,10 +4,10 @@ import { lazy, Suspense, useEffect, useState } from "react";
 const MobileOnlyOverlayView = lazy(() => import("./mobile-only-overlay-view.tsx"));
 
 /** SPEC §9: mobile width limit and overlay delay. */
-export const MOBILE_MAX_WIDTH = 1280;
+const MOBILE_MAX_WIDTH = 1280;
 export const OVERLAY_REMOVAL_DELAY_MS = 15_000;
 
-export const isTooWide = (width: number) => width > MOBILE_MAX_WIDTH;
+const isTooWide = (width: number) => width > MOBILE_MAX_WIDTH;
 
 type Timers = { setTimeout: (fn: () => void, ms: number) => unknown; clearTimeout: (id: unknown) => void };
 

@@ -7,7 +7,7 @@ const ON_THE_DASHBOARD = new Set<string>(["/admin", "/manager", "/reader"]);
 
 /** The owner's menu as tiles on the dashboard, by group (the admin bar's drawer lists the same entries). */
 export function BackOfficeTiles() {
-  const groups = menuFor("owner")
+  const groups = menuFor(["owner"])
     .map((group) => ({ ...group, links: group.links.filter((link) => !ON_THE_DASHBOARD.has(link.to)) }))
     .filter((group) => group.links.length > 0);
   return (

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../lib/api-client.ts";
 import { backofficeKeys } from "./shop-keys.ts";
 
-export const getCardSettings = (shopId: string) =>
+const getCardSettings = (shopId: string) =>
   unwrap(api.backoffice.shops[":shopId"].card.$get({ param: { shopId } })).then((r) => r.card);
 
 export const cardSettingsQueryOptions = (shopId: string) =>

@@ -2,10 +2,10 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../lib/api-client.ts";
 import { backofficeKeys } from "./shop-keys.ts";
 
-export const getShopOverview = (shopId: string) =>
+const getShopOverview = (shopId: string) =>
   unwrap(api.backoffice.shops[":shopId"].$get({ param: { shopId } })).then((r) => r.shop);
 
-export const shopOverviewQueryOptions = (shopId: string) =>
+const shopOverviewQueryOptions = (shopId: string) =>
   queryOptions({ queryKey: backofficeKeys.overview(shopId), queryFn: () => getShopOverview(shopId) });
 
 export const useShopOverview = (shopId: string | null) =>

@@ -1,6 +1,7 @@
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { formatDate } from "../../../domain/format.ts";
-import { api, ApiError, unwrap } from "../../lib/api-client.ts";
+import { api, errorText, unwrap } from "../../lib/api-client.ts";
 import { Button } from "../ui/button.tsx";
 import { Notice } from "../ui/notice.tsx";
 
@@ -21,20 +22,12 @@ const handOver = (shopId: string, id: string) =>
 
 export function LotHandOver({ shopId, lot, onNext }: { shopId: string; lot: CounterLot; onNext: () => void }) {
   const [current, setCurrent] = useState(lot);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const give = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      setCurrent(await handOver(shopId, current.id));
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : "Une erreur inattendue est survenue. Réessayez.");
-      setCurrent(await lookupLot(shopId, current.code).catch(() => current));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const give = useMutation({
+    mutationFn: () => handOver(shopId, current.id),
+    onSuccess: setCurrent,
+    // Refused (handed over meanwhile, expired…): the lot as it is now, beside the reason.
+    onError: async () => setCurrent(await lookupLot(shopId, current.code).catch(() => current)),
+  });
   const done = current.status === "handed_over";
   return (
     <section
@@ -61,7 +54,7 @@ export function LotHandOver({ shopId, lot, onNext }: { shopId: string; lot: Coun
           {current.statusLabel}
         </dd>
       </dl>
-      {error ? <Notice tone="error">{error}</Notice> : null}
+      {give.isError ? <Notice tone="error">{errorText(give.error)}</Notice> : null}
       {done ? (
         <Notice tone="success">
           Lot remis{current.handedOverByName ? ` par ${current.handedOverByName}` : ""}
@@ -69,7 +62,7 @@ export function LotHandOver({ shopId, lot, onNext }: { shopId: string; lot: Coun
         </Notice>
       ) : null}
       {current.status === "to_hand_over" ? (
-        <Button onClick={() => void give()} isLoading={busy} full>
+        <Button onClick={() => give.mutate()} isLoading={give.isPending} full>
           Remettre le lot
         </Button>
       ) : null}

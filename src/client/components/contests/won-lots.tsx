@@ -8,10 +8,10 @@ import { QrImage } from "../qr/qr-image.tsx";
  * Lots I won in contests, with the code to show at the counter and the claim deadline. Shared by /jeu-concours
  * (my wins) and the shopper's cards and rewards (/cartes-de-fidelite), so a win is seen where rewards are.
  */
-export const getMyContests = () => unwrap(api.contests.mine.$get());
+const getMyContests = () => unwrap(api.contests.mine.$get());
 export const myContestsQueryOptions = (enabled = true) =>
   queryOptions({ queryKey: ["contests", "mine"], queryFn: getMyContests, enabled });
-export type MyWin = Awaited<ReturnType<typeof getMyContests>>["wins"][number];
+type MyWin = Awaited<ReturnType<typeof getMyContests>>["wins"][number];
 
 export function WinCard({ win }: { win: MyWin }) {
   return (

@@ -22,7 +22,7 @@ export function ForbiddenView() {
     <ErrorView
       status={403}
       title="Accès refusé"
-      message="Cette page est réservée à d'autres comptes (commerçant, équipe ou administrateur). Si vous pensez que c'est une erreur, contactez le responsable de la boutique."
+      message="Cette page est réservée à d'autres comptes (boutique, équipe ou administration de la plateforme). Si vous pensez que c'est une erreur, contactez la boutique."
     />
   );
 }

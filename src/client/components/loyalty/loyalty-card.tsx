@@ -55,7 +55,7 @@ export function progressLabelFr(progress: CardProgress): string {
 }
 
 /** "Plus que 3 tampons avant votre récompense", "Plus qu'un tampon …", "Carte complète …" (src/domain/phrases.ts). */
-export function progressHintFr(progress: CardProgress): string {
+function progressHintFr(progress: CardProgress): string {
   if (progress.mode === "points") return "Cumulez des points à chaque passage.";
   return stampsLeftFr(progress.goal - progress.stamps);
 }

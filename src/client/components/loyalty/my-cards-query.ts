@@ -4,7 +4,7 @@ import { useMe } from "../../lib/me.ts";
 import { queryClient } from "../../lib/query-client.ts";
 
 /** GET /api/cards: the signed-in shopper's cards, last visited first. */
-export const getMyCards = () => unwrap(api.cards.$get()).then((r) => r.cards);
+const getMyCards = () => unwrap(api.cards.$get()).then((r) => r.cards);
 export type MyCard = Awaited<ReturnType<typeof getMyCards>>[number];
 
 /*
@@ -37,7 +37,7 @@ function save(userId: string | undefined, cards: MyCard[]) {
   }
 }
 
-export function forgetSavedCards() {
+function forgetSavedCards() {
   try {
     localStorage.removeItem(STORAGE_KEY);
   } catch {
@@ -50,7 +50,7 @@ queryClient.getQueryCache().subscribe((event) => {
   if (event.query.queryKey[0] === "me" && event.query.state.status === "success" && event.query.state.data === null) forgetSavedCards();
 });
 
-export const myCardsQueryOptions = (userId: string | undefined) =>
+const myCardsQueryOptions = (userId: string | undefined) =>
   queryOptions({
     queryKey: ["cards", "mine", userId ?? "offline"],
     queryFn: async () => {

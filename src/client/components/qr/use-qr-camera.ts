@@ -4,7 +4,7 @@ import type { QrDetector } from "./qr-detector.ts";
 /** Why the camera could not scan: each page says it in its own words. */
 export type CameraProblem = "unsupported" | "denied" | "no-camera" | "busy" | "reader" | "failed";
 
-export type QrCamera =
+type QrCamera =
   | { kind: "off" }
   | { kind: "starting" }
   | { kind: "scanning" }

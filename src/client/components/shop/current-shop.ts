@@ -2,16 +2,17 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useCallback, useSyncExternalStore } from "react";
 import { useSearchParams } from "react-router";
 import { api, unwrap } from "../../lib/api-client.ts";
+import { meQueryOptions } from "../../lib/me.ts";
 
 /**
  * Which shop the back-office and the counter act on. A person may belong to
  * several shops (GET /api/shops/mine): the choice is remembered in localStorage;
  * `?boutique={shopId}` in the URL wins (links in e-mails, sharing a page).
  */
-export const CURRENT_SHOP_STORAGE_KEY = "fidele.current-shop";
+const CURRENT_SHOP_STORAGE_KEY = "fidele.current-shop";
 const PARAM = "boutique";
 
-export const getMyShops = () => unwrap(api.shops.mine.$get()).then((r) => r.shops);
+const getMyShops = () => unwrap(api.shops.mine.$get()).then((r) => r.shops);
 
 export const myShopsQueryOptions = () =>
   queryOptions({ queryKey: ["shops", "mine"], queryFn: getMyShops, staleTime: 60_000 });
@@ -56,7 +57,7 @@ const snapshot = () => readStored() ?? memory;
 const MANAGES = new Set(["owner", "admin"]);
 
 /** The default shop: one the person manages, else the first one. */
-export function pickShop(shops: readonly MyShop[], wanted: string | null): MyShop | null {
+export function pickShop<S extends { id: string; role: string }>(shops: readonly S[], wanted: string | null): S | null {
   return shops.find((s) => s.id === wanted) ?? shops.find((s) => MANAGES.has(s.role)) ?? shops[0] ?? null;
 }
 
@@ -68,11 +69,15 @@ export function pickShop(shops: readonly MyShop[], wanted: string | null): MySho
 export function useCurrentShop(options: { enabled?: boolean } = {}) {
   const enabled = options.enabled ?? true;
   const query = useQuery({ ...myShopsQueryOptions(), enabled });
+  const me = useQuery({ ...meQueryOptions(), enabled });
   const [params, setParams] = useSearchParams();
   const stored = useSyncExternalStore(subscribe, snapshot, () => null);
   const fromUrl = params.get(PARAM);
   const shops = query.data ?? [];
-  const remembered = pickShop(shops, stored);
+  // Until my shops arrive, the account's memberships (loaded before any page) name the same shops: a page asks for
+  // its shop's data at once, beside my shops rather than after them (issue 25 row 11).
+  const known = query.data ?? me.data?.memberships.map((m) => ({ id: m.shopId, role: m.role })) ?? [];
+  const remembered = pickShop(known, stored);
   const shopId = fromUrl ?? remembered?.id ?? null;
   const shop = shops.find((s) => s.id === shopId) ?? null;
 

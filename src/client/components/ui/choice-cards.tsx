@@ -47,7 +47,7 @@ export function ChoiceCards<V extends string>({
           </label>
         ))}
       </div>
-      {error ? <p className="mt-1 text-sm font-medium text-red-700">{error}</p> : null}
+      {error ? <p className="mt-1 text-sm font-medium text-red-700 dark:text-red-400">{error}</p> : null}
     </fieldset>
   );
 }

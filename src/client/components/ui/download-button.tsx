@@ -1,44 +1,34 @@
-import { useState } from "react";
-import { Button } from "./button.tsx";
-import { ApiError } from "../../lib/api-client.ts";
+import { useMutation } from "@tanstack/react-query";
+import { errorText } from "../../lib/api-client.ts";
 import { downloadFile } from "../../lib/download-file.ts";
 import { PathIcon } from "../icons.tsx";
+import { Button } from "./button.tsx";
 
-/** A button that downloads a file of the API (a CSV export) and says why when it cannot. */
+/** A button that downloads a file of the API (a CSV export, the poster) and says why when it cannot. */
 export function DownloadButton({
   url,
   fallbackName,
+  variant = "secondary",
+  full = false,
   children,
 }: {
   url: string;
   fallbackName: string;
+  variant?: "primary" | "secondary";
+  /** As wide as its column (otherwise at the end of the row on a wide screen). */
+  full?: boolean;
   children: React.ReactNode;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const download = useMutation({ mutationFn: () => downloadFile(url, fallbackName) });
   return (
-    <div className="flex flex-col items-stretch gap-2 sm:items-end">
-      <Button
-        variant="secondary"
-        isLoading={busy}
-        onClick={async () => {
-          setBusy(true);
-          setError(null);
-          try {
-            await downloadFile(url, fallbackName);
-          } catch (err) {
-            setError(err instanceof ApiError ? err.message : "Le téléchargement a échoué. Réessayez.");
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
+    <div className={`flex flex-col items-stretch gap-2 ${full ? "" : "sm:items-end"}`}>
+      <Button variant={variant} isLoading={download.isPending} onClick={() => download.mutate()}>
         <PathIcon d="M12 3v12M7 10l5 5 5-5M4 20h16" className="size-5" />
         {children}
       </Button>
-      {error ? (
+      {download.isError ? (
         <p role="alert" className="text-sm font-medium text-red-700 dark:text-red-400">
-          {error}
+          {errorText(download.error, "Le téléchargement a échoué. Réessayez.")}
         </p>
       ) : null}
     </div>

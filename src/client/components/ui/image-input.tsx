@@ -10,7 +10,7 @@ const FRAMES = {
 
 /**
  * A picture chosen from the phone (or taken with its camera), resized here, shown
- * as a preview, with "Remplacer" and "Retirer". Its value is a data URL or null.
+ * as a preview, with "Remplacer" and "Enlever". Its value is a data URL or null.
  * The one image input of the app: a shop's logo (round, made square), its cover (wide), a reward's photo.
  */
 export function ImageInput({
@@ -96,7 +96,7 @@ export function ImageInput({
               onClick={() => onChange(null)}
               className="min-h-10 text-sm font-semibold text-red-700 underline dark:text-red-400"
             >
-              Retirer<span className="sr-only"> : {label}</span>
+              Enlever<span className="sr-only"> : {label}</span>
             </button>
           ) : null}
         </div>

@@ -2,8 +2,9 @@ import { useEffect, useState } from "react";
 
 /**
  * A quiet « Enregistré » after a save (issue 25 row 14): one polite live region, always mounted so each save is
- * announced, shown as a small pill above the tab bar that fades after a few seconds (its words stay for screen
- * readers). `savedAt` changes on every successful save (a mutation's `submittedAt`, a timestamp); null hides it.
+ * announced, shown as a small pill above the tab bar that slides down out of sight after a few seconds (its words
+ * stay for screen readers). It slides rather than fades: a half-faded pill is pale text for a moment, which no one can
+ * read (and axe rightly reports when it looks at that moment). `savedAt` changes on every successful save (a mutation's `submittedAt`, a timestamp); null hides it.
  */
 export function SavedStatus({ savedAt, text = "Enregistré" }: { savedAt: number | null; text?: string }) {
   const [faded, setFaded] = useState(false);
@@ -22,7 +23,7 @@ export function SavedStatus({ savedAt, text = "Enregistré" }: { savedAt: number
       {savedAt === null ? null : (
         <p
           key={savedAt}
-          className={`rounded-full bg-stone-900 px-4 py-2 text-sm font-semibold text-white shadow-lg transition-opacity duration-700 dark:bg-stone-100 dark:text-stone-900 ${faded ? "opacity-0" : "opacity-100"}`}
+          className={`rounded-full bg-stone-900 px-4 py-2 text-sm font-semibold text-white shadow-lg transition-transform duration-500 ease-in motion-reduce:transition-none dark:bg-stone-100 dark:text-stone-900 ${faded ? "translate-y-[calc(100%+7rem)]" : "translate-y-0"}`}
         >
           <span aria-hidden="true">✓ </span>
           {text}

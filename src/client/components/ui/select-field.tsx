@@ -1,27 +1,36 @@
 import type { SelectHTMLAttributes } from "react";
-import { FieldFrame, type FieldFrameProps } from "./field.tsx";
+import { DISABLED_CONTROL, FieldFrame, type FieldFrameProps, type ValueProps } from "./field.tsx";
 
-/** A labelled <select> in the style of Field, with its French error and hint. */
+type SelectOption = { value: string | number; label: string; disabled?: boolean };
+
+/**
+ * A labelled <select> in the style of Field, with its French error and hint. Its choices: `options`, after any
+ * `children` (a first « none » choice, say).
+ */
 export function SelectField({
-  label,
-  error,
-  hint,
-  id,
-  className,
+  options = [],
   children,
   ...props
-}: SelectHTMLAttributes<HTMLSelectElement> & FieldFrameProps) {
+}: SelectHTMLAttributes<HTMLSelectElement> & FieldFrameProps & ValueProps & { options?: readonly SelectOption[] }) {
   return (
-    <FieldFrame label={label} error={error} hint={hint} id={id} className={className}>
-      {({ border, ...control }) => (
+    <FieldFrame {...props}>
+      {({ border, ...select }) => (
         <select
-          {...control}
-          className={`min-h-12 min-w-0 max-w-full rounded-xl border bg-white px-3 text-base text-stone-900 dark:bg-stone-900 dark:text-stone-100 ${border}`}
-          {...props}
+          className={`min-h-12 min-w-0 max-w-full rounded-xl border bg-white px-3 text-base text-stone-900 dark:bg-stone-900 dark:text-stone-100 ${DISABLED_CONTROL} ${border}`}
+          {...select}
         >
           {children}
+          {options.map((option) => (
+            <option key={option.value} value={String(option.value)} disabled={option.disabled}>
+              {option.label}
+            </option>
+          ))}
         </select>
       )}
     </FieldFrame>
   );
 }
+
+/** The choices of a select from a list of values and their French labels, in the list's order. */
+export const labelOptions = <V extends string>(values: readonly V[], labels: Record<V, string>) =>
+  values.map((value) => ({ value, label: labels[value] }));

@@ -1,22 +1,14 @@
 import type { TextareaHTMLAttributes } from "react";
-import { FieldFrame, type FieldFrameProps } from "./field.tsx";
+import { FieldFrame, type FieldFrameProps, type ValueProps } from "./field.tsx";
 
 /** A labelled <textarea> in the style of Field, with its French error and hint. */
-export function TextareaField({
-  label,
-  error,
-  hint,
-  id,
-  className,
-  ...props
-}: TextareaHTMLAttributes<HTMLTextAreaElement> & FieldFrameProps) {
+export function TextareaField(props: TextareaHTMLAttributes<HTMLTextAreaElement> & FieldFrameProps & ValueProps) {
   return (
-    <FieldFrame label={label} error={error} hint={hint} id={id} className={className}>
-      {({ border, ...control }) => (
+    <FieldFrame {...props}>
+      {({ border, ...textarea }) => (
         <textarea
-          {...control}
           className={`min-h-28 rounded-xl border bg-white px-4 py-3 text-base text-stone-900 placeholder:text-stone-500 dark:bg-stone-900 dark:text-stone-100 ${border}`}
-          {...props}
+          {...textarea}
         />
       )}
     </FieldFrame>

@@ -106,7 +106,7 @@ BEGIN
     JOIN pg_namespace ns ON ns.oid = c.relnamespace
     JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = ''
     WHERE ns.nspname = 'public' AND c.relkind IN ('r', 'p')
-      AND c.relname NOT IN ('user', 'audit_log', 'ledger_entries')
+      AND c.relname NOT IN ('user', 'audit_log', 'ledger_entries', 'prepaid_entries')
       AND a.atttypid IN ('text'::regtype, 'varchar'::regtype, 'jsonb'::regtype, 'json'::regtype)
     GROUP BY c.relname ORDER BY c.relname
   LOOP

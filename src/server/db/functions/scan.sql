@@ -7,6 +7,10 @@
 -- runs the same cases through both), the multiplier, the card, the ledger entry and the scan row.
 -- Returns the answer as jsonb with an outcome code (the French words are built in TypeScript);
 -- a retry with the same key gets the first answer.
+-- A card that earns by amount (issue 29, ADR 0050): the caller passes the amount and its points
+-- (pointsForAmount in src/domain/loyalty/amount.ts, from the cached config this function's version check
+-- vouches for); a visit without an amount is refused there (amount_required). A receipt code (ADR 0053) is spent here, once,
+-- when the visit is accepted: its (shop, receipt) row is unique, so two claims anywhere credit once.
 CREATE OR REPLACE FUNCTION fidele_scan(
   p_actor_id text,
   p_user_id text,
@@ -20,7 +24,10 @@ CREATE OR REPLACE FUNCTION fidele_scan(
   p_device_id text,
   p_shared_device_accounts integer,
   p_shared_device_days integer,
-  p_visit_at timestamptz
+  p_visit_at timestamptz,
+  p_amount_cents integer,
+  p_amount_points integer,
+  p_receipt_id text
 ) RETURNS jsonb LANGUAGE plpgsql AS $$
 DECLARE
   v_now timestamptz := now();
@@ -53,7 +60,7 @@ BEGIN
   END IF;
 
   SELECT id, name, slug, status, timezone, card_mode, stamps_goal, points_per_visit, cooldown_minutes,
-         daily_cap, allow_static_poster, config_version, offline_grace_minutes
+         daily_cap, allow_static_poster, config_version, offline_grace_minutes, earn_by
     INTO v_shop FROM shops WHERE scan_uid = p_scan_uid;
   IF NOT FOUND THEN
     v_outcome := 'unknown_shop';
@@ -65,6 +72,8 @@ BEGIN
     v_outcome := 'poster_disabled';
   ELSIF p_code = 'stale' THEN
     v_outcome := 'stale_code';
+  ELSIF p_code = 'receipt_expired' THEN
+    v_outcome := 'receipt_expired';
   ELSIF p_code = 'offline' AND (p_visit_at IS NULL
         OR v_now > p_visit_at + make_interval(mins => v_shop.offline_grace_minutes)) THEN
     -- Kept offline for longer than the shop allows (p_visit_at is within the code's validity).
@@ -73,6 +82,9 @@ BEGIN
     v_flags := array_append(v_flags, 'offline');
   ELSIF p_code NOT IN ('valid', 'offline') THEN
     v_outcome := 'invalid_code';
+  END IF;
+  IF v_outcome IS NULL AND v_shop.earn_by = 'amount' AND v_shop.card_mode = 'points' AND p_amount_points IS NULL THEN
+    v_outcome := 'amount_required';
   END IF;
 
   IF v_outcome IS NULL THEN
@@ -92,7 +104,10 @@ BEGIN
     v_now := CASE WHEN p_code = 'offline' THEN p_visit_at ELSE GREATEST(clock_timestamp(), v_last_scan_at) END;
     v_today := (v_now AT TIME ZONE v_shop.timezone)::date;
     v_day_count := CASE WHEN v_day_key = v_today THEN v_day_count ELSE 0 END;
-    IF v_day_count >= v_shop.daily_cap THEN
+    IF p_receipt_id IS NOT NULL
+       AND EXISTS (SELECT 1 FROM receipt_claims WHERE shop_id = v_shop.id AND receipt_id = p_receipt_id) THEN
+      v_outcome := 'receipt_used';
+    ELSIF v_day_count >= v_shop.daily_cap THEN
       v_outcome := 'daily_cap';
       v_next := GREATEST(((v_today + 1)::timestamp AT TIME ZONE v_shop.timezone),
                          v_last_scan_at + make_interval(mins => v_shop.cooldown_minutes));
@@ -108,13 +123,19 @@ BEGIN
         FROM jsonb_array_elements(COALESCE(p_multipliers, '[]'::jsonb)) WITH ORDINALITY AS c(item, ord)
         WHERE (c.item ->> 'minLifetime')::integer <= v_lifetime
           AND (c.item ->> 'maxLifetime' IS NULL OR v_lifetime < (c.item ->> 'maxLifetime')::integer)
+          -- A personal candidate (an automation's offer of double points, issue 27): only while this card holds one.
+          AND (NOT COALESCE((c.item ->> 'personal')::boolean, false) OR EXISTS (
+            SELECT 1 FROM automation_occasions o WHERE o.card_id = v_card_id AND o.offer_kind = 'double_points'
+              AND o.offer_until > v_now AND o.decided_at <= v_now))
         ORDER BY (c.item ->> 'multiplier')::integer DESC, c.ord
         LIMIT 1;
       IF COALESCE(v_multiplier, 1) <= 1 THEN
         v_multiplier := 1;
         v_label := NULL;
       END IF;
-      v_delta := (CASE WHEN v_shop.card_mode = 'stamps' THEN 1 ELSE v_shop.points_per_visit END) * v_multiplier;
+      v_delta := (CASE WHEN v_shop.card_mode = 'stamps' THEN 1
+                       WHEN v_shop.earn_by = 'amount' THEN p_amount_points
+                       ELSE v_shop.points_per_visit END) * v_multiplier;
       IF p_outside_hours THEN
         v_flags := array_append(v_flags, 'outside_hours');
       END IF;
@@ -140,6 +161,22 @@ BEGIN
           v_flags := array_append(v_flags, 'shared_device');
         END IF;
       END IF;
+      IF p_receipt_id IS NOT NULL THEN
+        -- Another shopper's claim of the same receipt may be in flight: the primary key decides, once.
+        INSERT INTO receipt_claims (shop_id, receipt_id, user_id, scan_id)
+          VALUES (v_shop.id, p_receipt_id, p_user_id, v_scan_id)
+          ON CONFLICT DO NOTHING RETURNING receipt_id INTO v_inserted;
+        IF v_inserted IS NULL THEN
+          v_outcome := 'receipt_used';
+          v_delta := 0;
+          v_multiplier := 1;
+          v_label := NULL;
+          v_flags := '{}';
+        END IF;
+        v_inserted := NULL;
+      END IF;
+    END IF;
+    IF v_outcome = 'accepted' THEN
       v_day_count := v_day_count + 1;
       v_next := v_now + make_interval(mins => v_shop.cooldown_minutes);
       IF v_day_count >= v_shop.daily_cap THEN
@@ -170,13 +207,14 @@ BEGIN
     'balance', CASE WHEN v_card_id IS NULL THEN NULL ELSE v_balance + v_delta END,
     'lifetime', CASE WHEN v_card_id IS NULL THEN NULL ELSE v_lifetime + v_delta END,
     'nextAt', v_next,
+    'amountCents', p_amount_cents,
     'createdAt', v_now
   );
 
   INSERT INTO scans (id, shop_id, user_id, actor_id, card_id, scan_uid, outcome, method, delta, multiplier, flags,
-                     device_id, idempotency_key, response, created_at)
+                     device_id, amount_cents, idempotency_key, response, created_at)
     VALUES (v_scan_id, v_shop.id, p_user_id, p_actor_id, v_card_id, p_scan_uid, v_outcome, p_method, v_delta,
-            v_multiplier, v_flags, p_device_id, p_key, v_response, v_now)
+            v_multiplier, v_flags, p_device_id, p_amount_cents, p_key, v_response, v_now)
     ON CONFLICT (actor_id, idempotency_key) DO NOTHING
     RETURNING id INTO v_inserted;
   IF v_inserted IS NULL THEN

@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
 import { boolean, date, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { user } from "./auth.ts";
+import { timestampNow, userRef, uuidPk } from "./columns.ts";
 
 /** The shopper's profile (SPEC §3 "profiles: id, last_seen"); id is the user's id. */
 export const profiles = pgTable("profiles", {
@@ -14,10 +14,10 @@ export const profiles = pgTable("profiles", {
   /** Mobile number in E.164 (+33612345678), for SMS; its consent is in `consents` (channel "sms"). */
   phone: text(),
   lastSeen: timestamp({ withTimezone: true }),
-  /** When the account was warned of its purge for inactivity (src/server/jobs/accounts-purge.ts); null once active. */
+  /** When the account was warned of its purge for inactivity (src/server/modules/accounts/inactive-purge.service.ts); null once active. */
   purgeWarnedAt: timestamp({ withTimezone: true }),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  createdAt: timestampNow(),
+  updatedAt: timestampNow(),
 });
 
 /**
@@ -29,7 +29,7 @@ export const personalCodes = pgTable("personal_codes", {
     .primaryKey()
     .references(() => user.id, { onDelete: "cascade" }),
   code: text().notNull().unique(),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  createdAt: timestampNow(),
 });
 
 /**
@@ -39,16 +39,12 @@ export const personalCodes = pgTable("personal_codes", {
 export const consents = pgTable(
   "consents",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
-    userId: text()
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    userId: userRef(),
     channel: text({ enum: ["email", "sms", "push"] }).notNull(),
     granted: boolean().notNull(),
     wording: text().notNull(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [index().on(t.userId, t.channel, t.createdAt)],
 );
@@ -57,9 +53,7 @@ export const consents = pgTable(
 export const mailOutbox = pgTable(
   "mail_outbox",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
+    id: uuidPk(),
     to: text().notNull(),
     subject: text().notNull(),
     text: text().notNull(),
@@ -67,7 +61,7 @@ export const mailOutbox = pgTable(
     kind: text().notNull(),
     status: text({ enum: ["kept", "sent", "failed"] }).notNull(),
     error: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [index().on(t.createdAt)],
 );
@@ -90,5 +84,5 @@ export type ConsentChannel = (typeof consents.$inferSelect)["channel"];
 export const instanceKeys = pgTable("instance_keys", {
   name: text().primaryKey(),
   value: jsonb().notNull(),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  createdAt: timestampNow(),
 });

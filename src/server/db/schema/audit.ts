@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { session } from "./auth.ts";
+import { timestampNow, uuidPk } from "./columns.ts";
 
 /**
  * The audit log of privileged actions (SPEC §6, /admin/logs): append-only — the application only inserts
@@ -10,7 +10,7 @@ import { session } from "./auth.ts";
 export const auditLog = pgTable(
   "audit_log",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: uuidPk(),
     actorId: text(),
     shopId: text(),
     /** A dotted verb: "points.adjust", "shop.suspend", "member.role", "export.customers", "contest.draw", "admin.signin"… */
@@ -19,7 +19,7 @@ export const auditLog = pgTable(
     target: text(),
     details: jsonb().$type<Record<string, unknown>>(),
     ip: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [index().on(t.createdAt), index().on(t.shopId, t.createdAt), index().on(t.action, t.createdAt)],
 );
@@ -34,5 +34,5 @@ export const sessionPlaces = pgTable("session_places", {
     .references(() => session.id, { onDelete: "cascade" }),
   timeZone: text(),
   network: text(),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  createdAt: timestampNow(),
 });

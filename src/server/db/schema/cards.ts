@@ -1,10 +1,22 @@
 import { sql } from "drizzle-orm";
-import { check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { ADJUSTMENT_ALERTS, ADJUSTMENT_STATUSES } from "../../../domain/loyalty/adjustments.ts";
 import { LEDGER_KINDS } from "../../../domain/loyalty/ledger.ts";
 import { SCAN_METHODS, SCAN_OUTCOMES } from "../../../domain/loyalty/scan-rules.ts";
 import { user } from "./auth.ts";
-import { shops } from "./shops.ts";
+import { shopRef, shops } from "./shops.ts";
+import { timestampNow, userRef, uuidPk } from "./columns.ts";
 
 /**
  * A shopper's card at one shop. `balance` and `lifetime` are caches of the ledger,
@@ -15,9 +27,7 @@ import { shops } from "./shops.ts";
 export const cards = pgTable(
   "cards",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
+    id: uuidPk(),
     shopId: text()
       .notNull()
       .references(() => shops.id),
@@ -29,8 +39,8 @@ export const cards = pgTable(
     /** Local date (shop time zone) of the last credited visit, and how many that day. */
     dayKey: date({ mode: "string" }),
     dayCount: integer().notNull().default(0),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
     /**
      * Issue 11. Copies of the owner's name and e-mail for the customers list, kept by triggers
      * (src/server/db/functions/customer-text.sql): the name sort's key and the folded search text, so the list sorts
@@ -54,9 +64,7 @@ export const cards = pgTable(
 export const ledgerEntries = pgTable(
   "ledger_entries",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
+    id: uuidPk(),
     cardId: text()
       .notNull()
       .references(() => cards.id),
@@ -71,7 +79,7 @@ export const ledgerEntries = pgTable(
     /** The row this entry is about (a scan, a redemption…). */
     refId: text(),
     idempotencyKey: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     uniqueIndex().on(t.actorId, t.idempotencyKey),
@@ -84,6 +92,8 @@ export const ledgerEntries = pgTable(
     uniqueIndex("ledger_entries_adjustment_once_idx")
       .on(t.refId)
       .where(sql`${t.kind} in ('adjustment', 'adjustment_balance') and ${t.refId} is not null`),
+    /** A referral's points reach each card (the sponsor's, the friend's) at most once (ADR 0048). */
+    uniqueIndex("ledger_entries_referral_once_idx").on(t.refId, t.cardId).where(sql`${t.kind} = 'referral'`),
   ],
 );
 
@@ -95,12 +105,8 @@ export const ledgerEntries = pgTable(
 export const adjustments = pgTable(
   "adjustments",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
-    shopId: text()
-      .notNull()
-      .references(() => shops.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    shopId: shopRef(),
     cardId: text()
       .notNull()
       .references(() => cards.id),
@@ -117,7 +123,7 @@ export const adjustments = pgTable(
     /** Who approved or refused it (no FK). */
     decidedBy: text(),
     decidedAt: timestamp({ withTimezone: true }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     uniqueIndex().on(t.actorId, t.idempotencyKey),
@@ -137,13 +143,14 @@ export const adjustments = pgTable(
 export const scans = pgTable(
   "scans",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
+    id: uuidPk(),
     shopId: text().references(() => shops.id, { onDelete: "cascade" }),
     /** The customer credited (or refused). */
     userId: text().references(() => user.id, { onDelete: "set null" }),
-    /** Who sent the request: the customer, or a staff member for a visit typed at the counter. */
+    /**
+     * Who sent the request: the customer, a staff member for a visit typed at the counter, or `apikey:<id>` for a
+     * till (issue 29).
+     */
     actorId: text().notNull(),
     cardId: text().references(() => cards.id),
     scanUid: text().notNull(),
@@ -153,9 +160,11 @@ export const scans = pgTable(
     multiplier: integer().notNull().default(1),
     flags: text().array().notNull().default(sql`'{}'::text[]`),
     deviceId: text(),
+    /** The amount spent, for a card that earns by amount (issue 29). */
+    amountCents: integer(),
     idempotencyKey: text().notNull(),
     response: jsonb().notNull(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     uniqueIndex().on(t.actorId, t.idempotencyKey),
@@ -176,13 +185,11 @@ export const scanClaims = pgTable(
   "scan_claims",
   {
     nonce: text().primaryKey(),
-    shopId: text()
-      .notNull()
-      .references(() => shops.id, { onDelete: "cascade" }),
+    shopId: shopRef(),
     /** Kept null when the account is deleted: the nonce stays spent. */
     userId: text().references(() => user.id, { onDelete: "set null" }),
     idempotencyKey: text().notNull(),
-    usedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    usedAt: timestampNow(),
   },
   (t) => [index().on(t.usedAt)],
 );
@@ -198,16 +205,12 @@ export type Scan = typeof scans.$inferSelect;
 export const customerNotes = pgTable(
   "customer_notes",
   {
-    shopId: text()
-      .notNull()
-      .references(() => shops.id, { onDelete: "cascade" }),
-    userId: text()
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    shopId: shopRef(),
+    userId: userRef(),
     note: text().notNull(),
     /** The team member who wrote it last (no FK: history outlives accounts). */
     updatedBy: text(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.userId] })],
 );

@@ -21,7 +21,8 @@ import {
 } from "../../../domain/contests/contests.ts";
 import type { RulesDocument } from "../../../domain/contests/rules-text.ts";
 import { user } from "./auth.ts";
-import { shops } from "./shops.ts";
+import { shopRef } from "./shops.ts";
+import { timestampNow, uuidPk } from "./columns.ts";
 
 /**
  * A shop's stock of prizes (/admin/gestion-des-lots). `remaining` only goes down by a conditional update
@@ -31,10 +32,8 @@ import { shops } from "./shops.ts";
 export const prizeLots = pgTable(
   "prize_lots",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
-    shopId: text()
-      .notNull()
-      .references(() => shops.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    shopId: shopRef(),
     name: text().notNull(),
     description: text(),
     photo: text(),
@@ -47,8 +46,8 @@ export const prizeLots = pgTable(
     points: integer(),
     claimDays: integer().notNull(),
     archivedAt: timestamp({ withTimezone: true }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [
     index().on(t.shopId),
@@ -66,10 +65,8 @@ export const prizeLots = pgTable(
 export const contests = pgTable(
   "contests",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
-    shopId: text()
-      .notNull()
-      .references(() => shops.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    shopId: shopRef(),
     kind: text({ enum: CONTEST_KINDS }).notNull(),
     title: text().notNull(),
     description: text(),
@@ -86,8 +83,8 @@ export const contests = pgTable(
     entrants: jsonb().$type<{ ticketId: string; participantId: string }[]>(),
     drawnAt: timestamp({ withTimezone: true }),
     scheduledAt: timestamp({ withTimezone: true }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [
     index().on(t.shopId, t.createdAt),
@@ -101,7 +98,7 @@ export const contests = pgTable(
 export const contestPrizes = pgTable(
   "contest_prizes",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: uuidPk(),
     contestId: text()
       .notNull()
       .references(() => contests.id, { onDelete: "cascade" }),
@@ -126,7 +123,7 @@ export const contestPrizes = pgTable(
 export const contestEntries = pgTable(
   "contest_entries",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: uuidPk(),
     contestId: text()
       .notNull()
       .references(() => contests.id, { onDelete: "cascade" }),
@@ -143,7 +140,7 @@ export const contestEntries = pgTable(
      */
     deviceId: text(),
     network: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     uniqueIndex("contest_entries_once_idx").on(t.contestId, t.userId, t.period, t.n),
@@ -160,10 +157,8 @@ export const contestEntries = pgTable(
 export const contestWinnings = pgTable(
   "contest_winnings",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
-    shopId: text()
-      .notNull()
-      .references(() => shops.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    shopId: shopRef(),
     contestId: text()
       .notNull()
       .references(() => contests.id, { onDelete: "cascade" }),
@@ -184,7 +179,7 @@ export const contestWinnings = pgTable(
     handedOverBy: text(),
     /** Why it ended without hand-over, for the log ("non réclamé dans le délai"). */
     note: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     uniqueIndex("contest_winnings_code_idx").on(t.shopId, t.code),
@@ -204,7 +199,7 @@ export const contestRules = pgTable(
       .references(() => contests.id, { onDelete: "cascade" }),
     version: integer().notNull(),
     document: jsonb().$type<RulesDocument>().notNull(),
-    publishedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    publishedAt: timestampNow(),
   },
   (t) => [primaryKey({ columns: [t.contestId, t.version] })],
 );
@@ -215,7 +210,7 @@ export const featuredContests = pgTable("featured_contests", {
   contestId: text()
     .notNull()
     .references(() => contests.id, { onDelete: "cascade" }),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestampNow(),
 });
 
 export type PrizeLot = typeof prizeLots.$inferSelect;

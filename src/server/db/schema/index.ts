@@ -9,3 +9,8 @@ export * from "./audit.ts";
 export * from "./newsletter.ts";
 export * from "./sms.ts";
 export * from "./stats.ts";
+export * from "./wallet.ts";
+export * from "./automations.ts";
+export * from "./prepaid.ts";
+export * from "./referrals.ts";
+export * from "./till.ts";

@@ -3,6 +3,7 @@ import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex }
 import type { Segment } from "../../../domain/messages/segments.ts";
 import { user } from "./auth.ts";
 import { shops } from "./shops.ts";
+import { timestampNow, userRef, uuidPk } from "./columns.ts";
 
 /**
  * A message a shop (or, with no shop, the platform) sends. Its audience is frozen
@@ -12,12 +13,15 @@ import { shops } from "./shops.ts";
 export const messages = pgTable(
   "messages",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: uuidPk(),
     /** Null: a platform announcement (/admin/push). */
     shopId: text().references(() => shops.id, { onDelete: "cascade" }),
     authorId: text().references(() => user.id, { onDelete: "set null" }),
-    /** "customers" (a shop's, filtered by `segment`), "all_shoppers" or "all_owners" (platform). */
-    audience: text({ enum: ["customers", "all_shoppers", "all_owners"] }).notNull(),
+    /**
+     * "customers" (a shop's, filtered by `segment`), "all_shoppers" or "all_owners" (platform), or "occasions" (an
+     * automation's: the people of its `automation_occasions` rows that name this message).
+     */
+    audience: text({ enum: ["customers", "all_shoppers", "all_owners", "occasions", "review_requests"] }).notNull(),
     segment: jsonb().$type<Segment>(),
     title: text().notNull(),
     body: text().notNull(),
@@ -32,11 +36,12 @@ export const messages = pgTable(
     /**
      * "newsletter": an e-mail campaign of /admin/newsletter (subject, preheader, blocks), sent by e-mail only.
      * "notice": an in-app message to one person about their own affairs (a contest win: messages/notice.service.ts).
+     * "automation": sent by an automation (issue 27), to the people of its occasions.
      */
-    kind: text({ enum: ["message", "newsletter", "notice"] })
+    kind: text({ enum: ["message", "newsletter", "notice", "automation"] })
       .notNull()
       .default("message"),
-    /** Newsletter only: the e-mail's subject, preheader and content blocks (src/domain/newsletter/blocks.ts). */
+    /** Newsletter only: the e-mail's subject, preheader and content blocks (src/domain/messages/newsletter-blocks.ts). */
     subject: text(),
     preheader: text(),
     blocks: jsonb().$type<unknown[]>(),
@@ -48,7 +53,7 @@ export const messages = pgTable(
     finishedAt: timestamp({ withTimezone: true }),
     /** How many deliveries the frozen audience gave. */
     total: integer().notNull().default(0),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     index().on(t.shopId, t.createdAt),
@@ -65,13 +70,11 @@ export const messages = pgTable(
 export const messageDeliveries = pgTable(
   "message_deliveries",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: uuidPk(),
     messageId: text()
       .notNull()
       .references(() => messages.id, { onDelete: "cascade" }),
-    userId: text()
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    userId: userRef(),
     channel: text({ enum: ["inapp", "push", "email", "sms"] }).notNull(),
     status: text({ enum: ["pending", "claimed", "delivered", "failed", "skipped"] })
       .notNull()
@@ -84,7 +87,7 @@ export const messageDeliveries = pgTable(
     deliveredAt: timestamp({ withTimezone: true }),
     readAt: timestamp({ withTimezone: true }),
     clickedAt: timestamp({ withTimezone: true }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     uniqueIndex().on(t.messageId, t.userId, t.channel),
@@ -108,17 +111,15 @@ export const messageDeliveries = pgTable(
 export const pushSubscriptions = pgTable(
   "push_subscriptions",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
-    userId: text()
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    userId: userRef(),
     deviceId: text().notNull().unique(),
     endpoint: text().notNull().unique(),
     p256dh: text().notNull(),
     auth: text().notNull(),
     userAgent: text(),
-    checkedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    checkedAt: timestampNow(),
+    createdAt: timestampNow(),
   },
   (t) => [index().on(t.userId)],
 );
@@ -131,15 +132,13 @@ export const pushSubscriptions = pgTable(
 export const messagePreferences = pgTable(
   "message_preferences",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
-    userId: text()
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    userId: userRef(),
     shopId: text().references(() => shops.id, { onDelete: "cascade" }),
     channel: text({ enum: ["inapp", "push", "email", "sms"] }).notNull(),
     granted: boolean().notNull(),
     wording: text().notNull(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [index().on(t.userId, t.shopId, t.channel, t.createdAt)],
 );
@@ -151,7 +150,7 @@ export const messagePreferences = pgTable(
  */
 export const channelPacing = pgTable("channel_pacing", {
   channel: text().primaryKey(),
-  nextAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  nextAt: timestampNow(),
 });
 
 export type MessageRow = typeof messages.$inferSelect;

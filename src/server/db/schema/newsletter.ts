@@ -1,6 +1,6 @@
-import { sql } from "drizzle-orm";
-import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, pgTable, text } from "drizzle-orm/pg-core";
 import { messageDeliveries } from "./messages.ts";
+import { timestampNow, uuidPk } from "./columns.ts";
 
 /**
  * What happened to marketing e-mail after it left: a hard bounce (an SMTP 5xx, or the
@@ -12,12 +12,12 @@ import { messageDeliveries } from "./messages.ts";
 export const emailEvents = pgTable(
   "email_events",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: uuidPk(),
     email: text().notNull(),
     kind: text({ enum: ["hard_bounce", "complaint", "unsubscribe"] }).notNull(),
     deliveryId: text().references(() => messageDeliveries.id, { onDelete: "set null" }),
     detail: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [index().on(t.email, t.kind), index().on(t.deliveryId)],
 );

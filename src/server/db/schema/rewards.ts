@@ -3,7 +3,8 @@ import { boolean, check, date, index, integer, pgTable, text, timestamp, uniqueI
 import { REDEMPTION_SOURCES, REDEMPTION_STATUSES, REWARD_KINDS } from "../../../domain/loyalty/rewards.ts";
 import { user } from "./auth.ts";
 import { cards } from "./cards.ts";
-import { shops } from "./shops.ts";
+import { shopRef } from "./shops.ts";
+import { timestampNow, uuidPk } from "./columns.ts";
 
 /**
  * A shop's reward (/admin/recompenses). `stock` is what is left (null: unlimited);
@@ -14,12 +15,8 @@ import { shops } from "./shops.ts";
 export const rewards = pgTable(
   "rewards",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
-    shopId: text()
-      .notNull()
-      .references(() => shops.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    shopId: shopRef(),
     slug: text().notNull().unique(),
     title: text().notNull(),
     description: text(),
@@ -34,8 +31,8 @@ export const rewards = pgTable(
     isActive: boolean().notNull().default(true),
     position: integer().notNull().default(0),
     archivedAt: timestamp({ withTimezone: true }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [
     index().on(t.shopId, t.position),
@@ -54,12 +51,8 @@ export const rewards = pgTable(
 export const redemptions = pgTable(
   "redemptions",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
-    shopId: text()
-      .notNull()
-      .references(() => shops.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    shopId: shopRef(),
     rewardId: text()
       .notNull()
       .references(() => rewards.id),
@@ -81,7 +74,7 @@ export const redemptions = pgTable(
     /** The staff member who validated or refused (no FK: history outlives accounts). */
     decidedBy: text(),
     refuseReason: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     uniqueIndex().on(t.userId, t.idempotencyKey),
@@ -101,17 +94,13 @@ export const redemptions = pgTable(
 export const vipTiers = pgTable(
   "vip_tiers",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
-    shopId: text()
-      .notNull()
-      .references(() => shops.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    shopId: shopRef(),
     name: text().notNull(),
     threshold: integer().notNull(),
     multiplier: integer().notNull().default(1),
     rewardId: text().references(() => rewards.id, { onDelete: "set null" }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [
     uniqueIndex().on(t.shopId, t.threshold),

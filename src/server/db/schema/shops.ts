@@ -14,7 +14,8 @@ import {
 } from "drizzle-orm/pg-core";
 import type { Closure, WeeklyHours } from "../../../domain/loyalty/hours.ts";
 import type { CardDesign, ShopLinks } from "../../../domain/schemas/shops.ts";
-import { organization, user } from "./auth.ts";
+import { organization } from "./auth.ts";
+import { timestampNow, userRef, uuidPk } from "./columns.ts";
 
 export type ShopLegal = {
   legalName: string;
@@ -33,6 +34,12 @@ export type ShopLegal = {
  * HMAC key that signs them; neither is ever listed publicly. `configVersion` is
  * bumped by a trigger whenever what the scan path caches changes (migrations 0002, 0006).
  */
+/** The shop a row belongs to, deleted with it. */
+export const shopRef = () =>
+  text()
+    .notNull()
+    .references(() => shops.id, { onDelete: "cascade" });
+
 export const shops = pgTable(
   "shops",
   {
@@ -77,6 +84,18 @@ export const shops = pgTable(
     allowStaticPoster: boolean().notNull().default(false),
     /** A scan made offline counts when sent within the code's validity plus these minutes (0: never). */
     offlineGraceMinutes: integer().notNull().default(30),
+    /** How the card earns (issue 29, ADR 0050): a visit's points, or points per euro of an amount (points cards). */
+    earnBy: text({ enum: ["visit", "amount"] })
+      .notNull()
+      .default("visit"),
+    pointsPerEuro: integer().notNull().default(1),
+    amountRounding: text({ enum: ["down", "nearest", "up"] })
+      .notNull()
+      .default("down"),
+    /** The key a till signs receipt codes with (ADR 0053), or null: no receipt codes. */
+    receiptSecret: text(),
+    /** How long after it is printed a receipt code can be scanned. */
+    receiptWindowMinutes: integer().notNull().default(1440),
     cardDesign: jsonb().$type<CardDesign>().notNull(),
     weeklyHours: jsonb().$type<WeeklyHours>().notNull().default([[], [], [], [], [], [], []]),
     closures: jsonb().$type<Closure[]>().notNull().default([]),
@@ -95,13 +114,20 @@ export const shops = pgTable(
     /** The reward given once a year in a customer's birthday week, or null (no FK: rewards are archived, not deleted). */
     birthdayRewardId: text(),
     configVersion: integer().notNull().default(1),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [
     index().on(t.city),
     index().on(t.category),
-    check("shops_rules_check", sql`${t.stampsGoal} > 0 and ${t.pointsPerVisit} > 0 and ${t.cooldownMinutes} >= 0 and ${t.dailyCap} > 0`),
+    check(
+      "shops_rules_check",
+      sql`${t.stampsGoal} > 0 and ${t.pointsPerVisit} > 0 and ${t.cooldownMinutes} >= 0 and ${t.dailyCap} > 0`,
+    ),
+    check(
+      "shops_earn_check",
+      sql`${t.earnBy} in ('visit', 'amount') and ${t.pointsPerEuro} between 1 and 100 and ${t.amountRounding} in ('down', 'nearest', 'up') and ${t.receiptWindowMinutes} between 5 and 43200`,
+    ),
     check("shops_offline_grace_check", sql`${t.offlineGraceMinutes} between 0 and 240`),
     check(
       "shops_adjustments_check",
@@ -114,12 +140,8 @@ export const shops = pgTable(
 export const doublePointsPeriods = pgTable(
   "double_points_periods",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
-    shopId: text()
-      .notNull()
-      .references(() => shops.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    shopId: shopRef(),
     label: text().notNull(),
     startDate: date({ mode: "string" }),
     endDate: date({ mode: "string" }),
@@ -128,8 +150,8 @@ export const doublePointsPeriods = pgTable(
     endTime: text(),
     multiplier: integer().notNull(),
     isActive: boolean().notNull().default(true),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [index().on(t.shopId), check("double_points_multiplier_check", sql`${t.multiplier} between 2 and 5`)],
 );
@@ -138,19 +160,13 @@ export const doublePointsPeriods = pgTable(
 export const shopReviews = pgTable(
   "shop_reviews",
   {
-    id: text()
-      .primaryKey()
-      .default(sql`gen_random_uuid()::text`),
-    shopId: text()
-      .notNull()
-      .references(() => shops.id, { onDelete: "cascade" }),
-    userId: text()
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    id: uuidPk(),
+    shopId: shopRef(),
+    userId: userRef(),
     rating: integer().notNull(),
     comment: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
+    updatedAt: timestampNow(),
   },
   (t) => [
     uniqueIndex().on(t.shopId, t.userId),

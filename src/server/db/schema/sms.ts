@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { user } from "./auth.ts";
-import { shops } from "./shops.ts";
+import { shopRef, shops } from "./shops.ts";
+import { timestampNow, uuidPk } from "./columns.ts";
 
 /**
  * Every SMS the product sends (test or campaign), with what the gateway answered;
@@ -11,7 +12,7 @@ import { shops } from "./shops.ts";
 export const smsOutbox = pgTable(
   "sms_outbox",
   {
-    id: text().primaryKey().default(sql`gen_random_uuid()::text`),
+    id: uuidPk(),
     shopId: text().references(() => shops.id, { onDelete: "set null" }),
     /** E.164. */
     to: text().notNull(),
@@ -25,7 +26,7 @@ export const smsOutbox = pgTable(
     answer: text(),
     /** The gateway's id of the message, when it gave one. */
     providerId: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestampNow(),
   },
   (t) => [index().on(t.createdAt), index().on(t.shopId, t.createdAt)],
 );
@@ -43,7 +44,7 @@ export const smsBudgets = pgTable(
       .references(() => shops.id, { onDelete: "cascade" }),
     monthlySegments: integer().notNull(),
     /** Who set it is in the audit log ("sms.budget"). */
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestampNow(),
     /** The owner's pending request: segments a month, a note, when. */
     requestedSegments: integer(),
     requestNote: text(),
@@ -73,16 +74,14 @@ export const smsOwnerPhones = pgTable("sms_owner_phones", {
 
 /**
  * Segments spent per shop and month (YYYY-MM in the send window's time zone). A send
- * reserves its segments with one conditional upsert (modules/sms/budget.ts): the row
+ * reserves its segments with one conditional upsert (modules/messages/channels/sms-sending.ts): the row
  * lock makes concurrent reservations queue, and the condition re-read on the latest
  * row keeps `segments` at or under the budget.
  */
 export const smsUsage = pgTable(
   "sms_usage",
   {
-    shopId: text()
-      .notNull()
-      .references(() => shops.id, { onDelete: "cascade" }),
+    shopId: shopRef(),
     month: text().notNull(),
     segments: integer().notNull().default(0),
   },

@@ -1,31 +1,35 @@
-import { bigint, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { shops } from "./shops.ts";
+import { bigint, date, index, integer, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { shopRef } from "./shops.ts";
+import { timestampNow } from "./columns.ts";
+
+/** A shop's figures for one local day: the same columns in the folded table and in the deltas it is folded from. */
+const dayFigures = () => ({
+  day: date({ mode: "string" }).notNull(),
+  /** Cards made that day. */
+  newCustomers: integer().notNull().default(0),
+  /** Scans accepted / refused, and those with a flag. */
+  scans: integer().notNull().default(0),
+  refused: integer().notNull().default(0),
+  flagged: integer().notNull().default(0),
+  /** Points earned (ledger kinds scan, double_points, bonus) and `redemption` entries. A day's sum of points
+   *  may pass 2^31 (a shop granting large bonuses): bigint, or the fold would fail on it forever. */
+  points: bigint({ mode: "number" }).notNull().default(0),
+  redemptions: integer().notNull().default(0),
+});
 
 /**
  * Issue 11. The dashboard's figures per shop and local day (the shop's time zone), so that a year costs 365 rows.
  * Exact at every moment together with shop_daily_deltas: writes append their figures there, in their own transaction,
  * by statement triggers on cards, scans and ledger_entries (src/server/db/functions/daily-stats.sql) — appends only,
  * so concurrent scans of one shop never wait for one row's lock; the job daily-stats.fold moves them here every
- * minute (src/server/jobs/daily-stats-fold.ts); readers add both. Rebuilt from the rows when the shop's time zone
- * changes, and by migration 0017.
+ * minute (foldDailyStats, src/server/modules/cards/dashboard.service.ts); readers add both. Rebuilt from the rows
+ * when the shop's time zone changes, and by migration 0017.
  */
 export const shopDailyStats = pgTable(
   "shop_daily_stats",
   {
-    shopId: text()
-      .notNull()
-      .references(() => shops.id, { onDelete: "cascade" }),
-    day: date({ mode: "string" }).notNull(),
-    /** Cards made that day. */
-    newCustomers: integer().notNull().default(0),
-    /** Scans accepted / refused, and those with a flag. */
-    scans: integer().notNull().default(0),
-    refused: integer().notNull().default(0),
-    flagged: integer().notNull().default(0),
-    /** Points earned (ledger kinds scan, double_points, bonus) and `redemption` entries. A day's sum of points
-     *  may pass 2^31 (a shop granting large bonuses): bigint, or the fold would fail on it forever. */
-    points: bigint({ mode: "number" }).notNull().default(0),
-    redemptions: integer().notNull().default(0),
+    shopId: shopRef(),
+    ...dayFigures(),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.day] })],
 );
@@ -35,16 +39,8 @@ export const shopDailyDeltas = pgTable(
   "shop_daily_deltas",
   {
     id: bigint({ mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-    shopId: text()
-      .notNull()
-      .references(() => shops.id, { onDelete: "cascade" }),
-    day: date({ mode: "string" }).notNull(),
-    newCustomers: integer().notNull().default(0),
-    scans: integer().notNull().default(0),
-    refused: integer().notNull().default(0),
-    flagged: integer().notNull().default(0),
-    points: bigint({ mode: "number" }).notNull().default(0),
-    redemptions: integer().notNull().default(0),
+    shopId: shopRef(),
+    ...dayFigures(),
   },
   (t) => [index().on(t.shopId, t.day)],
 );
@@ -57,12 +53,10 @@ export const shopDailyDeltas = pgTable(
 export const shopDevices = pgTable(
   "shop_devices",
   {
-    shopId: text()
-      .notNull()
-      .references(() => shops.id, { onDelete: "cascade" }),
+    shopId: shopRef(),
     deviceId: text().notNull(),
     deviceNo: integer().notNull(),
-    firstSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    firstSeenAt: timestampNow(),
   },
   (t) => [primaryKey({ columns: [t.shopId, t.deviceId] }), uniqueIndex().on(t.shopId, t.deviceNo)],
 );

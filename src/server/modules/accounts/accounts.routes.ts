@@ -21,12 +21,17 @@ const eraseSchema = z.union(
     z.object({
       password: z.string({ error: "Saisissez votre mot de passe." }).min(1, "Saisissez votre mot de passe.").max(128),
     }),
-    z.object({ code: z.string().trim().regex(/^\d{6}$/, "Le code reçu par e-mail a 6 chiffres.") }),
+    z.object({
+      code: z
+        .string()
+        .trim()
+        .regex(/^\d{6}$/, "Le code reçu par e-mail a 6 chiffres."),
+    }),
   ],
   { error: "Saisissez votre mot de passe ou le code reçu par e-mail." },
 );
 
-export const accountsRoutes = new Hono<AppEnv>()
+const accounts = new Hono<AppEnv>()
   .post("/sign-up", validate("json", signUpRequestSchema), async (c) => {
     const input = c.req.valid("json");
     const { db } = c.get("deps");
@@ -50,9 +55,9 @@ export const accountsRoutes = new Hono<AppEnv>()
   /* RGPD (issue 16): everything about me in one archive, my consent history, and erasing my account. */
   .get("/me/export", async (c) => {
     const user = currentUser(c);
-    const { db } = c.get("deps");
+    const { db, env } = c.get("deps");
     await enforceThrottle(db, `export:${user.id}`, 3600, 10);
-    const { zip, filename } = await exportArchive(db, user.id);
+    const { zip, filename } = await exportArchive(db, user.id, { env });
     await recordAudit(db, { actorId: user.id, action: "export.personal", target: user.id });
     return c.body(zip as Uint8Array<ArrayBuffer>, 200, {
       "content-type": "application/zip",
@@ -87,3 +92,6 @@ export const accountsRoutes = new Hono<AppEnv>()
     if (sessionId) await recordSessionPlace(db, sessionId, c.req.header("x-time-zone"), c.get("clientIp"));
     return c.body(null, 204);
   });
+
+/** The accounts module's routes (it has no part in a shop's back office): /api/accounts. */
+export const accountsRoutes = new Hono<AppEnv>().route("/accounts", accounts);

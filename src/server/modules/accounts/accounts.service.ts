@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import {
   CONSENT_CHANNELS,
@@ -10,9 +10,10 @@ import type { profileSchema } from "../../../domain/schemas/profile.ts";
 import { AppError } from "../../../domain/errors.ts";
 import type { Deps } from "../../lib/context.ts";
 import type { Db } from "../../db/client.ts";
-import { forgetUser } from "../../lib/sessions.ts";
+import { forgetUser } from "../../lib/session-cache.ts";
 import { consents, member, organization, profiles, user } from "../../db/schema/index.ts";
 import { mailTemplates } from "../mail/templates.ts";
+import { consentSql } from "../messages/consent.ts";
 
 /**
  * Sign-up that answers alike whether the address is known or not: a known
@@ -71,7 +72,7 @@ export function confirmCallback(redirect: string | undefined): string {
     : "/confirm?from=email";
 }
 
-export type Membership = { shopId: string; shopName: string; shopSlug: string; role: string };
+type Membership = { shopId: string; shopName: string; shopSlug: string; role: string };
 
 export async function getMe(db: Db, userId: string) {
   const [row] = await db
@@ -121,16 +122,15 @@ export async function getMe(db: Db, userId: string) {
   };
 }
 
-/** The latest decision per channel; no row means never given. */
+/** The latest decision per channel (messages/consent.ts); no row means never given. */
 async function getConsents(db: Db, userId: string) {
-  const rows = await db
-    .selectDistinctOn([consents.channel], { channel: consents.channel, granted: consents.granted })
-    .from(consents)
-    .where(eq(consents.userId, userId))
-    .orderBy(consents.channel, desc(consents.createdAt));
-  const state = { email: false, sms: false, push: false };
-  for (const r of rows) state[r.channel] = r.granted;
-  return state;
+  const me = sql`${userId}`;
+  const [row] = (
+    await db.execute<{ email: boolean; sms: boolean; push: boolean }>(
+      sql`select ${consentSql(me, "email")} as email, ${consentSql(me, "sms")} as sms, ${consentSql(me, "push")} as push`,
+    )
+  ).rows;
+  return { email: row?.email ?? false, sms: row?.sms ?? false, push: row?.push ?? false };
 }
 
 export async function saveProfile(db: Db, userId: string, input: ProfileOutput) {
@@ -189,7 +189,7 @@ export async function saveProfile(db: Db, userId: string, input: ProfileOutput) 
   forgetUser(db, userId);
 }
 
-export type ProfileOutput = z.output<typeof profileSchema>;
+type ProfileOutput = z.output<typeof profileSchema>;
 
 export async function touchLastSeen(db: Db, userId: string): Promise<void> {
   await db.update(profiles).set({ lastSeen: sql`now()` }).where(eq(profiles.id, userId));

@@ -33,7 +33,7 @@ export const AUTH_MESSAGES_FR: Record<string, string> = {
   INVALID_ORIGIN: "Requête refusée : origine non autorisée.",
   INVALID_CALLBACK_URL: "Adresse de retour non autorisée.",
   INVALID_REDIRECT_URL: "Adresse de retour non autorisée.",
-  UNAUTHORIZED: "Vous devez être connecté pour continuer.",
+  UNAUTHORIZED: "Connectez-vous pour continuer.",
   RATE_LIMITED: "Trop de tentatives. Réessayez dans quelques instants.",
   VALIDATION_ERROR: "Certaines informations sont invalides.",
   // Met on the account screens (two-factor, confirmation links, sessions).

@@ -10,7 +10,7 @@ import { mailTemplates } from "../mail/templates.ts";
  * one replaces the last), stored hashed in better-auth's `verification` table under `erase:<userId>` — which the
  * erasure itself removes. Sending is throttled in the route; so are attempts (the erase throttle).
  */
-export const ERASE_CODE_MINUTES = 15;
+const ERASE_CODE_MINUTES = 15;
 
 const identifierOf = (userId: string) => `erase:${userId}`;
 const hash = (code: string) => createHash("sha256").update(code).digest("hex");

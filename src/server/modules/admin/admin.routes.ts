@@ -4,13 +4,13 @@ import { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import type { Db } from "../../db/client.ts";
 import { suspendShopSchema } from "../../../domain/schemas/shops.ts";
-import { smsSpikeMessage } from "../../../domain/sms/spike.ts";
+import { smsSpikeMessage } from "../../../domain/messages/sms-spike.ts";
 import { unsetLegalDetails } from "../../env.ts";
 import { type AppEnv, currentAdmin, currentUser } from "../../lib/context.ts";
 import { shopIdSchema } from "../../lib/shop-access.ts";
 import { validate } from "../../lib/validate.ts";
 import { listOutbox } from "../mail/mail.service.ts";
-import { grantBudget, grantBudgetSchema, smsVolume } from "../sms/sms.service.ts";
+import { grantBudget, grantBudgetSchema, smsVolume } from "../messages/sms-platform.service.ts";
 import {
   auditCsv,
   auditQuerySchema,
@@ -26,6 +26,7 @@ import {
   revokeSession,
 } from "./console.service.ts";
 import { listAllShops, setShopStatus } from "./platform.service.ts";
+import { platformRetention, platformRetentionQuery } from "./platform-retention.service.ts";
 
 const sessionParam = z.object({ sessionId: z.string().min(1).max(100) });
 const userParam = z.object({ userId: z.string().min(1).max(100) });
@@ -38,7 +39,7 @@ const platformQuery = z.object({
 });
 
 /** /api/admin: the platform admin's tools, and the console pages every signed-in member uses (sessions, online). */
-export const adminRoutes = new Hono<AppEnv>()
+const adminConsole = new Hono<AppEnv>()
   .get("/logs", validate("query", auditQuerySchema), async (c) => {
     currentAdmin(c);
     return c.json(await listAudit(c.get("deps").db, c.req.valid("query")));
@@ -52,6 +53,11 @@ export const adminRoutes = new Hono<AppEnv>()
         "content-disposition": `attachment; filename="journal-${new Date().toISOString().slice(0, 10)}.csv"`,
       },
     });
+  })
+  // Issue 27 item 4: retention and the automations' volumes across shops.
+  .get("/retention", validate("query", platformRetentionQuery), async (c) => {
+    currentAdmin(c);
+    return c.json(await platformRetention(c.get("deps").db, c.req.valid("query"), new Date()));
   })
   .get("/overview", async (c) => {
     currentAdmin(c);
@@ -142,7 +148,7 @@ async function refuseDeletedShop(db: Db, shopId: string) {
 }
 
 /** /api/backoffice/platform: the platform admin's list of shops, suspension and reactivation. */
-export const platformRoutes = new Hono<AppEnv>()
+const platform = new Hono<AppEnv>()
   .get("/shops", validate("query", platformQuery), async (c) => {
     currentAdmin(c);
     return c.json(await listAllShops(c.get("deps").db, c.req.valid("query")));
@@ -180,3 +186,6 @@ export const platformRoutes = new Hono<AppEnv>()
     await grantBudget(db, env, admin.id, shopId, c.req.valid("json"), c.get("clientIp") ?? null);
     return c.json(await smsVolume(db, env, new Date()));
   });
+
+/** The admin module's routes (it has no part in a shop's back office): /api/admin, /api/backoffice/platform. */
+export const adminRoutes = new Hono<AppEnv>().route("/admin", adminConsole).route("/backoffice/platform", platform);

@@ -7,7 +7,8 @@ import type { Deps } from "../../lib/context.ts";
 import { healthFigures } from "../../lib/metrics.ts";
 import { AUDIT_ACTIONS, type AuditAction, recordAudit } from "../../lib/audit.ts";
 import { CSV_BATCH, cappedTotal, csvStream, LIST_COUNT_CAP, type ListKeyset } from "../../lib/list-page.ts";
-import { forgetSession, forgetUser } from "../../lib/sessions.ts";
+import { forgetSession, forgetUser } from "../../lib/session-cache.ts";
+import { flushHeartbeats } from "../../lib/sessions.ts";
 import { networkOf, placeLabel } from "../../../domain/place.ts";
 import { confirmCallback } from "../accounts/accounts.service.ts";
 
@@ -27,7 +28,7 @@ export const auditQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });
-export type AuditQuery = z.output<typeof auditQuerySchema>;
+type AuditQuery = z.output<typeof auditQuerySchema>;
 
 function auditFilter(q: AuditQuery) {
   const who = q.who ? `%${q.who.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
@@ -57,7 +58,9 @@ type AuditRow = {
 
 /** Newest first: the page's entries first (index on created_at), then the names; `after` continues (exports). */
 async function queryAudit(db: Db, q: AuditQuery, page: { limit: number; offset: number; after?: ListKeyset }) {
-  const after = page.after ? sql`and (a.created_at, a.id) < (${page.after.k}::timestamptz, ${page.after.id}::text)` : sql``;
+  const after = page.after
+    ? sql`and (a.created_at, a.id) < (${page.after.k}::timestamptz, ${page.after.id}::text)`
+    : sql``;
   const result = await db.execute<AuditRow>(sql`
     with page as (
       select a.id, a.action, a.actor_id, a.shop_id, a.target, a.details, a.ip, a.created_at
@@ -120,13 +123,14 @@ export function auditCsv(db: Db, q: AuditQuery): ReadableStream<Uint8Array> {
 }
 
 /** How recent a heartbeat must be to count as online (SPEC §7.1). */
-export const ONLINE_WITHIN_MINUTES = 2;
+const ONLINE_WITHIN_MINUTES = 2;
 
 /**
  * Who is online now. The platform admin: everyone, with the shops they belong to (as staff or customer).
  * Anyone else: the team and customers of the shops they own or manage (none: an empty list).
  */
 export async function listConnected(db: Db, viewer: SessionUser) {
+  await flushHeartbeats(db); // this process's marks of the last second (lib/sessions.ts)
   const isAdmin = viewer.role === "admin";
   if (!isAdmin) {
     const manages = await db.execute(
@@ -192,6 +196,7 @@ const visibleSessions = (viewer: SessionUser) => sql`(
 )`;
 
 export async function listSessions(db: Db, viewer: SessionUser, currentSessionId: string | null) {
+  await flushHeartbeats(db);
   const result = await db.execute<{
     id: string;
     user_id: string;
@@ -263,7 +268,13 @@ export async function platformOverview({ db, database, metrics }: Pick<Deps, "db
       (select count(*)::int from messages where created_at > now() - interval '30 days') as messages`);
   const c = counts.rows[0]!;
   // One pass per table over the 30 days (scans by scans_accepted_created_idx), grouped by UTC day.
-  const series = await db.execute<{ day: string; scans: number; signups: number; redemptions: number; messages: number }>(sql`
+  const series = await db.execute<{
+    day: string;
+    scans: number;
+    signups: number;
+    redemptions: number;
+    messages: number;
+  }>(sql`
     with d as (
       select day::date as day
       from generate_series(date_trunc('day', now() at time zone 'UTC') - interval '29 days', date_trunc('day', now() at time zone 'UTC'), interval '1 day') as g(day)

@@ -9,7 +9,7 @@ import { CSV_BATCH, cappedTotal, csvStream, LIST_COUNT_CAP, type ListKeyset } fr
  * /admin/liste-totale-clients (issue 16, item 5): the customers of every shop a person owns (one owner may have
  * several), and for the platform admin of the whole platform. One row per card: a person at a shop.
  */
-export const ALL_CUSTOMER_SORTS = ["name", "shop", "balance", "visits", "lastVisit"] as const;
+const ALL_CUSTOMER_SORTS = ["name", "shop", "balance", "visits", "lastVisit"] as const;
 
 export const allCustomersQuerySchema = z.object({
   q: z.string().trim().max(100, "Recherche : 100 caractères au plus.").optional(),
@@ -17,7 +17,7 @@ export const allCustomersQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
-export type AllCustomersQuery = z.output<typeof allCustomersQuerySchema>;
+type AllCustomersQuery = z.output<typeof allCustomersQuerySchema>;
 
 type Viewer = { id: string; isAdmin: boolean };
 

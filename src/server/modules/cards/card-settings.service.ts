@@ -1,15 +1,15 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
-import { formatMinutes, plural } from "../../../domain/format.ts";
+import { formatAmount, formatMinutes, plural } from "../../../domain/format.ts";
 import { adjustmentCap } from "../../../domain/loyalty/adjustments.ts";
-import { formatAmountFr } from "../../../domain/loyalty/scan-rules.ts";
+import { type AmountRounding, amountRuleFr, type EarnBy } from "../../../domain/loyalty/amount.ts";
 import type { DoublePointsPeriod } from "../../../domain/loyalty/double-points.ts";
 import { randomSecret } from "../../../domain/loyalty/scan-code.ts";
 import type { cardSettingsSchema, doublePointsSchema } from "../../../domain/schemas/shops.ts";
 import type { Db } from "../../db/client.ts";
 import { doublePointsPeriods, rewards } from "../../db/schema/index.ts";
-import { type ShopAccess, scopedShop, shopScope, updateScopedShop } from "../../lib/shop-access.ts";
+import { refuseCappedInsert, type ShopAccess, scopedShop, shopScope, updateScopedShop } from "../../lib/shop-access.ts";
 import { designOf, imageUrl } from "../../lib/shop-dto.ts";
 import { forgetScanProfile } from "./scan.service.ts";
 
@@ -22,11 +22,16 @@ export function rulesSummaryFr(s: {
   pointsPerVisit: number;
   cooldownMinutes: number;
   dailyCap: number;
+  earnBy: EarnBy;
+  pointsPerEuro: number;
+  amountRounding: AmountRounding;
 }) {
   const perVisit =
     s.cardMode === "stamps"
       ? `1 tampon par passage, carte de ${s.stampsGoal} tampons`
-      : `${formatAmountFr("points", s.pointsPerVisit)} par passage`;
+      : s.earnBy === "amount"
+        ? amountRuleFr(s.pointsPerEuro, s.amountRounding)
+        : `${formatAmount("points", s.pointsPerVisit)} par passage`;
   // "par heure", not "toutes les 1 heure"; otherwise "toutes les 4 heures", "toutes les 2 h 30".
   const every =
     s.cooldownMinutes === 60
@@ -59,6 +64,12 @@ export async function getCardSettings(db: Db, access: ShopAccess) {
     staffAdjustmentsPerDay: s.staffAdjustmentsPerDay,
     staffAdjustmentsLifetime: s.staffAdjustmentsLifetime,
     offlineGraceMinutes: s.offlineGraceMinutes,
+    earnBy: s.earnBy,
+    pointsPerEuro: s.pointsPerEuro,
+    amountRounding: s.amountRounding,
+    receiptWindowMinutes: s.receiptWindowMinutes,
+    /** Whether a till holds a receipt key (the key itself: GET …/receipt-key, owner only). */
+    hasReceiptKey: s.receiptSecret !== null,
     design: designOf(s.cardDesign),
     summary: rulesSummaryFr(s),
     /** Active rewards the card offers: 0 means customers collect with nothing to exchange yet. */
@@ -79,8 +90,14 @@ export async function updateCardSettings(db: Db, access: ShopAccess, input: z.ou
     cardDesign: input.design,
     ...(input.adjustmentLimit === undefined ? {} : { adjustmentLimit: input.adjustmentLimit }),
     ...(input.staffAdjustmentsPerDay === undefined ? {} : { staffAdjustmentsPerDay: input.staffAdjustmentsPerDay }),
-    ...(input.staffAdjustmentsLifetime === undefined ? {} : { staffAdjustmentsLifetime: input.staffAdjustmentsLifetime }),
+    ...(input.staffAdjustmentsLifetime === undefined
+      ? {}
+      : { staffAdjustmentsLifetime: input.staffAdjustmentsLifetime }),
     ...(input.offlineGraceMinutes === undefined ? {} : { offlineGraceMinutes: input.offlineGraceMinutes }),
+    ...(input.earnBy === undefined ? {} : { earnBy: input.earnBy }),
+    ...(input.pointsPerEuro === undefined ? {} : { pointsPerEuro: input.pointsPerEuro }),
+    ...(input.amountRounding === undefined ? {} : { amountRounding: input.amountRounding }),
+    ...(input.receiptWindowMinutes === undefined ? {} : { receiptWindowMinutes: input.receiptWindowMinutes }),
   });
   return getCardSettings(db, access);
 }
@@ -134,10 +151,7 @@ export async function createDoublePoints(db: Db, access: ShopAccess, input: z.ou
       and (select count(*) from double_points_periods d where d.shop_id = s.id) < ${MAX_PERIODS}
     returning id`);
   const id = result.rows[0]?.id;
-  if (!id) {
-    await scopedShop(db, access);
-    throw new AppError("CONFLICT", { userMessage: `${MAX_PERIODS} opérations au plus : supprimez-en d'anciennes.` });
-  }
+  if (!id) return refuseCappedInsert(db, access, `${MAX_PERIODS} opérations au plus : supprimez-en d'anciennes.`);
   const [row] = await db.select().from(doublePointsPeriods).where(eq(doublePointsPeriods.id, id));
   return ownerPeriodDto(row!);
 }

@@ -1,10 +1,11 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
-import { cardProgress, LEDGER_KIND_LABELS_FR, LIFETIME_KINDS, type LedgerKind } from "../../../domain/loyalty/ledger.ts";
+import { cardProgress, LEDGER_KIND_LABELS_FR, type LedgerKind } from "../../../domain/loyalty/ledger.ts";
 import { checkVisit } from "../../../domain/loyalty/scan-rules.ts";
 import type { Db } from "../../db/client.ts";
 import { cards, ledgerEntries, shops } from "../../db/schema/index.ts";
 import { rewardsGlance } from "../rewards/rewards.service.ts";
+import { type RunningOffer, runningOffers } from "../messages/offers.service.ts";
 import { designOf, imageUrl } from "../../lib/shop-dto.ts";
 
 const cardColumns = {
@@ -37,7 +38,7 @@ type CardRow = Awaited<ReturnType<typeof cardsQuery>>[number];
 
 type Glance = Awaited<ReturnType<typeof rewardsGlance>>;
 
-function cardDto(r: CardRow, now: Date, glance: Glance) {
+function cardDto(r: CardRow, now: Date, glance: Glance, offers: RunningOffer[]) {
   const check = checkVisit({ lastScanAt: r.lastScanAt, dayKey: r.dayKey, dayCount: r.dayCount }, r, now, r.timezone);
   return {
     id: r.id,
@@ -63,6 +64,16 @@ function cardDto(r: CardRow, now: Date, glance: Glance) {
     nextScanAt: check.ok ? null : check.nextAt.toISOString(),
     /** How many rewards the balance pays for now, and the next one to aim for. */
     rewards: glance.get(r.id) ?? { reachable: 0, next: null },
+    /** The shop's offers to me still running (an automation's: double points, a reward to claim on /vip). */
+    offers: offers
+      .filter((o) => o.cardId === r.id)
+      .map((o) => ({
+        kind: o.kind,
+        until: o.until,
+        timeZone: r.timezone,
+        rewardTitle: o.rewardTitle,
+        claimed: o.status !== null,
+      })),
   };
 }
 
@@ -71,8 +82,14 @@ export async function listMyCards(db: Db, userId: string, now = new Date()) {
   const rows = await cardsQuery(db)
     .where(eq(cards.userId, userId))
     .orderBy(sql`${cards.lastScanAt} desc nulls last`, desc(cards.createdAt));
-  const glance = await rewardsGlance(db, rows.map((r) => ({ id: r.id, shopId: r.shopId, balance: r.balance })));
-  return rows.map((r) => cardDto(r, now, glance));
+  const [glance, offers] = await Promise.all([
+    rewardsGlance(
+      db,
+      rows.map((r) => ({ id: r.id, shopId: r.shopId, balance: r.balance })),
+    ),
+    runningOffers(db, userId, now),
+  ]);
+  return rows.map((r) => cardDto(r, now, glance, offers));
 }
 
 function entryDto(e: {
@@ -125,7 +142,7 @@ export async function getMyCard(db: Db, userId: string, cardId: string, now = ne
     .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
     .limit(50);
   const glance = await rewardsGlance(db, [{ id: row.id, shopId: row.shopId, balance: row.balance }]);
-  return { card: cardDto(row, now, glance), entries: entries.map(entryDto) };
+  return { card: cardDto(row, now, glance, await runningOffers(db, userId, now)), entries: entries.map(entryDto) };
 }
 
 /** /dashboard: my recent activity from the ledger, all shops, newest first. */
@@ -146,44 +163,4 @@ export async function listMyActivity(db: Db, userId: string, q: { limit: number;
     .limit(q.limit + 1);
   const entries = rows.slice(0, q.limit).map(entryDto);
   return { entries, nextBefore: rows.length > q.limit ? (entries.at(-1)?.createdAt ?? null) : null };
-}
-
-const lifetimeKinds = sql.raw(LIFETIME_KINDS.map((k) => `'${k}'`).join(", "));
-
-/**
- * Recomputes cards' balance and lifetime from their ledger (all cards, or one
- * shop's): the stored figures are caches of the ledger. Returns how many cards
- * were off (0 when the trigger did its job).
- */
-export async function rebuildCardTotals(db: Db, scope: { shopId?: string; cardId?: string } = {}) {
-  const result = await db.execute<{ id: string }>(sql`
-    with totals as (
-      select c.id,
-             coalesce(sum(l.delta), 0)::int as balance,
-             coalesce(sum(l.delta) filter (where l.kind in (${lifetimeKinds})), 0)::int as lifetime
-      from cards c left join ledger_entries l on l.card_id = c.id
-      where (${scope.shopId ?? null}::text is null or c.shop_id = ${scope.shopId ?? null}::text)
-        and (${scope.cardId ?? null}::text is null or c.id = ${scope.cardId ?? null}::text)
-      group by c.id
-    )
-    update cards c set balance = t.balance, lifetime = t.lifetime, updated_at = now()
-    from totals t
-    where c.id = t.id and (c.balance <> t.balance or c.lifetime <> t.lifetime)
-    returning c.id`);
-  return { corrected: result.rows.length };
-}
-
-/** Cards whose stored totals differ from their ledger (for checks and tests). */
-export async function findLedgerMismatches(db: Db, shopId?: string) {
-  const result = await db.execute<{ id: string; balance: number; ledger_balance: number; lifetime: number; ledger_lifetime: number }>(sql`
-    select c.id, c.balance, t.balance as ledger_balance, c.lifetime, t.lifetime as ledger_lifetime
-    from cards c
-    join lateral (
-      select coalesce(sum(l.delta), 0)::int as balance,
-             coalesce(sum(l.delta) filter (where l.kind in (${lifetimeKinds})), 0)::int as lifetime
-      from ledger_entries l where l.card_id = c.id
-    ) t on true
-    where (${shopId ?? null}::text is null or c.shop_id = ${shopId ?? null}::text)
-      and (c.balance <> t.balance or c.lifetime <> t.lifetime)`);
-  return result.rows;
 }

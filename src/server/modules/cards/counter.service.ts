@@ -1,5 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
-import QRCode from "qrcode";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import { plural } from "../../../domain/format.ts";
@@ -9,14 +8,30 @@ import type { Database, Db } from "../../db/client.ts";
 import { cards, profiles, shops, user } from "../../db/schema/index.ts";
 import { performScan } from "./scan.service.ts";
 import { findByPersonalCode } from "./personal-code.service.ts";
-import { consumeThrottle, refundThrottle } from "../../lib/throttle.ts";
+import { consumeThrottles, refundThrottles } from "../../lib/throttle.ts";
 import { designOf, imageUrl } from "../../lib/shop-dto.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
 
 /** The counter: the rotating code, visits typed by staff (corrections: adjustments.service.ts). */
 
+/** The shop as the counter screen shows it above its code. */
+export function counterFace(shop: Awaited<ReturnType<typeof codeShopWhere>>) {
+  return {
+    name: shop.name,
+    status: shop.status,
+    logoUrl: imageUrl(shop.slug, "logo", shop.hasLogo, shop.updatedAt),
+    design: designOf(shop.cardDesign),
+  };
+}
+
 /** The shop with its code key, as the access reaches it. */
-export async function scopedCodeShop(db: Db, access: ShopAccess) {
+export const scopedCodeShop = (db: Db, access: ShopAccess) => codeShopWhere(db, shopScope(access));
+
+/**
+ * The shop with its code key, by a scope that yields its id (a member's `shopScope`, a counter tablet's
+ * `tabletScope`): nothing when the scope yields nothing.
+ */
+export async function codeShopWhere(db: Db, scope: SQL) {
   const [shop] = await db
     .select({
       id: shops.id,
@@ -34,33 +49,33 @@ export async function scopedCodeShop(db: Db, access: ShopAccess) {
       cooldownMinutes: shops.cooldownMinutes,
       dailyCap: shops.dailyCap,
       allowStaticPoster: shops.allowStaticPoster,
+      earnBy: shops.earnBy,
+      pointsPerEuro: shops.pointsPerEuro,
+      amountRounding: shops.amountRounding,
     })
     .from(shops)
-    .where(eq(shops.id, shopScope(access)))
+    .where(eq(shops.id, scope))
     .limit(1);
   if (!shop) throw new AppError("NOT_FOUND", { userMessage: "Boutique introuvable." });
   return shop;
 }
 
 /**
- * /reader: the code of this 30 s step, as the URL a phone camera opens and as an
- * SVG QR code. Ask again at `expiresAt` (the previous code stays valid 30 s more).
+ * /reader: the code of this 30 s step, as the URL a phone camera opens (the screen draws its QR code itself). Ask
+ * again at `expiresAt` (the previous code stays valid 30 s more).
  */
-export async function getReaderCode(db: Db, access: ShopAccess, appUrl: string, nowMs = Date.now()) {
-  const shop = await scopedCodeShop(db, access);
+export const getReaderCode = (db: Db, access: ShopAccess, appUrl: string, nowMs = Date.now()) =>
+  readerCodeWhere(db, shopScope(access), appUrl, nowMs);
+
+/** The code of this step of the shop a scope yields (/reader's, a counter tablet's). */
+export async function readerCodeWhere(db: Db, scope: SQL, appUrl: string, nowMs = Date.now()) {
+  const shop = await codeShopWhere(db, scope);
   const step = timeStep(nowMs);
   const token = await rotatingToken(await importCodeKey(shop.codeSecret), shop.scanUid, step);
   const url = scanUrl(appUrl, { scanUid: shop.scanUid, token, poster: null });
-  const svg = await QRCode.toString(url, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
   return {
-    shop: {
-      name: shop.name,
-      status: shop.status,
-      logoUrl: imageUrl(shop.slug, "logo", shop.hasLogo, shop.updatedAt),
-      design: designOf(shop.cardDesign),
-    },
+    shop: counterFace(shop),
     url,
-    svg,
     step,
     expiresAt: new Date(stepEndsAt(step)).toISOString(),
     serverTime: new Date(nowMs).toISOString(),
@@ -82,19 +97,18 @@ async function findShopCustomerByEmail(db: Db, shopId: string, email: string) {
   return row;
 }
 
+const AMOUNT_REQUIRED_MESSAGE = "Saisissez le montant des achats : la carte donne des points selon le montant.";
+
 /** The one answer for an e-mail that is not a customer of this shop, whatever the reason. */
-export const NOT_A_CUSTOMER_MESSAGE =
+const NOT_A_CUSTOMER_MESSAGE =
   "Aucun client de votre boutique avec cette adresse. Pour un nouveau client, scannez ou saisissez son code client (dans l'app : Profil › Ma carte client).";
 
 /** Misses allowed on personal codes per shop and per address, per window: guessing a code stays out of reach. */
-export const PERSONAL_CODE_MISSES = { windowSeconds: 600, max: 20 };
+const PERSONAL_CODE_MISSES = { windowSeconds: 600, max: 20 };
 
-async function throttledPersonalCodeLookup(db: Db, code: string, keys: string[]) {
-  const checks = await Promise.all(
-    keys.map((key) => consumeThrottle(db, key, PERSONAL_CODE_MISSES.windowSeconds, PERSONAL_CODE_MISSES.max)),
-  );
-  const blocked = checks.find((c) => !c.allowed);
-  if (blocked) {
+export async function throttledPersonalCodeLookup(db: Db, code: string, keys: string[]) {
+  const blocked = await consumeThrottles(db, keys, PERSONAL_CODE_MISSES.windowSeconds, PERSONAL_CODE_MISSES.max);
+  if (!blocked.allowed) {
     const minutes = Math.ceil((blocked.retryAfter ?? PERSONAL_CODE_MISSES.windowSeconds) / 60);
     throw new AppError("RATE_LIMITED", {
       message: "personal code lookups throttled",
@@ -103,7 +117,7 @@ async function throttledPersonalCodeLookup(db: Db, code: string, keys: string[])
   }
   const found = await findByPersonalCode(db, code);
   // Only misses count: a busy counter never runs out.
-  if (found) await Promise.all(keys.map((key) => refundThrottle(db, key)));
+  if (found) await refundThrottles(db, keys);
   return found;
 }
 
@@ -138,16 +152,38 @@ export async function creditVisit(
       throw new AppError("NOT_FOUND", { message: "not a customer of this shop", userMessage: NOT_A_CUSTOMER_MESSAGE });
   }
   if (!customer) throw new AppError("VALIDATION", { userMessage: "Saisissez le code client." });
-  if (customer.id === access.userId) {
-    throw new AppError("FORBIDDEN", { message: "self credit", userMessage: "Vous ne pouvez pas créditer votre propre carte." });
+  if (shop.cardMode === "points" && shop.earnBy === "amount" && input.amountCents === null) {
+    throw new AppError("VALIDATION", {
+      message: "amount required",
+      userMessage: AMOUNT_REQUIRED_MESSAGE,
+      fields: { amountCents: AMOUNT_REQUIRED_MESSAGE },
+    });
   }
-  const { answer, replayed } = await performScan(
+  if (customer.id === access.userId) {
+    throw new AppError("FORBIDDEN", {
+      message: "self credit",
+      userMessage: "Vous ne pouvez pas créditer votre propre carte.",
+    });
+  }
+  const { answer, replayed, followUps } = await performScan(
     database,
     { userId: customer.id, actorId: access.userId },
-    { scanUid: shop.scanUid, token: null, poster: null, deviceId: null, idempotencyKey: input.idempotencyKey },
+    {
+      scanUid: shop.scanUid,
+      token: null,
+      poster: null,
+      deviceId: null,
+      idempotencyKey: input.idempotencyKey,
+      amountCents: input.amountCents,
+    },
     "staff",
   );
-  return { answer, replayed, customer: { firstName: customer.firstName, lastName: customer.lastName } };
+  return {
+    answer,
+    replayed,
+    followUps,
+    customer: { firstName: customer.firstName, lastName: customer.lastName },
+  };
 }
 
 /** /manager: a card of this shop by its holder's e-mail (to correct it). */

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
+import type { CardMode } from "../../../domain/format.ts";
 import { LEDGER_KIND_LABELS_FR } from "../../../domain/loyalty/ledger.ts";
 import { REDEMPTION_STATUS_LABELS_FR } from "../../../domain/loyalty/rewards.ts";
 import type { Db } from "../../db/client.ts";
@@ -11,7 +12,7 @@ import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
  * where the person holds a card sees them as that shop does (card, ledger, rewards, the shop's private note), for
  * their shops only; anyone else — and an id that does not exist — gets the same 404, to the byte.
  */
-export const profileNotFound = () => new AppError("NOT_FOUND", { userMessage: "Ce profil est introuvable." });
+const profileNotFound = () => new AppError("NOT_FOUND", { userMessage: "Ce profil est introuvable." });
 
 type PersonRow = {
   id: string;
@@ -33,13 +34,25 @@ export async function getProfileView(db: Db, viewerId: string, id: string) {
   if (!person) throw profileNotFound();
 
   if (viewerId === id) {
-    const own = await db.execute<{ shop_name: string; slug: string; balance: number; visits: number }>(sql`
-      select s.name as shop_name, s.slug, c.balance, c.visits
+    const own = await db.execute<{
+      shop_name: string;
+      slug: string;
+      card_mode: CardMode;
+      balance: number;
+      visits: number;
+    }>(sql`
+      select s.name as shop_name, s.slug, s.card_mode, c.balance, c.visits
       from cards c join shops s on s.id = c.shop_id where c.user_id = ${id} order by s.name`);
     return {
       kind: "self" as const,
       person: { id, firstName: person.first_name, lastName: person.last_name, memberSince: iso(person.created_at) },
-      cards: own.rows.map((r) => ({ shopName: r.shop_name, slug: r.slug, balance: r.balance, visits: r.visits })),
+      cards: own.rows.map((r) => ({
+        shopName: r.shop_name,
+        slug: r.slug,
+        mode: r.card_mode,
+        balance: r.balance,
+        visits: r.visits,
+      })),
     };
   }
 
@@ -47,6 +60,7 @@ export async function getProfileView(db: Db, viewerId: string, id: string) {
   const shared = await db.execute<{
     shop_id: string;
     shop_name: string;
+    card_mode: CardMode;
     role: string;
     card_id: string;
     balance: number;
@@ -56,7 +70,7 @@ export async function getProfileView(db: Db, viewerId: string, id: string) {
     card_created_at: Date | string;
     note: string | null;
   }>(sql`
-    select s.id as shop_id, s.name as shop_name, m.role, c.id as card_id, c.balance, c.lifetime, c.visits,
+    select s.id as shop_id, s.name as shop_name, s.card_mode, m.role, c.id as card_id, c.balance, c.lifetime, c.visits,
            c.last_scan_at, c.created_at as card_created_at, n.note
     from member m
     join shops s on s.id = m.organization_id
@@ -107,6 +121,7 @@ export async function getProfileView(db: Db, viewerId: string, id: string) {
       shopName: r.shop_name,
       card: {
         id: r.card_id,
+        mode: r.card_mode,
         balance: r.balance,
         lifetime: r.lifetime,
         visits: r.visits,
@@ -132,8 +147,6 @@ export async function getProfileView(db: Db, viewerId: string, id: string) {
     })),
   };
 }
-
-export type ProfileView = Awaited<ReturnType<typeof getProfileView>>;
 
 /** The shop's private note about a customer: only where the person holds a card at this shop (else 404). */
 export async function saveCustomerNote(db: Db, access: ShopAccess, userId: string, note: string) {

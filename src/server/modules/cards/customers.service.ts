@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import { csvDateTime } from "../../../domain/loyalty/csv.ts";
 import { LEDGER_KIND_LABELS_FR } from "../../../domain/loyalty/ledger.ts";
-import { SEARCH_FOLD_FROM, SEARCH_FOLD_TO, foldSearch } from "../../../domain/loyalty/shop-text.ts";
+import { foldSearch } from "../../../domain/loyalty/shop-text.ts";
 import { localParts } from "../../../domain/loyalty/time.ts";
 import type { customersQuerySchema } from "../../../domain/schemas/cards.ts";
 import type { Db } from "../../db/client.ts";
@@ -28,7 +28,6 @@ export async function shopTimezone(
 }
 
 const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-const fold = (expr: ReturnType<typeof sql>) => sql`translate(lower(${expr}), ${SEARCH_FOLD_FROM}, ${SEARCH_FOLD_TO})`;
 
 type CustomerRow = {
   card_id: string;

@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import { addDays, localParts, zonedToUtc } from "../../../domain/loyalty/time.ts";
 import type { Db } from "../../db/client.ts";
 import type { ShopAccess } from "../../lib/shop-access.ts";
-
 import { shopTimezone } from "./customers.service.ts";
 
 type DayRow = {
@@ -82,4 +81,15 @@ export async function getDashboard(db: Db, access: ShopAccess, days: number) {
       outstandingBalance: Number(t.outstanding),
     },
   };
+}
+
+/**
+ * Issue 11 (docs/decisions/0027): writes append the dashboard's figures to shop_daily_deltas (no row lock shared
+ * between concurrent scans); this moves their sums into shop_daily_stats (fidele_daily_stats_fold, one
+ * transaction), every minute (the job daily-stats.fold), so a dashboard reads a year's 365 rows and at most a
+ * minute of deltas. Readers add both: the figures are exact whether or not the fold has run. The days folded.
+ */
+export async function foldDailyStats(db: Db): Promise<number> {
+  const result = await db.execute<{ days: number }>(sql`select fidele_daily_stats_fold() as days`);
+  return Number(result.rows[0]?.days ?? 0);
 }

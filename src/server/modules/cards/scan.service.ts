@@ -1,9 +1,15 @@
 import { asc, eq } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
 import { type DoublePointsPeriod, multiplierAt } from "../../../domain/loyalty/double-points.ts";
-import { type MultiplierCandidate, visitMultipliers } from "../../../domain/loyalty/rewards.ts";
+import {
+  type MultiplierCandidate,
+  PERSONAL_OFFER_CANDIDATE,
+  visitMultipliers,
+} from "../../../domain/loyalty/rewards.ts";
 import { type Closure, isFarOutsideHours, type WeeklyHours } from "../../../domain/loyalty/hours.ts";
 import { cardProgress } from "../../../domain/loyalty/ledger.ts";
+import { type AmountRounding, type EarnBy, pointsForAmount } from "../../../domain/loyalty/amount.ts";
+import { importReceiptKey, parseReceiptCode, verifyReceiptCode } from "../../../domain/loyalty/receipt-code.ts";
 import {
   type CardMode,
   SHARED_DEVICE_ACCOUNTS,
@@ -29,7 +35,8 @@ import {
   verifyScanClaim,
 } from "../../../domain/loyalty/scan-code.ts";
 import type { Database, Db } from "../../db/client.ts";
-import { doublePointsPeriods, scanClaims, shops, vipTiers } from "../../db/schema/index.ts";
+import { doublePointsPeriods, shops, vipTiers } from "../../db/schema/index.ts";
+import { spendClaim } from "./scan-claims.service.ts";
 
 /**
  * The scan path. What it needs of a shop that rarely changes (its code key, hours,
@@ -48,6 +55,13 @@ type ScanProfile = {
   weeklyHours: WeeklyHours;
   closures: Closure[];
   periods: DoublePointsPeriod[];
+  /** How the card earns (issue 29): by visit, or points per euro of an amount. */
+  earnBy: EarnBy;
+  pointsPerEuro: number;
+  amountRounding: AmountRounding;
+  /** The key tills sign receipt codes with (null: none), and how long a receipt counts. */
+  receiptKey: CryptoKey | null;
+  receiptWindowMinutes: number;
   /** VIP levels (their multipliers). */
   tiers: { name: string; threshold: number; multiplier: number }[];
   /** The expected token of the last steps: every scan of a 30 s window checks against the same one. */
@@ -77,6 +91,19 @@ function cacheOf(db: Db): Map<string, ScanProfile> {
   return cache;
 }
 
+/**
+ * How a shop earns and signs receipts (issue 29): what the scan profile reads, and what a counter tablet checks
+ * before it signs an amount code (till/tablet-screen.service.ts).
+ */
+export const shopEarningColumns = {
+  cardMode: shops.cardMode,
+  earnBy: shops.earnBy,
+  pointsPerEuro: shops.pointsPerEuro,
+  amountRounding: shops.amountRounding,
+  receiptSecret: shops.receiptSecret,
+  receiptWindowMinutes: shops.receiptWindowMinutes,
+};
+
 async function loadProfile(db: Db, scanUid: string): Promise<ScanProfile | null> {
   const [shop] = await db
     .select({
@@ -86,6 +113,7 @@ async function loadProfile(db: Db, scanUid: string): Promise<ScanProfile | null>
       timezone: shops.timezone,
       weeklyHours: shops.weeklyHours,
       closures: shops.closures,
+      ...shopEarningColumns,
     })
     .from(shops)
     .where(eq(shops.scanUid, scanUid))
@@ -99,6 +127,12 @@ async function loadProfile(db: Db, scanUid: string): Promise<ScanProfile | null>
     timezone: shop.timezone,
     weeklyHours: shop.weeklyHours,
     closures: shop.closures,
+    // A stamp card earns a stamp a visit whatever its earning setting says (fidele_scan reads the mode too).
+    earnBy: shop.cardMode === "points" ? shop.earnBy : "visit",
+    pointsPerEuro: shop.pointsPerEuro,
+    amountRounding: shop.amountRounding,
+    receiptKey: shop.receiptSecret ? await importReceiptKey(shop.receiptSecret) : null,
+    receiptWindowMinutes: shop.receiptWindowMinutes,
     periods: await loadPeriods(db, shop.id),
     tiers: await db
       .select({ name: vipTiers.name, threshold: vipTiers.threshold, multiplier: vipTiers.multiplier })
@@ -126,7 +160,7 @@ async function checkToken(profile: ScanProfile, token: string, nowMs: number): P
   return safeEqual(expected, token) ? "valid" : "invalid";
 }
 
-export async function getScanProfile(db: Db, scanUid: string, fresh = false): Promise<ScanProfile | null> {
+async function getScanProfile(db: Db, scanUid: string, fresh = false): Promise<ScanProfile | null> {
   const cache = cacheOf(db);
   const cached = fresh ? undefined : cache.get(scanUid);
   if (cached) return cached;
@@ -152,10 +186,20 @@ export function forgetScanProfile(db: Db, scanUid: string): void {
 const SCAN_SQL = `select case
   when exists (select 1 from member m join shops s on s.id = m.organization_id where s.scan_uid = $3 and m.user_id = $2)
     then '{"outcome": "staff_self"}'::jsonb
-  else fidele_scan($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) end as r`;
+  else fidele_scan($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) end as r,
+  exists (select 1 from webhook_endpoints w join shops s on s.id = w.shop_id where s.scan_uid = $3) as hooks,
+  exists (select 1 from referrals f join shops s on s.id = f.shop_id
+          where s.scan_uid = $3 and f.friend_id = $2 and f.status = 'waiting') as waiting`;
+
+/**
+ * What a visit may have to do after it (answered in the scan's own round trip, so a shop with neither pays nothing
+ * more): the shop has webhook addresses; the person has a parrainage waiting at this shop. Every caller of
+ * performScan hands them on (emitVisitEvents, queueReferralRelease), so none asks again.
+ */
+type ScanFollowUps = { webhooks: boolean; waitingReferral: boolean };
 
 /** The raw answer of fidele_scan (stored as the scan's `response`). */
-export type ScanRecord = {
+type ScanRecord = {
   scanId: string;
   outcome: ScanOutcome | "config_changed" | "staff_self";
   shopId: string | null;
@@ -171,6 +215,8 @@ export type ScanRecord = {
   balance: number | null;
   lifetime: number | null;
   nextAt: string | null;
+  /** Absent from answers stored before issue 29. */
+  amountCents?: number | null;
   createdAt: string;
   replayed?: boolean;
 };
@@ -181,7 +227,7 @@ type ScanParams = [
   scanUid: string,
   key: string,
   method: ScanMethod,
-  code: TokenCheck | "offline",
+  code: TokenCheck | "offline" | "receipt_expired",
   configVersion: number | null,
   /** JSON of visitMultipliers (src/domain/loyalty/rewards.ts). */
   multipliers: string,
@@ -190,19 +236,25 @@ type ScanParams = [
   sharedDeviceAccounts: number,
   sharedDeviceDays: number,
   visitAt: string | null,
+  amountCents: number | null,
+  /** pointsForAmount of the amount (null: the card earns by visit). */
+  amountPoints: number | null,
+  receiptId: string | null,
 ];
 
 /** One round trip: a named prepared statement on PostgreSQL (planned once per connection), a query on PGlite. */
-async function callScan(database: Database, params: ScanParams): Promise<ScanRecord> {
+type ScanRow = { r: ScanRecord; hooks: boolean; waiting: boolean };
+
+async function callScan(database: Database, params: ScanParams): Promise<ScanRow> {
   if (database.pool) {
-    const res = await database.pool.query<{ r: ScanRecord }>({ name: "fidele_scan", text: SCAN_SQL, values: params });
-    return res.rows[0]!.r;
+    const res = await database.pool.query<ScanRow>({ name: "fidele_scan", text: SCAN_SQL, values: params });
+    return res.rows[0]!;
   }
-  const res = await database.pglite!.query<{ r: ScanRecord }>(SCAN_SQL, params);
-  return res.rows[0]!.r;
+  const res = await database.pglite!.query<ScanRow>(SCAN_SQL, params);
+  return res.rows[0]!;
 }
 
-export type ScanInput = {
+type ScanInput = {
   scanUid: string;
   token: string | null;
   poster: string | null;
@@ -212,6 +264,10 @@ export type ScanInput = {
   idempotencyKey: string;
   /** When the phone scanned the code while it had no network (the scan was queued and sent later). */
   offlineAt?: string | null;
+  /** The amount spent, in cents (typed at the counter or sent by a till). */
+  amountCents?: number | null;
+  /** A receipt code (method "receipt"): its amount is the amount. */
+  receipt?: string | null;
 };
 
 /**
@@ -230,27 +286,14 @@ export async function issueScanClaim(db: Db, input: { scanUid: string; token: st
   return { claim, expiresAt: new Date(issuedAt + CLAIM_TTL_SECONDS * 1000).toISOString() };
 }
 
-/**
- * Records the claim's nonce for this account and attempt. True for its first use and for a retry of that
- * same attempt (same account, same idempotency key); false for anyone else, or another attempt.
- */
-async function spendClaim(db: Db, nonce: string, shopId: string, userId: string, idempotencyKey: string): Promise<boolean> {
-  const inserted = await db
-    .insert(scanClaims)
-    .values({ nonce, shopId, userId, idempotencyKey })
-    .onConflictDoNothing()
-    .returning({ nonce: scanClaims.nonce });
-  if (inserted.length > 0) return true;
-  // A second statement sees the row of a concurrent first use, which the insert above waited for.
-  const [spent] = await db
-    .select({ userId: scanClaims.userId, idempotencyKey: scanClaims.idempotencyKey })
-    .from(scanClaims)
-    .where(eq(scanClaims.nonce, nonce));
-  return spent?.userId === userId && spent.idempotencyKey === idempotencyKey;
-}
-
 /** A stale token with a claim: valid when the claim is authentic, in time, for this token, and not spent by another. */
-async function codeByClaim(db: Db, profile: ScanProfile, userId: string, input: ScanInput, nowMs: number): Promise<TokenCheck> {
+async function codeByClaim(
+  db: Db,
+  profile: ScanProfile,
+  userId: string,
+  input: ScanInput,
+  nowMs: number,
+): Promise<TokenCheck> {
   const step = input.token ? tokenStepOf(input.token) : null;
   if (step === null || !input.claim) return "stale";
   const check = await verifyScanClaim(profile.key, profile.scanUid, input.claim, step, nowMs);
@@ -286,15 +329,29 @@ export async function performScan(
   const db = database.db;
   const resolved: ScanMethod = method === "auto" ? (input.token ? "rotating" : "poster") : method;
   let record: ScanRecord | null = null;
+  let followUps: ScanFollowUps = { webhooks: true, waitingReferral: true };
   for (let attempt = 0; attempt < 3 && !record; attempt++) {
     const profile = await getScanProfile(db, input.scanUid, attempt > 0);
-    let code: TokenCheck | "offline" = "invalid";
+    let code: TokenCheck | "offline" | "receipt_expired" = "invalid";
     let visitAt: string | null = null;
     let multipliers: MultiplierCandidate[] = [];
     let outsideHours = false;
+    let amountCents = input.amountCents ?? null;
+    let receiptId: string | null = null;
     if (profile) {
-      if (resolved === "staff") code = "valid";
-      else if (resolved === "rotating" && input.token) {
+      if (resolved === "staff" || resolved === "till") code = "valid";
+      else if (resolved === "receipt") {
+        const parsed = input.receipt ? parseReceiptCode(input.receipt) : null;
+        const check =
+          parsed && profile.receiptKey && parsed.scanUid === profile.scanUid
+            ? await verifyReceiptCode(profile.receiptKey, parsed, profile.receiptWindowMinutes, now.getTime())
+            : "invalid";
+        code = check === "expired" ? "receipt_expired" : check;
+        if (parsed && check === "valid") {
+          amountCents = parsed.amountCents;
+          receiptId = parsed.receiptId;
+        }
+      } else if (resolved === "rotating" && input.token) {
         code = await checkToken(profile, input.token, now.getTime());
         // Only the shopper's own scan can lean on a claim (a staff scan needs none).
         if (code === "stale" && input.claim && who.actorId === who.userId) {
@@ -305,16 +362,29 @@ export async function performScan(
           visitAt = offlineVisit(input.token, input.offlineAt);
           if (visitAt) code = "offline";
         }
-      }
-      else if (resolved === "poster" && input.poster) {
+      } else if (resolved === "poster" && input.poster) {
         profile.poster ??= await posterToken(profile.key, profile.scanUid);
         code = safeEqual(profile.poster, input.poster) ? "valid" : "invalid";
       }
       const m = multiplierAt(profile.periods, now, profile.timezone);
-      multipliers = visitMultipliers(m.period ? { multiplier: m.multiplier, label: m.period.label } : null, profile.tiers);
+      multipliers = [
+        ...visitMultipliers(m.period ? { multiplier: m.multiplier, label: m.period.label } : null, profile.tiers),
+        PERSONAL_OFFER_CANDIDATE,
+      ];
       outsideHours = isFarOutsideHours(profile.weeklyHours, profile.closures, now, profile.timezone);
     }
-    const result = await callScan(database, [
+    const amountPoints =
+      profile?.earnBy === "amount" && amountCents !== null
+        ? pointsForAmount(amountCents, profile.pointsPerEuro, profile.amountRounding)
+        : null;
+    if (amountPoints === 0 && code === "valid") {
+      throw new AppError("VALIDATION", {
+        message: "amount worth no point",
+        userMessage: "Ce montant ne suffit pas pour gagner un point.",
+        fields: { amountCents: "Ce montant ne suffit pas pour gagner un point." },
+      });
+    }
+    const row = await callScan(database, [
       who.actorId,
       who.userId,
       input.scanUid,
@@ -328,7 +398,12 @@ export async function performScan(
       SHARED_DEVICE_ACCOUNTS,
       SHARED_DEVICE_WINDOW_DAYS,
       visitAt,
+      amountCents,
+      amountPoints,
+      receiptId,
     ]);
+    const result = row.r;
+    followUps = { webhooks: Boolean(row.hooks), waitingReferral: Boolean(row.waiting) };
     if (result.outcome === "staff_self") {
       throw new AppError("FORBIDDEN", {
         message: "scan by staff of the shop",
@@ -341,11 +416,11 @@ export async function performScan(
     if (result.outcome !== "config_changed") record = result;
   }
   if (!record) throw new Error("scan profile kept changing");
-  return { answer: toScanAnswer(record), replayed: Boolean(record.replayed) };
+  return { answer: toScanAnswer(record), replayed: Boolean(record.replayed), followUps };
 }
 
 /** The API's answer to a scan: the same for a retry (built from the stored first answer). */
-export function toScanAnswer(r: ScanRecord) {
+function toScanAnswer(r: ScanRecord) {
   const outcome = r.outcome as ScanOutcome;
   const createdAt = new Date(r.createdAt);
   const nextAt = r.nextAt ? new Date(r.nextAt) : null;
@@ -379,8 +454,7 @@ export function toScanAnswer(r: ScanRecord) {
     multiplier: r.multiplier,
     periodLabel: r.periodLabel,
     nextAt: nextAt?.toISOString() ?? null,
+    amountCents: r.amountCents ?? null,
     scannedAt: createdAt.toISOString(),
   };
 }
-
-export type ScanAnswer = ReturnType<typeof toScanAnswer>;

@@ -13,12 +13,16 @@ const slugSchema = z
 /** A malformed kind or slug names no article: the same 404 as an unknown one, so the page shows its 404. */
 function parseOrNotFound<T extends z.ZodType>(schema: T, value: unknown, what: string): z.output<T> {
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new AppError("NOT_FOUND", { message: `bad ${what}`, userMessage: "Cette page n'existe pas ou a été retirée." });
+  if (!parsed.success)
+    throw new AppError("NOT_FOUND", {
+      message: `bad ${what}`,
+      userMessage: "Cette page n'existe pas ou a été retirée.",
+    });
   return parsed.data;
 }
 
 /** Public content (articles from content/*.md, the legal notice) and the shopper's dashboard facts. */
-export const contentRoutes = new Hono<AppEnv>()
+const content = new Hono<AppEnv>()
   .get("/legal", (c) => c.json({ legal: getLegalNotice(c.get("deps").env) }))
   .get("/activity", async (c) => {
     const user = currentUser(c);
@@ -33,7 +37,13 @@ export const contentRoutes = new Hono<AppEnv>()
     const slug = parseOrNotFound(slugSchema, c.req.param("slug"), "slug");
     const article = await getArticle(kind, slug);
     if (!article) {
-      throw new AppError("NOT_FOUND", { message: `no ${kind} article ${slug}`, userMessage: "Cet article n'existe pas ou a été retiré." });
+      throw new AppError("NOT_FOUND", {
+        message: `no ${kind} article ${slug}`,
+        userMessage: "Cet article n'existe pas ou a été retiré.",
+      });
     }
     return c.json({ article });
   });
+
+/** The content module's routes (it has no part in a shop's back office): /api/content. */
+export const contentRoutes = new Hono<AppEnv>().route("/content", content);

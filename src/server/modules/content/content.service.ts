@@ -7,13 +7,13 @@ import type { Env } from "../../env.ts";
 import { type FrontMatter, parseFrontMatter, renderMarkdown } from "./markdown.ts";
 
 /** content/ at the root of the repository: one folder per kind, one Markdown file per article. */
-export const CONTENT_DIR = path.resolve(import.meta.dirname, "../../../../content");
+const CONTENT_DIR = path.resolve(import.meta.dirname, "../../../../content");
 
 export const ARTICLE_KINDS = ["blog", "presentation"] as const;
-export type ArticleKind = (typeof ARTICLE_KINDS)[number];
+type ArticleKind = (typeof ARTICLE_KINDS)[number];
 
-export type ArticleSummary = FrontMatter & { slug: string };
-export type Article = ArticleSummary & { html: string };
+type ArticleSummary = FrontMatter & { slug: string };
+type Article = ArticleSummary & { html: string };
 
 /** Parsed files, kept until the file changes (its mtime), so an edit shows without a restart. */
 const cache = new Map<string, { mtimeMs: number; article: Article }>();

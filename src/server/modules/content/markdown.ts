@@ -9,7 +9,7 @@ import { z } from "zod";
  * (no `javascript:`, `data:` …).
  */
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ESCAPES[ch] ?? ch);
 
 /** In-app paths ("/offre", "#section") and http(s)/mailto/tel addresses. */
 function safeHref(href: string): string | null {
@@ -54,7 +54,7 @@ export function renderMarkdown(markdown: string): string {
 }
 
 /** The small front matter every article starts with. */
-export const frontMatterSchema = z.object({
+const frontMatterSchema = z.object({
   title: z.string().trim().min(1),
   date: z.iso.date(),
   description: z.string().trim().min(1),

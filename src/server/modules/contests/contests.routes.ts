@@ -46,17 +46,9 @@ import {
   setFeatured,
 } from "./play.service.ts";
 
-const shopParam = z.object({
-  shopId: z
-    .string()
-    .min(1)
-    .max(100)
-    .regex(/^[A-Za-z0-9_-]+$/, "Boutique introuvable."),
-});
 const idParam = z.object({ id: z.string().uuid("Jeu concours introuvable.") });
-const shopContestParam = shopParam.extend({ id: z.string().uuid("Jeu concours introuvable.") });
-const shopLotParam = shopParam.extend({ lotId: z.string().uuid("Lot introuvable.") });
-const shopWinningParam = shopParam.extend({ id: z.string().uuid("Lot introuvable.") });
+const lotParam = z.object({ lotId: z.string().uuid("Lot introuvable.") });
+const winningParam = z.object({ id: z.string().uuid("Lot introuvable.") });
 const slotParam = z.object({ slot: featuredSlotSchema });
 const nearQuery = z.object({
   lat: z.coerce.number().min(-90).max(90).optional(),
@@ -89,8 +81,8 @@ const playerOf = (c: Context<AppEnv>, userId: string, deviceId: string | null): 
   network: entryNetwork(c.get("clientIp")),
 });
 
-/** /api/contests (shoppers, the public page, featured pages) and /api/backoffice/shops/:shopId/… (lots, contests, counter). */
-export const contestsApi = new Hono<AppEnv>()
+/** The contests module's routes outside a shop's back office: /api/contests (shoppers, the public page, featured pages). */
+export const contestsRoutes = new Hono<AppEnv>()
   .get("/contests", validate("query", nearQuery), async (c) => {
     const { lat, lng } = c.req.valid("query");
     const near = lat !== undefined && lng !== undefined ? { lat, lng } : null;
@@ -144,6 +136,7 @@ export const contestsApi = new Hono<AppEnv>()
         appUrl: deps.env.APP_URL,
         won: [{ winningId: result.winning.id, userId: user.id }],
         logger: deps.logger,
+        jobs: deps.jobs,
       });
     }
     return c.json(result, 201);
@@ -164,16 +157,16 @@ export const contestsManageRoutes = new Hono<ShopEnv>()
     "/prize-lots/:lotId",
     ownerOnly,
     photoBodyLimit,
-    validate("param", shopLotParam),
+    validate("param", lotParam),
     validate("json", prizeLotInputSchema),
     async (c) => {
-      const { shopId, lotId } = c.req.valid("param");
+      const { lotId } = c.req.valid("param");
       const access = c.get("access");
       return c.json({ lot: await updateLot(c.get("deps").db, access, lotId, c.req.valid("json")) });
     },
   )
-  .delete("/prize-lots/:lotId", ownerOnly, validate("param", shopLotParam), async (c) => {
-    const { shopId, lotId } = c.req.valid("param");
+  .delete("/prize-lots/:lotId", ownerOnly, validate("param", lotParam), async (c) => {
+    const { lotId } = c.req.valid("param");
     const access = c.get("access");
     return c.json(await archiveLot(c.get("deps").db, access, lotId));
   })
@@ -205,8 +198,8 @@ export const contestsManageRoutes = new Hono<ShopEnv>()
     await refundThrottle(db, key);
     return c.json({ winning });
   })
-  .post("/contest-winnings/:id/hand-over", validate("param", shopWinningParam), async (c) => {
-    const { shopId, id } = c.req.valid("param");
+  .post("/contest-winnings/:id/hand-over", validate("param", winningParam), async (c) => {
+    const { id } = c.req.valid("param");
     const access = c.get("access");
     return c.json({ winning: await handOverWinning(c.get("deps").db, access, id) });
   })
@@ -219,41 +212,35 @@ export const contestsManageRoutes = new Hono<ShopEnv>()
     const access = c.get("access");
     return c.json({ contest: await createContest(c.get("deps").db, access, c.req.valid("json")) }, 201);
   })
-  .get("/contests/:id", ownerOnly, validate("param", shopContestParam), async (c) => {
-    const { shopId, id } = c.req.valid("param");
+  .get("/contests/:id", ownerOnly, validate("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
     const access = c.get("access");
     return c.json({ contest: await getOwnerContest(c.get("deps").db, access, id) });
   })
-  .put(
-    "/contests/:id",
-    ownerOnly,
-    validate("param", shopContestParam),
-    validate("json", contestInputSchema),
-    async (c) => {
-      const { shopId, id } = c.req.valid("param");
-      const access = c.get("access");
-      const deps = c.get("deps");
-      return c.json({ contest: await updateContest(deps.db, access, id, c.req.valid("json"), deps.env.APP_URL) });
-    },
-  )
-  .delete("/contests/:id", ownerOnly, validate("param", shopContestParam), async (c) => {
-    const { shopId, id } = c.req.valid("param");
+  .put("/contests/:id", ownerOnly, validate("param", idParam), validate("json", contestInputSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    const access = c.get("access");
+    const deps = c.get("deps");
+    return c.json({ contest: await updateContest(deps.db, access, id, c.req.valid("json"), deps.env.APP_URL) });
+  })
+  .delete("/contests/:id", ownerOnly, validate("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
     const access = c.get("access");
     return c.json(await deleteContest(c.get("deps").db, access, id));
   })
   /** Before the draw: the groups of linked accounts and whose entries the draw will set aside (règlement, art. 3). */
-  .get("/contests/:id/groups", ownerOnly, validate("param", shopContestParam), async (c) => {
+  .get("/contests/:id/groups", ownerOnly, validate("param", idParam), async (c) => {
     return c.json(await listEntrantGroups(c.get("deps").db, c.get("access"), c.req.valid("param").id));
   })
-  .post("/contests/:id/schedule", ownerOnly, validate("param", shopContestParam), async (c) => {
-    const { shopId, id } = c.req.valid("param");
+  .post("/contests/:id/schedule", ownerOnly, validate("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
     const access = c.get("access");
     const deps = c.get("deps");
     return c.json({ contest: await scheduleContest(deps.db, access, id, deps.env.APP_URL) });
   })
   /** "Tirer au sort": the owner's button after the closing time; the same exactly-once draw as the background pass. */
-  .post("/contests/:id/draw", ownerOnly, validate("param", shopContestParam), async (c) => {
-    const { shopId, id } = c.req.valid("param");
+  .post("/contests/:id/draw", ownerOnly, validate("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
     const access = c.get("access");
     const deps = c.get("deps");
     const now = new Date();
@@ -269,6 +256,13 @@ export const contestsManageRoutes = new Hono<ShopEnv>()
       });
     const won = await drawContest({ db: deps.db, contestId: id, now });
     if (!won) throw new AppError("CONFLICT", { userMessage: "Ce jeu a déjà été tiré au sort." });
-    await notifyWinners({ db: deps.db, mailer: deps.mailer, appUrl: deps.env.APP_URL, won, logger: deps.logger });
+    await notifyWinners({
+      db: deps.db,
+      mailer: deps.mailer,
+      appUrl: deps.env.APP_URL,
+      won,
+      logger: deps.logger,
+      jobs: deps.jobs,
+    });
     return c.json({ contest: await getOwnerContest(deps.db, access, id) });
   });

@@ -1,7 +1,13 @@
 import { and, asc, desc, eq, inArray, isNull, max, sql } from "drizzle-orm";
-import { CONTEST_PHASE_LABELS_FR, contestPhase, type ContestPhase } from "../../../domain/contests/contests.ts";
+import { CONTEST_PHASE_LABELS_FR, contestPhase } from "../../../domain/contests/contests.ts";
 import { newSeed, seedCommitment } from "../../../domain/contests/draw.ts";
 import { buildRules, type RulesDocument } from "../../../domain/contests/rules-text.ts";
+import {
+  changedLockedFields,
+  extendedEnd,
+  lockedFieldsMessage,
+  OPEN_CONTEST_LOCK_REASON_FR,
+} from "../../../domain/contests/open-edit.ts";
 import type { ContestValues } from "../../../domain/contests/schemas.ts";
 import { losingOddsBp } from "../../../domain/contests/wheel.ts";
 import { AppError } from "../../../domain/errors.ts";
@@ -14,7 +20,7 @@ import { contestNotFound, type Tx } from "./shared.ts";
 /* The owner's contests (/admin/jeux-concours) --------------------------------------------------------------- */
 
 export const contestPageUrl = (appUrl: string, id: string) => `${appUrl}/jeu-concours?concours=${id}`;
-export const rulesPageUrl = (appUrl: string, id: string) => `${appUrl}/jeu-concours?reglement=${id}`;
+const rulesPageUrl = (appUrl: string, id: string) => `${appUrl}/jeu-concours?reglement=${id}`;
 
 export async function prizesOf(db: Tx, contestIds: string[]) {
   if (contestIds.length === 0) return [];
@@ -39,7 +45,7 @@ export async function prizesOf(db: Tx, contestIds: string[]) {
     .where(inArray(contestPrizes.contestId, contestIds))
     .orderBy(asc(contestPrizes.position));
 }
-export type PrizeRow = Awaited<ReturnType<typeof prizesOf>>[number];
+type PrizeRow = Awaited<ReturnType<typeof prizesOf>>[number];
 
 export function prizeDto(p: PrizeRow) {
   return {
@@ -56,7 +62,8 @@ export function prizeDto(p: PrizeRow) {
   };
 }
 
-function ownerContestDto(c: typeof contests.$inferSelect, prizes: PrizeRow[], now: Date) {
+/** What every view of a contest opens with: what it is and where it stands at `now`. */
+export function contestHeadDto(c: typeof contests.$inferSelect, now: Date) {
   const phase = contestPhase(c, now);
   return {
     id: c.id,
@@ -67,6 +74,12 @@ function ownerContestDto(c: typeof contests.$inferSelect, prizes: PrizeRow[], no
     phaseLabel: CONTEST_PHASE_LABELS_FR[phase],
     startsAt: c.startsAt.toISOString(),
     endsAt: c.endsAt.toISOString(),
+  };
+}
+
+function ownerContestDto(c: typeof contests.$inferSelect, prizes: PrizeRow[], now: Date) {
+  return {
+    ...contestHeadDto(c, now),
     eligibility: c.eligibility,
     entriesPerPerson: c.entriesPerPerson,
     spinPeriod: c.spinPeriod,
@@ -76,7 +89,6 @@ function ownerContestDto(c: typeof contests.$inferSelect, prizes: PrizeRow[], no
     losingOddsBp: c.kind === "wheel" ? losingOddsBp(prizes.filter((p) => p.contestId === c.id)) : null,
   };
 }
-export type OwnerContestDto = ReturnType<typeof ownerContestDto>;
 
 export async function listOwnerContests(db: Db, access: ShopAccess, now = new Date()) {
   const rows = await db
@@ -174,8 +186,10 @@ async function reserveStock(tx: Tx, contestId: string, sign: 1 | -1) {
 }
 
 /**
- * Edits. A draft or a contest not open yet is replaced (its règlement v1 rewritten); once open, only the title,
- * the description and a later end may change, and the règlement gets a new dated version.
+ * Edits. A draft or a contest not open yet is replaced (its règlement v1 rewritten). Once open, only the title, the
+ * description and a later end may change: a different value in a locked field is refused with its name (the form
+ * sends every field, so the same value passes; src/domain/contests/open-edit.ts), and the règlement gets a new dated
+ * version only when its text changes.
  */
 export async function updateContest(
   db: Db,
@@ -185,13 +199,13 @@ export async function updateContest(
   appUrl: string,
   now = new Date(),
 ) {
-  await checkLots(db, access.shopId, values);
   await db.transaction(async (tx) => {
     const current = await ownedContest(tx, access, id, true);
     const phase = contestPhase(current, now);
     if (phase === "draft" || phase === "scheduled") {
       if (values.kind !== current.kind)
         throw new AppError("CONFLICT", { userMessage: "Le type de jeu ne peut pas changer." });
+      await checkLots(tx, access.shopId, values);
       if (phase === "scheduled" && current.kind === "draw") await reserveStock(tx, id, -1);
       await tx
         .update(contests)
@@ -205,13 +219,27 @@ export async function updateContest(
       return;
     }
     if (phase === "open") {
-      if (values.endsAt < current.endsAt)
-        throw new AppError("CONFLICT", { userMessage: "Un jeu en cours peut être prolongé, pas raccourci." });
+      const locked = changedLockedFields({ ...current, prizes: await prizesOf(tx, [id]) }, values);
+      if (locked.length > 0)
+        throw new AppError("CONFLICT", {
+          userMessage: lockedFieldsMessage(locked, current.kind),
+          fields: Object.fromEntries(locked.map((f) => [f, OPEN_CONTEST_LOCK_REASON_FR])),
+        });
+      const endsAt = extendedEnd(current.endsAt, values.endsAt);
+      if (!endsAt)
+        throw new AppError("CONFLICT", {
+          userMessage: "Un jeu en cours peut être prolongé, pas raccourci.",
+          fields: { endsAt: "Choisissez une fin plus tardive." },
+        });
+      // Before and after this edit, not against the last version: what else moved since (a wheel's stock, the
+      // shop's legal details) is not this edit, and a description is not in the règlement.
+      const before = await buildContestRules(tx, id, appUrl);
       await tx
         .update(contests)
-        .set({ title: values.title, description: values.description, endsAt: values.endsAt, updatedAt: now })
+        .set({ title: values.title, description: values.description, endsAt, updatedAt: now })
         .where(eq(contests.id, id));
-      await publishRules(tx, id, appUrl, {});
+      const after = await buildContestRules(tx, id, appUrl);
+      if (JSON.stringify(after) !== JSON.stringify(before)) await publishRules(tx, id, appUrl, { document: after });
       return;
     }
     throw new AppError("CONFLICT", { userMessage: "Ce jeu est terminé : il ne peut plus être modifié." });
@@ -260,7 +288,7 @@ export async function scheduleContest(db: Db, access: ShopAccess, id: string, ap
 
 /* The règlement ---------------------------------------------------------------------------------------------- */
 
-export async function buildContestRules(tx: Tx, id: string, appUrl: string): Promise<RulesDocument> {
+async function buildContestRules(tx: Tx, id: string, appUrl: string): Promise<RulesDocument> {
   const [row] = await tx
     .select({ contest: contests, shop: shops })
     .from(contests)
@@ -311,8 +339,13 @@ export async function buildContestRules(tx: Tx, id: string, appUrl: string): Pro
   });
 }
 
-async function publishRules(tx: Tx, id: string, appUrl: string, options: { replaceVersion?: number }) {
-  const document = await buildContestRules(tx, id, appUrl);
+async function publishRules(
+  tx: Tx,
+  id: string,
+  appUrl: string,
+  options: { replaceVersion?: number; document?: RulesDocument },
+) {
+  const document = options.document ?? (await buildContestRules(tx, id, appUrl));
   if (options.replaceVersion) {
     await tx
       .insert(contestRules)
@@ -347,5 +380,3 @@ export async function getPublishedRules(db: Db, id: string, version?: number) {
     versions: versions.map((v) => ({ version: v.version, publishedAt: v.publishedAt.toISOString() })),
   };
 }
-
-export type { ContestPhase };

@@ -13,6 +13,8 @@ import { contestPageUrl, prizesOf } from "./contests.service.ts";
 import { entrySignals, forgetEntrySignals } from "./one-person.service.ts";
 import { insertWinning, participantIdOf, type Tx } from "./shared.ts";
 import { recordAudit } from "../../lib/audit.ts";
+import type { Jobs } from "../../lib/context.ts";
+import { emitContestWon } from "../webhooks/webhooks.service.ts";
 
 /**
  * The draw, exactly once: the transaction starts by moving the contest from "scheduled" to "drawn" with a
@@ -21,12 +23,11 @@ import { recordAudit } from "../../lib/audit.ts";
  * One person, one entry: entries of accounts linked to an earlier entrant (same device, network or mobile) are set
  * aside before the list is frozen (src/domain/contests/one-person.ts, the règlement's article 3, ADR 0033).
  *
- * Hook points for the job engine (src/server/jobs/, pg-boss): register `runContestJobs` as a scheduled job
- * (every minute is plenty); it draws every due draw, then replaces or expires unclaimed lots, then e-mails winners.
- * Until then `startContestTimer` runs it from the server process, beside the redemption sweeper.
+ * `runContestJobs` runs every minute as the contests.draw job (src/server/jobs/contests-draw.ts): it draws every due
+ * draw, then replaces or expires unclaimed lots, then e-mails winners.
  */
 
-export type WonLot = { winningId: string; userId: string };
+type WonLot = { winningId: string; userId: string };
 
 /** Draws one contest if it is a closed draw not drawn yet; returns the winnings made, or null if nothing was done. */
 export async function drawContest({
@@ -71,21 +72,7 @@ export async function drawContest({
     for (const [rank, ticket] of sequence.entries()) {
       const prize = slots[rank]!;
       const userId = byTicket.get(ticket.ticketId)!;
-      const row = await insertWinning(tx, {
-        shopId: contest.shopId,
-        contestId,
-        prizeId: prize.id,
-        lotId: prize.lotId,
-        entryId: ticket.ticketId,
-        userId,
-        drawRank: rank,
-        claimDays: prize.claimDays,
-        handover: prize.handover,
-        points: prize.points,
-        lotName: prize.name,
-        now,
-      });
-      won.push({ winningId: row.id, userId });
+      won.push(await awardTicket(tx, contest.shopId, prize, ticket.ticketId, userId, rank, now));
     }
     // Lots reserved at scheduling that found no winner (fewer participants than prizes) go back to stock.
     for (const [rank, prize] of slots.entries()) {
@@ -112,7 +99,7 @@ export async function drawContest({
 }
 
 /** Draws every draw whose closing time has passed. Safe in several processes at once. */
-export async function drawDueContests({ db, now = new Date() }: { db: Db; now?: Date }): Promise<WonLot[]> {
+async function drawDueContests({ db, now = new Date() }: { db: Db; now?: Date }): Promise<WonLot[]> {
   const due = await db
     .select({ id: contests.id })
     .from(contests)
@@ -167,6 +154,33 @@ export async function expireUnclaimed({ db, now = new Date() }: { db: Db; now?: 
   return won;
 }
 
+/** The `rank`-th ticket of the draw's sequence wins `prize`: its winning, and whom to tell. */
+async function awardTicket(
+  tx: Tx,
+  shopId: string,
+  prize: Awaited<ReturnType<typeof prizesOf>>[number],
+  ticketId: string,
+  userId: string,
+  rank: number,
+  now: Date,
+): Promise<WonLot> {
+  const row = await insertWinning(tx, {
+    shopId,
+    contestId: prize.contestId,
+    prizeId: prize.id,
+    lotId: prize.lotId,
+    entryId: ticketId,
+    userId,
+    drawRank: rank,
+    claimDays: prize.claimDays,
+    handover: prize.handover,
+    points: prize.points,
+    lotName: prize.name,
+    now,
+  });
+  return { winningId: row.id, userId };
+}
+
 async function redrawNext(tx: Tx, contestId: string, prizeId: string, now: Date): Promise<WonLot | null> {
   const [contest] = await tx.select().from(contests).where(eq(contests.id, contestId));
   if (!contest?.seed || !contest.entrants) return null;
@@ -192,21 +206,7 @@ async function redrawNext(tx: Tx, contestId: string, prizeId: string, now: Date)
     .from(contestEntries)
     .where(eq(contestEntries.id, ticket.ticketId));
   if (!entry?.userId) return null;
-  const row = await insertWinning(tx, {
-    shopId: contest.shopId,
-    contestId,
-    prizeId,
-    lotId: prize.lotId,
-    entryId: ticket.ticketId,
-    userId: entry.userId,
-    drawRank: rank,
-    claimDays: prize.claimDays,
-    handover: prize.handover,
-    points: prize.points,
-    lotName: prize.name,
-    now,
-  });
-  return { winningId: row.id, userId: entry.userId };
+  return awardTicket(tx, contest.shopId, prize, ticket.ticketId, entry.userId, rank, now);
 }
 
 /**
@@ -219,12 +219,15 @@ export async function notifyWinners({
   appUrl,
   won,
   logger,
+  jobs,
 }: {
   db: Db;
   mailer: Mailer;
   appUrl: string;
   won: WonLot[];
   logger?: Logger;
+  /** With the engine, the shop's webhooks hear of each lot won (`contest.won`, issue 29). */
+  jobs?: Jobs;
 }) {
   for (const w of won) {
     const [row] = await db
@@ -247,6 +250,14 @@ export async function notifyWinners({
       .innerJoin(shops, eq(shops.id, contestWinnings.shopId))
       .where(eq(contestWinnings.id, w.winningId));
     if (!row) continue;
+    if (jobs && logger) {
+      await emitContestWon({ db, jobs, logger }, row.shopId, {
+        winningId: w.winningId,
+        contestId: row.contestId,
+        contestTitle: row.contestTitle,
+        lotName: row.lotName,
+      });
+    }
     const claimBy = formatLocalDate(localParts(row.claimBy, row.timezone).date);
     await deliverNotice(db, {
       shopId: row.shopId,
@@ -278,7 +289,7 @@ export async function notifyWinners({
 
 /** One pass of the contests' background work: the job engine's handler. */
 export async function runContestJobs(
-  deps: { db: Db; mailer: Mailer; logger: Logger; appUrl: string },
+  deps: { db: Db; mailer: Mailer; logger: Logger; appUrl: string; jobs?: Jobs },
   now = new Date(),
 ) {
   const drawn = await drawDueContests({ db: deps.db, now });
@@ -286,31 +297,6 @@ export async function runContestJobs(
   await forgetEntrySignals(deps.db, now);
   const won = [...drawn, ...redrawn];
   if (won.length > 0) deps.logger.info(`contests: ${won.length} lot(s) won by draw`);
-  await notifyWinners({ db: deps.db, mailer: deps.mailer, appUrl: deps.appUrl, won, logger: deps.logger });
+  await notifyWinners({ db: deps.db, mailer: deps.mailer, appUrl: deps.appUrl, won, logger: deps.logger, jobs: deps.jobs });
   return { drawn: drawn.length, redrawn: redrawn.length };
-}
-
-/** Runs `runContestJobs` now and every `everyMs` in this process (until the job engine takes it over). */
-export function startContestTimer(
-  deps: { db: Db; mailer: Mailer; logger: Logger; appUrl: string },
-  everyMs = 30_000,
-): () => void {
-  let running = false;
-  const run = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await runContestJobs(deps);
-    } catch (error) {
-      deps.logger.error("contests: background pass failed", {
-        error: error instanceof Error ? error.message : String(error),
-      });
-    } finally {
-      running = false;
-    }
-  };
-  void run();
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
 }

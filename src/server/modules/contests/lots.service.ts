@@ -11,7 +11,7 @@ import { csvDateTime, toCsv } from "../../../domain/loyalty/csv.ts";
 import type { Db } from "../../db/client.ts";
 import { contests, contestWinnings, prizeLots, profiles, shops, user } from "../../db/schema/index.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
-import { lotNotFound } from "./shared.ts";
+import { lotNotFound, winningStateColumns, winningStateDto } from "./shared.ts";
 
 /* The shop's stock of prizes (/admin/gestion-des-lots) ------------------------------------------------------- */
 
@@ -42,7 +42,6 @@ function lotDto(l: typeof prizeLots.$inferSelect) {
     claimDays: l.claimDays,
   };
 }
-export type LotDto = ReturnType<typeof lotDto>;
 
 export async function listLots(db: Db, access: ShopAccess) {
   const rows = await db
@@ -121,12 +120,7 @@ export async function archiveLot(db: Db, access: ShopAccess, lotId: string) {
 /* Lots won (/admin/gestion-des-lots-2), and the hand-over at the counter ------------------------------------- */
 
 const winningColumns = {
-  id: contestWinnings.id,
-  code: contestWinnings.code,
-  status: contestWinnings.status,
-  claimBy: contestWinnings.claimBy,
-  createdAt: contestWinnings.createdAt,
-  handedOverAt: contestWinnings.handedOverAt,
+  ...winningStateColumns,
   drawRank: contestWinnings.drawRank,
   note: contestWinnings.note,
   lotName: prizeLots.name,
@@ -167,13 +161,7 @@ function counterDto(r: WinningRow) {
 
 function winningDto(r: WinningRow) {
   return {
-    id: r.id,
-    code: r.code,
-    status: r.status,
-    statusLabel: WINNING_STATUS_LABELS_FR[r.status],
-    claimBy: r.claimBy.toISOString(),
-    createdAt: r.createdAt.toISOString(),
-    handedOverAt: r.handedOverAt?.toISOString() ?? null,
+    ...winningStateDto(r),
     handedOverByName: r.handedOverByName,
     drawRank: r.drawRank,
     note: r.note,
@@ -185,9 +173,8 @@ function winningDto(r: WinningRow) {
     winnerEmail: r.email as string | null,
   };
 }
-export type WinningDto = ReturnType<typeof winningDto>;
 
-export type WinningsQuery = { q?: string; status?: WinningStatus | "all" };
+type WinningsQuery = { q?: string; status?: WinningStatus | "all" };
 
 function winningsWhere(access: ShopAccess, query: WinningsQuery): SQL | undefined {
   const q = query.q?.trim();

@@ -25,7 +25,7 @@ export async function entrySignals(tx: Tx, contestId: string): Promise<EntrySign
   return rows.map((r) => ({ ...r, userId: r.userId! }));
 }
 
-export type PlaySignals = { deviceId: string | null; network: string | null; phone: string | null };
+type PlaySignals = { deviceId: string | null; network: string | null; phone: string | null };
 
 /**
  * The wheel: whether another account linked to this one (same device, network or mobile) has already spun in this

@@ -23,8 +23,8 @@ import {
   prizeLots,
   shops,
 } from "../../db/schema/index.ts";
-import { prizeDto, prizesOf } from "./contests.service.ts";
-import { contestNotFound, participantIdOf, type Tx } from "./shared.ts";
+import { contestHeadDto, prizeDto, prizesOf } from "./contests.service.ts";
+import { contestNotFound, participantIdOf, type Tx, winningStateColumns, winningStateDto } from "./shared.ts";
 
 /* What shoppers see ------------------------------------------------------------------------------------------ */
 
@@ -48,17 +48,9 @@ function summaryDto(
   extra: { isMyShop?: boolean; distanceKm?: number | null; myEntries?: number } = {},
 ) {
   const c = r.contest;
-  const phase = contestPhase(c, now);
   const mine = prizes.filter((p) => p.contestId === c.id);
   return {
-    id: c.id,
-    kind: c.kind,
-    title: c.title,
-    description: c.description,
-    phase,
-    phaseLabel: CONTEST_PHASE_LABELS_FR[phase],
-    startsAt: c.startsAt.toISOString(),
-    endsAt: c.endsAt.toISOString(),
+    ...contestHeadDto(c, now),
     eligibilityLabel: ELIGIBILITY_LABELS_FR[c.eligibility],
     entriesPerPerson: c.entriesPerPerson,
     spinPeriod: c.spinPeriod,
@@ -70,7 +62,6 @@ function summaryDto(
     myEntries: extra.myEntries ?? 0,
   };
 }
-export type ContestSummary = ReturnType<typeof summaryDto>;
 
 const km = (a: { lat: number; lng: number }, b: { lat: number; lng: number }) => {
   const rad = Math.PI / 180;
@@ -151,12 +142,7 @@ export async function myContests(db: Db, userId: string, now = new Date()) {
     .limit(50);
   const wins = await db
     .select({
-      id: contestWinnings.id,
-      code: contestWinnings.code,
-      status: contestWinnings.status,
-      claimBy: contestWinnings.claimBy,
-      createdAt: contestWinnings.createdAt,
-      handedOverAt: contestWinnings.handedOverAt,
+      ...winningStateColumns,
       lotName: prizeLots.name,
       handover: prizeLots.handover,
       points: prizeLots.points,
@@ -188,14 +174,8 @@ export async function myContests(db: Db, userId: string, now = new Date()) {
       };
     }),
     wins: wins.map((w) => ({
-      id: w.id,
-      code: w.code,
+      ...winningStateDto(w),
       qr: `${LOT_QR_PREFIX}${w.code}`,
-      status: w.status,
-      statusLabel: WINNING_STATUS_LABELS_FR[w.status],
-      claimBy: w.claimBy.toISOString(),
-      createdAt: w.createdAt.toISOString(),
-      handedOverAt: w.handedOverAt?.toISOString() ?? null,
       lotName: w.lotName,
       handover: w.handover,
       points: w.points,

@@ -1,5 +1,9 @@
 import { sql } from "drizzle-orm";
-import { CLAIM_CODE_ALPHABET } from "../../../domain/contests/contests.ts";
+import {
+  CLAIM_CODE_ALPHABET,
+  WINNING_STATUS_LABELS_FR,
+  type WinningStatus,
+} from "../../../domain/contests/contests.ts";
 import { sha256Hex } from "../../../domain/contests/draw.ts";
 import { secureRandomBelow } from "../../../domain/contests/wheel.ts";
 import { AppError } from "../../../domain/errors.ts";
@@ -13,7 +17,37 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0] | Db;
 export const contestNotFound = () => new AppError("NOT_FOUND", { userMessage: "Jeu concours introuvable." });
 export const lotNotFound = () => new AppError("NOT_FOUND", { userMessage: "Lot introuvable." });
 
-export function newClaimCode(): string {
+/** The columns winningStateDto reads. */
+export const winningStateColumns = {
+  id: contestWinnings.id,
+  code: contestWinnings.code,
+  status: contestWinnings.status,
+  claimBy: contestWinnings.claimBy,
+  createdAt: contestWinnings.createdAt,
+  handedOverAt: contestWinnings.handedOverAt,
+};
+
+/** A winning's code and where it stands: what the shop's list and the winner's page both show of it. */
+export function winningStateDto(w: {
+  id: string;
+  code: string;
+  status: WinningStatus;
+  claimBy: Date;
+  createdAt: Date;
+  handedOverAt: Date | null;
+}) {
+  return {
+    id: w.id,
+    code: w.code,
+    status: w.status,
+    statusLabel: WINNING_STATUS_LABELS_FR[w.status],
+    claimBy: w.claimBy.toISOString(),
+    createdAt: w.createdAt.toISOString(),
+    handedOverAt: w.handedOverAt?.toISOString() ?? null,
+  };
+}
+
+function newClaimCode(): string {
   let code = "";
   for (let i = 0; i < 6; i++) code += CLAIM_CODE_ALPHABET[secureRandomBelow(CLAIM_CODE_ALPHABET.length)];
   return code;
@@ -23,7 +57,7 @@ export function newClaimCode(): string {
 export const participantIdOf = async (contestId: string, userId: string) =>
   `p-${(await sha256Hex(`${contestId}:${userId}`)).slice(0, 16)}`;
 
-export type NewWinning = {
+type NewWinning = {
   shopId: string;
   contestId: string;
   prizeId: string;

@@ -9,7 +9,7 @@ import { migrationsApplied } from "./readiness.ts";
  * GET /api/health/ready: worth sending traffic to — the database answers, it has every migration this build
  * knows, and the job engine runs; 503 with the failing check otherwise (ADR 0038).
  */
-export const healthRoutes = new Hono<AppEnv>()
+const health = new Hono<AppEnv>()
   .get("/", async (c) => {
     const { database } = c.get("deps");
     await database.db.execute(sql`select 1`);
@@ -23,3 +23,6 @@ export const healthRoutes = new Hono<AppEnv>()
     const ready = checks.database && checks.migrations && checks.jobs;
     return c.json({ status: ready ? ("ready" as const) : ("unavailable" as const), checks }, ready ? 200 : 503);
   });
+
+/** The health module's routes (it has no part in a shop's back office): /api/health. */
+export const healthRoutes = new Hono<AppEnv>().route("/health", health);

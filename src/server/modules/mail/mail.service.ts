@@ -5,7 +5,7 @@ import { mailOutbox } from "../../db/schema/app.ts";
 import type { Logger } from "../../lib/logger.ts";
 import type { MailContent, MailKind } from "./templates.ts";
 
-/** Marketing mail (modules/newsletter): a newsletter, or a composer message's e-mail copy. */
+/** Marketing mail (modules/messages/channels/email-driver.ts): a newsletter, or a composer message's e-mail copy. */
 export type MarketingKind = "newsletter" | "message";
 
 export type OutgoingMail = { to: string; kind: MailKind | MarketingKind } & MailContent & {
@@ -30,7 +30,7 @@ export type Mailer = {
 };
 
 /** An SMTP answer 5xx (RFC 5321 §4.2.1: permanent negative completion). */
-export function isPermanentSmtpError(error: unknown): boolean {
+function isPermanentSmtpError(error: unknown): boolean {
   const code = (error as { responseCode?: unknown } | null)?.responseCode;
   return typeof code === "number" && code >= 500 && code < 600;
 }

@@ -7,7 +7,8 @@ export type MailKind =
   | "existing-account"
   | "contest-win"
   | "inactive-account"
-  | "erase-code";
+  | "erase-code"
+  | "prepaid-gift";
 
 export type MailContent = { subject: string; text: string; html: string };
 
@@ -116,6 +117,18 @@ export const mailTemplates = {
         "La suppression efface vos données personnelles tout de suite et ne peut pas être annulée.",
       ],
       undefined,
+      p.code,
+    ),
+  "prepaid-gift": (p: { url: string; shopName: string; title: string; amount: string; expiresOn: string; code: string }) =>
+    build(
+      `${p.shopName} : une carte cadeau pour vous`,
+      "On vous offre une carte cadeau",
+      [
+        `Quelqu'un vous offre « ${p.title} » (${p.amount}) à utiliser chez ${p.shopName}, valable jusqu'au ${p.expiresOn} inclus.`,
+        "Pour la recevoir dans l'application Fidèle, ouvrez le lien et connectez-vous ou créez votre compte : elle s'ajoute à vos cartes. Vous pouvez aussi saisir ce code dans Profil › Récupérer un code.",
+        "Elle s'utilise uniquement dans cette boutique, ne se rembourse pas et ne s'échange pas contre de l'argent.",
+      ],
+      { label: "Recevoir ma carte cadeau", url: p.url },
       p.code,
     ),
 } satisfies Record<MailKind, (p: never) => MailContent>;

@@ -1,22 +1,22 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Segment, WITHIN_REACH_SHARE } from "../../../domain/messages/segments.ts";
 import type { Db } from "../../db/client.ts";
+import { acceptsSql, type Channel, reachableSql } from "./consent.ts";
 
 /**
  * Who a message reaches, as SQL: the recipients (user ids) of one channel, already
- * filtered by what each shopper accepted. One definition serves the count shown
- * before sending and the audience frozen when sending starts.
- *
- * Defaults: in-app is on unless refused (for every sender, or for this shop); push,
- * e-mail and SMS need the channel's consent (table `consents`, shared with the
- * profile), no refusal for this shop, and a way to reach the person.
+ * filtered by what each shopper accepted and whether they can be reached (consent.ts).
+ * One definition serves the count shown before sending and the audience frozen when
+ * sending starts.
  */
 export type AudienceSpec =
   | { kind: "customers"; shopId: string; segment: Segment }
   | { kind: "all_shoppers" }
-  | { kind: "all_owners" };
-
-export type Channel = "inapp" | "push" | "email" | "sms";
+  | { kind: "all_owners" }
+  /** An automation's message: the people of the occasions that name it (automation-run.service.ts). */
+  | { kind: "occasions"; shopId: string; messageId: string }
+  /** A review request's message: the people asked in it (review-requests.service.ts). */
+  | { kind: "review_requests"; shopId: string; messageId: string };
 
 function segmentWhere(segment: Segment): SQL {
   switch (segment.kind) {
@@ -37,45 +37,36 @@ function segmentWhere(segment: Segment): SQL {
   }
 }
 
-/** The latest choice of a user for a channel, for one shop or (null) for every sender; `fallback` when none. */
-function choice(userId: SQL, shopId: SQL | null, channel: Channel, fallback: boolean): SQL {
-  const shop = shopId ? sql`p.shop_id = ${shopId}` : sql`p.shop_id is null`;
-  return sql`coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and ${shop}
-    and p.channel = ${channel} order by p.created_at desc limit 1), ${fallback})`;
-}
-
-/** The latest profile consent of a user for an outward channel (table `consents`); false when none. */
-function consent(userId: SQL, channel: "push" | "email" | "sms"): SQL {
-  return sql`coalesce((select k.granted from consents k where k.user_id = ${userId} and k.channel = ${channel}
-    order by k.created_at desc limit 1), false)`;
-}
-
-/**
- * Whether a user accepts a channel from this sender. In-app: unless refused. Push, e-mail
- * and SMS: the profile's consent for the channel, no refusal for this shop, and a way to
- * reach them (a subscribed device, a verified address, a number).
- */
+/** Whether a user accepts a channel from this sender (consent.ts) and, outward, can be reached on it. */
 function accepts(userId: SQL, shopId: SQL | null, channel: Channel): SQL {
-  if (channel === "inapp") {
-    return shopId
-      ? sql`${choice(userId, null, "inapp", true)} and ${choice(userId, shopId, "inapp", true)}`
-      : choice(userId, null, "inapp", true);
-  }
-  const reachable = {
-    push: sql`exists (select 1 from push_subscriptions d where d.user_id = ${userId})`,
-    // A hard bounce or a complaint suppresses the address for good (email_events, modules/newsletter).
-    email: sql`exists (select 1 from "user" v where v.id = ${userId} and v.email_verified
-      and not exists (select 1 from email_events x where x.email = lower(v.email) and x.kind in ('hard_bounce', 'complaint')))`,
-    sms: sql`exists (select 1 from profiles f where f.id = ${userId} and f.phone is not null)`,
-  }[channel];
-  return shopId
-    ? sql`${consent(userId, channel)} and ${choice(userId, shopId, channel, true)} and ${reachable}`
-    : sql`${consent(userId, channel)} and ${reachable}`;
+  const accepted = acceptsSql(userId, shopId, channel);
+  return channel === "inapp" ? accepted : sql`${accepted} and ${reachableSql(userId, channel)}`;
+}
+
+/** Whether a user accepts and can be reached on at least one of these channels from this shop (in-app is always one). */
+export function reachesAnySql(
+  userId: SQL,
+  shopId: SQL,
+  channels: { push: boolean; email: boolean; sms: boolean },
+): SQL {
+  const asked = (["inapp", "push", "email", "sms"] as const).filter((c) => c === "inapp" || channels[c]);
+  return sql`(${sql.join(
+    asked.map((channel) => accepts(userId, shopId, channel)),
+    sql` or `,
+  )})`;
 }
 
 /** `select user_id …` of the recipients of one channel. */
 export function recipientsSql(spec: AudienceSpec, channel: Channel): SQL {
   const notBanned = sql`coalesce(u.banned, false) = false`;
+  if (spec.kind === "occasions") {
+    return sql`select o.user_id from automation_occasions o join "user" u on u.id = o.user_id
+      where o.message_id = ${spec.messageId} and ${notBanned} and ${accepts(sql`o.user_id`, sql`${spec.shopId}`, channel)}`;
+  }
+  if (spec.kind === "review_requests") {
+    return sql`select q.user_id from review_requests q join "user" u on u.id = q.user_id
+      where q.message_id = ${spec.messageId} and ${notBanned} and ${accepts(sql`q.user_id`, sql`${spec.shopId}`, channel)}`;
+  }
   if (spec.kind === "customers") {
     return sql`select c.user_id from cards c join "user" u on u.id = c.user_id
       where c.shop_id = ${spec.shopId} and ${notBanned} and ${segmentWhere(spec.segment)}
@@ -88,16 +79,20 @@ export function recipientsSql(spec: AudienceSpec, channel: Channel): SQL {
   return sql`select u.id as user_id from "user" u where ${notBanned} ${owners} and ${accepts(sql`u.id`, null, channel)}`;
 }
 
-/** How many people a message would reach: on any channel, and by each outward channel asked for. */
-export async function countAudience(db: Db, spec: AudienceSpec, withPush: boolean, withEmail = false, withSms = false) {
-  const none = sql`select null::text where false`;
-  const by = (on: boolean, channel: Channel) =>
-    on ? sql`(select count(*)::int from (${recipientsSql(spec, channel)}) x)` : sql`0`;
+/** How many people a message would reach: on any of the channels asked for, and by each outward one. */
+export async function countAudience(db: Db, spec: AudienceSpec, channels: Record<Channel, boolean>) {
+  const asked = (["inapp", "push", "email", "sms"] as const).filter((channel) => channels[channel]);
+  const by = (channel: Exclude<Channel, "inapp">) =>
+    channels[channel] ? sql`(select count(*)::int from (${recipientsSql(spec, channel)}) x)` : sql`0`;
+  const anyChannel = asked.length
+    ? sql.join(
+        asked.map((channel) => recipientsSql(spec, channel)),
+        sql` union `,
+      )
+    : sql`select null::text where false`;
   const result = await db.execute<{ total: number; push: number; email: number; sms: number }>(sql`
-    select (select count(*)::int from (${recipientsSql(spec, "inapp")} union ${
-      withPush ? recipientsSql(spec, "push") : none
-    } union ${withEmail ? recipientsSql(spec, "email") : none} union ${withSms ? recipientsSql(spec, "sms") : none}) a) as total,
-    ${by(withPush, "push")} as push, ${by(withEmail, "email")} as email, ${by(withSms, "sms")} as sms`);
+    select (select count(*)::int from (${anyChannel}) a) as total,
+      ${by("push")} as push, ${by("email")} as email, ${by("sms")} as sms`);
   const row = result.rows[0];
   return {
     total: Number(row?.total ?? 0),

@@ -2,239 +2,226 @@ import { type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import {
-  type announceSchema,
-  type composeSchema,
-  MESSAGE_STATUS_LABELS_FR,
-  type MessageStatus,
-  PLATFORM_AUDIENCE_LABELS_FR,
-  type PlatformAudience,
-  type Segment,
-  segmentLabelFr,
-} from "../../../domain/messages/segments.ts";
+  type NewsletterContent,
+  newsletterTitle,
+  type newsletterSchema,
+} from "../../../domain/messages/newsletter-blocks.ts";
+import type { announceSchema, composeSchema, PlatformAudience, Segment } from "../../../domain/messages/segments.ts";
 import type { Db } from "../../db/client.ts";
 import type { Env } from "../../env.ts";
 import type { Deps } from "../../lib/context.ts";
-import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
+import { type ShopAccess, scopedShop, shopScope } from "../../lib/shop-access.ts";
 import { type AudienceSpec, countAudience } from "./audience.ts";
-import { enforceShopQuota, quotaUse } from "./quota.ts";
+import { enforceShopQuota, type QuotaKind, quotaUse } from "./quota.ts";
 import { enqueueSending, startSending } from "./sending.service.ts";
-import { sendingProgress } from "../../../domain/messages/progress.ts";
 
 /**
- * The composer (/admin/envoyer-un-message), what was sent (/admin/message) and
- * platform announcements (/admin/push): one pipeline. A sender is a shop (scoped by
- * `shopScope`, so another shop's message is "not found") or the platform (shop null).
+ * One pipeline for every message a sender creates (ADR 0024: a newsletter is a kind of message): the composer's
+ * (/admin/envoyer-un-message), a platform announcement (/admin/push) and a newsletter (/admin/newsletter) are
+ * checked, counted against the shop's quota, stored as one `messages` row, and frozen into deliveries now or at
+ * their time, by the same steps. A sender is a shop (scoped by `shopScope`, so another shop's message is "not
+ * found") or the platform (shop null).
  */
 export type Sender = { kind: "shop"; access: ShopAccess } | { kind: "platform"; userId: string };
 
-const notFound = () => new AppError("NOT_FOUND", { userMessage: "Ce message est introuvable." });
-
-function senderWhere(sender: Sender): SQL {
+export function senderWhere(sender: Sender): SQL {
   return sender.kind === "shop" ? sql`m.shop_id = ${shopScope(sender.access)}` : sql`m.shop_id is null`;
 }
 
-async function tierName(db: Db, shopId: string, tierId: string) {
-  const rows = await db.execute<{ name: string }>(
-    sql`select name from vip_tiers where id = ${tierId} and shop_id = ${shopId}`,
-  );
-  return rows.rows[0]?.name ?? null;
-}
+/** `email` and `sms` may be left out (callers from before those channels: benches, tests): not used. */
+type MessageInput = (
+  | Omit<z.output<typeof composeSchema>, "email" | "sms">
+  | Omit<z.output<typeof announceSchema>, "email">
+) & {
+  email?: boolean;
+  sms?: boolean;
+};
 
-async function specFor(
+/** What a sender asks to send: a message (in-app, and the channels ticked), or a shop's newsletter (e-mail only). */
+type MessageDraft =
+  | ({ kind?: "message" } & MessageInput)
+  | ({ kind: "newsletter" } & z.output<typeof newsletterSchema>);
+
+const NOT_FOUND_FR: Record<QuotaKind, string> = {
+  message: "Ce message est introuvable.",
+  newsletter: "Cette newsletter est introuvable.",
+};
+
+/** Who the draft goes to, checked: the shop the person still manages and a VIP level of its own, or a platform audience. */
+async function audienceOf(
   db: Db,
   sender: Sender,
   target: { segment?: Segment; audience?: PlatformAudience },
 ): Promise<AudienceSpec> {
   if (sender.kind === "platform") return { kind: target.audience ?? "all_shoppers" };
   const segment = target.segment ?? { kind: "all" };
-  // The shop the person still manages (shopScope), else nothing matches.
-  const own = await db.execute<{ id: string }>(sql`select s.id from shops s where s.id = ${shopScope(sender.access)}`);
-  if (!own.rows[0]) throw new AppError("NOT_FOUND", { userMessage: "Boutique introuvable." });
-  if (segment.kind === "vip" && !(await tierName(db, sender.access.shopId, segment.tierId))) {
-    throw new AppError("VALIDATION", {
-      userMessage: "Ce niveau VIP n'existe pas dans votre boutique.",
-      fields: { "segment.tierId": "Niveau introuvable." },
-    });
+  await scopedShop(db, sender.access);
+  if (segment.kind === "vip") {
+    const tier = await db.execute(
+      sql`select 1 from vip_tiers where id = ${segment.tierId} and shop_id = ${sender.access.shopId}`,
+    );
+    if (!tier.rows[0]) {
+      throw new AppError("VALIDATION", {
+        userMessage: "Ce niveau VIP n'existe pas dans votre boutique.",
+        fields: { "segment.tierId": "Niveau introuvable." },
+      });
+    }
   }
   return { kind: "customers", shopId: sender.access.shopId, segment };
 }
 
+/** A newsletter's reward blocks must name a reward of this shop that is still offered. */
+export async function checkRewards(db: Db, shopId: string, content: NewsletterContent) {
+  const ids = content.blocks.flatMap((b) => (b.type === "reward" ? [b.rewardId] : []));
+  if (ids.length === 0) return;
+  const found = await db.execute<{ id: string }>(sql`
+    select id from rewards where shop_id = ${shopId} and is_active and archived_at is null
+      and id in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`);
+  const known = new Set(found.rows.map((r) => r.id));
+  const index = content.blocks.findIndex((b) => b.type === "reward" && !known.has(b.rewardId));
+  if (index >= 0) {
+    throw new AppError("VALIDATION", {
+      userMessage: "Cette récompense n'est plus proposée par votre boutique.",
+      fields: { [`blocks.${index}.rewardId`]: "Récompense introuvable." },
+    });
+  }
+}
+
+/**
+ * How many people a message would reach: on any channel, and by each outward channel asked for. A newsletter
+ * (`inapp` false) counts its e-mail recipients only.
+ */
 export async function countRecipients(
   db: Db,
   sender: Sender,
-  target: { segment?: Segment; audience?: PlatformAudience; push: boolean; email?: boolean; sms?: boolean },
+  target: {
+    segment?: Segment;
+    audience?: PlatformAudience;
+    inapp?: boolean;
+    push: boolean;
+    email?: boolean;
+    sms?: boolean;
+  },
 ) {
-  return countAudience(db, await specFor(db, sender, target), target.push, target.email ?? false, target.sms ?? false);
+  return countAudience(db, await audienceOf(db, sender, target), {
+    inapp: target.inapp ?? true,
+    push: target.push,
+    email: target.email ?? false,
+    sms: target.sms ?? false,
+  });
 }
 
-/** What the composer needs: the shop's VIP levels (for the segment), its name (for the preview), its quota used. */
-export async function composerContext(db: Db, env: Env, access: ShopAccess) {
-  const shop = await db.execute<{ name: string }>(sql`select s.name from shops s where s.id = ${shopScope(access)}`);
-  if (!shop.rows[0]) throw new AppError("NOT_FOUND", { userMessage: "Boutique introuvable." });
+/** What the composer and the newsletter editor need: the shop's name, its VIP levels (segments), its quota used. */
+export async function composerContext(db: Db, env: Env, access: ShopAccess, kind: QuotaKind = "message") {
+  const shop = await scopedShop(db, access);
   const tiers = await db.execute<{ id: string; name: string; threshold: number }>(
-    sql`select id, name, threshold from vip_tiers where shop_id = ${access.shopId} order by threshold`,
+    sql`select id, name, threshold from vip_tiers where shop_id = ${shop.id} order by threshold`,
   );
+  return { shopName: shop.name, tiers: tiers.rows, quota: await quotaUse(db, env, shop.id, kind, new Date()) };
+}
+
+/** The columns of the draft's `messages` row besides who sends it and when. */
+function contentColumns(draft: MessageDraft) {
+  if (draft.kind === "newsletter") {
+    return {
+      title: newsletterTitle(draft),
+      body: draft.preheader || draft.subject,
+      newsletter: { subject: draft.subject, preheader: draft.preheader, blocks: JSON.stringify(draft.blocks) },
+      imageUrl: null,
+      linkUrl: null,
+      channels: { push: false, email: true, sms: false },
+    };
+  }
   return {
-    shopName: shop.rows[0].name,
-    tiers: tiers.rows,
-    quota: await quotaUse(db, env, access.shopId, "message", new Date()),
+    title: draft.title,
+    body: draft.body,
+    newsletter: { subject: null, preheader: null, blocks: null },
+    imageUrl: draft.imageUrl ?? null,
+    linkUrl: draft.linkUrl ?? null,
+    channels: { push: draft.push, email: draft.email ?? false, sms: draft.sms ?? false },
   };
 }
 
-type ComposeOutput = z.output<typeof composeSchema>;
-type AnnounceOutput = z.output<typeof announceSchema>;
-
-/** What sending needs: the database and the job engine (sending is a job, jobs/messages-send.ts). */
-type SendingDeps = Pick<Deps, "db" | "jobs" | "logger" | "env">;
-
-/** `email` and `sms` may be left out (callers from before those channels: benches, tests): not used. */
-type MessageInput = (Omit<ComposeOutput, "email" | "sms"> | Omit<AnnounceOutput, "email">) & {
-  email?: boolean;
-  sms?: boolean;
-};
-
-export async function createMessage(deps: SendingDeps, sender: Sender, input: MessageInput) {
+/**
+ * Creates a message or a newsletter and returns its id: its audience checked, the shop's quota of its kind taken
+ * in the transaction that inserts it (quota.ts), the audience frozen now (the count shown is the one sent to) or
+ * at its time, the sending queued on the job engine.
+ */
+export async function createMessage(
+  deps: Pick<Deps, "db" | "jobs" | "logger" | "env">,
+  sender: Sender,
+  draft: MessageDraft,
+) {
   const { db } = deps;
-  const segment = "segment" in input ? input.segment : null;
-  const audience = "audience" in input ? input.audience : undefined;
-  await specFor(db, sender, { segment: segment ?? undefined, audience });
-  const scheduled = input.scheduledAt ? new Date(input.scheduledAt) : null;
-  const later = scheduled !== null && scheduled.getTime() > Date.now() + 30_000;
-  // A shop's quota of messages (quota.ts), checked and taken in one transaction.
-  const inserted = await db.transaction(async (tx) => {
-    if (sender.kind === "shop") {
-      await enforceShopQuota(tx, deps.env, sender.access.shopId, "message", later ? scheduled : new Date());
-    }
-    return tx.execute<{ id: string }>(sql`
-    insert into messages (shop_id, author_id, audience, segment, title, body, image_url, link_url, with_push, with_email, with_sms, is_promotional, status, scheduled_at)
-    values (${sender.kind === "shop" ? sender.access.shopId : null}, ${sender.kind === "shop" ? sender.access.userId : sender.userId},
-      ${sender.kind === "shop" ? "customers" : (audience ?? "all_shoppers")}, ${segment ? JSON.stringify(segment) : null}::jsonb,
-      ${input.title}, ${input.body}, ${input.imageUrl ?? null}, ${input.linkUrl ?? null}, ${input.push}, ${input.email ?? false},
-      ${input.sms ?? false},
-      ${sender.kind === "shop"}, 'scheduled', ${later ? scheduled.toISOString() : null})
-    returning id`);
+  const kind: QuotaKind = draft.kind ?? "message";
+  if (kind === "newsletter" && sender.kind !== "shop") throw new Error("a newsletter is a shop's");
+  const spec = await audienceOf(db, sender, {
+    segment: "segment" in draft ? draft.segment : undefined,
+    audience: "audience" in draft ? draft.audience : undefined,
   });
-  const id = inserted.rows[0]!.id;
-  // The audience is frozen now (the count shown is the one sent to); the job engine delivers.
-  if (!later) await startSending(db, id);
-  await enqueueSending(deps, id, later ? scheduled : undefined);
-  return getSentMessage(db, sender, id);
+  if (draft.kind === "newsletter" && sender.kind === "shop") await checkRewards(db, sender.access.shopId, draft);
+  const scheduled = draft.scheduledAt ? new Date(draft.scheduledAt) : null;
+  const later = scheduled !== null && scheduled.getTime() > Date.now() + 30_000 ? scheduled : null;
+  const c = contentColumns(draft);
+  const shopId = sender.kind === "shop" ? sender.access.shopId : null;
+  const id = await db.transaction(async (tx) => {
+    if (shopId) await enforceShopQuota(tx, deps.env, shopId, kind, later ?? new Date());
+    return insertMessage(tx, {
+      shopId,
+      authorId: sender.kind === "shop" ? sender.access.userId : sender.userId,
+      audience: spec.kind,
+      segment: spec.kind === "customers" ? spec.segment : null,
+      kind,
+      ...c,
+      isPromotional: shopId !== null,
+      scheduledAt: later,
+    });
+  });
+  await launchMessage(deps, id, later);
+  return id;
 }
 
-type SentRow = {
-  id: string;
+/** A send's `messages` row as its creators give it (the composer, a newsletter, an automation). */
+type NewMessage = {
+  shopId: string | null;
+  authorId: string | null;
+  audience: "customers" | "all_shoppers" | "all_owners" | "occasions" | "review_requests";
+  segment: Segment | null;
+  kind: "message" | "newsletter" | "automation";
   title: string;
   body: string;
-  image_url: string | null;
-  link_url: string | null;
-  audience: "customers" | PlatformAudience;
-  segment: Segment | null;
-  with_push: boolean;
-  with_email: boolean;
-  email_delivered: number;
-  status: MessageStatus;
-  scheduled_at: Date | null;
-  started_at: Date | null;
-  finished_at: Date | null;
-  created_at: Date;
-  total: number;
-  recipients: number;
-  pending: number;
-  delivered: number;
-  push_delivered: number;
-  with_sms: boolean;
-  sms_delivered: number;
-  sms_waiting: number;
-  sms_next: Date | string | null;
-  read: number;
-  clicked: number;
-  failed: number;
-  skipped: number;
-  tier_name: string | null;
+  newsletter: { subject: string | null; preheader: string | null; blocks: string | null };
+  imageUrl: string | null;
+  linkUrl: string | null;
+  channels: { push: boolean; email: boolean; sms: boolean };
+  isPromotional: boolean;
+  /** When it leaves; null: now (an automation gives now, so the sweep finds it if its process dies before it starts). */
+  scheduledAt: Date | null;
 };
 
-const SENT_SELECT = sql`
-  select m.id, m.title, m.body, m.image_url, m.link_url, m.audience, m.segment, m.with_push, m.with_email, m.status,
-    m.scheduled_at, m.started_at, m.finished_at, m.created_at, m.total,
-    (select t.name from vip_tiers t where t.id = m.segment->>'tierId') as tier_name,
-    coalesce(k.recipients, 0) as recipients, coalesce(k.pending, 0) as pending, coalesce(k.delivered, 0) as delivered,
-    coalesce(k.push_delivered, 0) as push_delivered, coalesce(k.email_delivered, 0) as email_delivered, coalesce(k.read, 0) as read, coalesce(k.clicked, 0) as clicked,
-    coalesce(k.failed, 0) as failed, coalesce(k.skipped, 0) as skipped,
-    m.with_sms, coalesce(k.sms_delivered, 0) as sms_delivered, coalesce(k.sms_waiting, 0) as sms_waiting, k.sms_next
-  from messages m
-  left join lateral (
-    select count(distinct d.user_id)::int as recipients,
-      count(*) filter (where d.status in ('pending', 'claimed'))::int as pending,
-      count(*) filter (where d.status = 'delivered' and d.channel = 'inapp')::int as delivered,
-      count(*) filter (where d.status = 'delivered' and d.channel = 'push')::int as push_delivered,
-      count(*) filter (where d.status = 'delivered' and d.channel = 'email')::int as email_delivered,
-      count(*) filter (where d.read_at is not null and d.channel = 'inapp')::int as read,
-      count(distinct d.user_id) filter (where d.clicked_at is not null)::int as clicked,
-      count(*) filter (where d.status = 'failed')::int as failed,
-      count(*) filter (where d.status = 'skipped')::int as skipped,
-      count(*) filter (where d.status = 'delivered' and d.channel = 'sms')::int as sms_delivered,
-      count(*) filter (where d.status = 'pending' and d.channel = 'sms' and d.not_before > now())::int as sms_waiting,
-      min(d.not_before) filter (where d.status = 'pending' and d.channel = 'sms' and d.not_before > now()) as sms_next
-    from message_deliveries d where d.message_id = m.id) k on true`;
-
-function sentDto(r: SentRow) {
-  return {
-    id: r.id,
-    title: r.title,
-    body: r.body,
-    imageUrl: r.image_url,
-    linkUrl: r.link_url,
-    audienceLabel:
-      r.audience === "customers"
-        ? segmentLabelFr(r.segment ?? { kind: "all" }, r.tier_name)
-        : PLATFORM_AUDIENCE_LABELS_FR[r.audience],
-    withPush: r.with_push,
-    withEmail: r.with_email,
-    /** SMS (issue 15): sent, and held until the operator's window opens (SMS quiet hours). */
-    sms: r.with_sms
-      ? {
-          delivered: r.sms_delivered,
-          waiting: r.sms_waiting,
-          nextAt: r.sms_next ? new Date(r.sms_next).toISOString() : null,
-        }
-      : null,
-    status: r.status,
-    statusLabel: MESSAGE_STATUS_LABELS_FR[r.status],
-    scheduledAt: r.scheduled_at,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at,
-    createdAt: r.created_at,
-    counts: {
-      total: r.total,
-      recipients: r.recipients,
-      pending: r.pending,
-      delivered: r.delivered,
-      pushDelivered: r.push_delivered,
-      emailDelivered: r.email_delivered,
-      read: r.read,
-      clicked: r.clicked,
-      failed: r.failed,
-      skipped: r.skipped,
-    },
-    progress: sendingProgress(r.total, r.pending, r.status),
-  };
-}
-export type SentMessage = ReturnType<typeof sentDto>;
-
-export async function listSentMessages(db: Db, sender: Sender) {
-  const rows = await db.execute<SentRow>(
-    sql`${SENT_SELECT} where ${senderWhere(sender)} and m.kind = 'message' order by coalesce(m.scheduled_at, m.created_at) desc limit 100`,
-  );
-  return rows.rows.map(sentDto);
+/** Inserts a send's row, « scheduled », inside its creator's transaction (after its checks); returns its id. */
+export async function insertMessage(tx: Db, m: NewMessage): Promise<string> {
+  const inserted = await tx.execute<{ id: string }>(sql`
+    insert into messages (shop_id, author_id, audience, segment, kind, title, body, subject, preheader, blocks,
+      image_url, link_url, with_push, with_email, with_sms, is_promotional, status, scheduled_at)
+    values (${m.shopId}, ${m.authorId}, ${m.audience}, ${m.segment ? JSON.stringify(m.segment) : null}::jsonb, ${m.kind},
+      ${m.title}, ${m.body}, ${m.newsletter.subject}, ${m.newsletter.preheader}, ${m.newsletter.blocks}::jsonb,
+      ${m.imageUrl}, ${m.linkUrl}, ${m.channels.push}, ${m.channels.email}, ${m.channels.sms}, ${m.isPromotional},
+      'scheduled', ${m.scheduledAt?.toISOString() ?? null})
+    returning id`);
+  return inserted.rows[0]!.id;
 }
 
-export async function getSentMessage(db: Db, sender: Sender, id: string) {
-  const rows = await db.execute<SentRow>(
-    sql`${SENT_SELECT} where m.id = ${id} and m.kind <> 'notice' and ${senderWhere(sender)}`,
-  );
-  const row = rows.rows[0];
-  if (!row) throw notFound();
-  return sentDto(row);
+/**
+ * Once its row is committed: a send due now has its audience frozen at once (the count shown is the one sent to),
+ * a later one at its time; its sending is queued on the job engine either way.
+ */
+export async function launchMessage(deps: Pick<Deps, "db" | "jobs" | "logger">, id: string, later: Date | null) {
+  if (!later) await startSending(deps.db, id);
+  await enqueueSending(deps, id, later ?? undefined);
 }
 
 const TRANSITIONS = {
@@ -247,23 +234,29 @@ const TRANSITIONS = {
   },
 } as const;
 
-/** Pause, resume, or cancel (a scheduled or paused message: what was not delivered yet stays undelivered). */
+/**
+ * Pause, resume, or cancel a message or a newsletter of this sender (a scheduled or paused one: what was not
+ * delivered yet stays undelivered). Another sender's, or one of another kind, is "not found".
+ */
 export async function changeMessageStatus(
-  deps: SendingDeps,
+  deps: Pick<Deps, "db" | "jobs" | "logger">,
   sender: Sender,
   id: string,
   action: keyof typeof TRANSITIONS,
+  kind: QuotaKind = "message",
 ) {
   const { db } = deps;
   const t = TRANSITIONS[action];
+  const mine = sql`m.id = ${id} and m.kind = ${kind} and ${senderWhere(sender)}`;
   const changed = await db.execute<{ id: string }>(sql`
     update messages m set status = ${t.to}
-    where m.id = ${id} and ${senderWhere(sender)} and m.status in (${sql.join(
+    where ${mine} and m.status in (${sql.join(
       t.from.map((s) => sql`${s}`),
       sql`, `,
     )}) returning m.id`);
   if (!changed.rows[0]) {
-    await getSentMessage(db, sender, id); // 404 when not the sender's
+    const exists = await db.execute(sql`select 1 from messages m where ${mine}`);
+    if (!exists.rows[0]) throw new AppError("NOT_FOUND", { userMessage: NOT_FOUND_FR[kind] });
     throw new AppError("CONFLICT", { userMessage: t.refusal });
   }
   if (action === "cancel") {
@@ -272,5 +265,4 @@ export async function changeMessageStatus(
     );
   }
   if (action === "resume") await enqueueSending(deps, id);
-  return getSentMessage(db, sender, id);
 }

@@ -6,7 +6,7 @@ import {
   RECIPIENT_CAP_WINDOW_HOURS,
 } from "../../../domain/messages/frequency-cap.ts";
 import type { Db } from "../../db/client.ts";
-import type { OutwardChannel } from "./channels.ts";
+import type { OutwardChannel } from "./channels/driver.ts";
 
 /**
  * The frequency caps of domain/messages/frequency-cap.ts as the sending engine applies

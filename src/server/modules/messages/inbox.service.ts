@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
 import type { Database, Db } from "../../db/client.ts";
 import { announce } from "../../lib/live.ts";
+import { filledText, type FrozenValues } from "./merge-values.ts";
 import { inboxKey, progressKey } from "./sending.service.ts";
 
 /**
@@ -20,25 +21,31 @@ type InboxRow = {
   shop_slug: string | null;
   sent_at: Date;
   read_at: Date | null;
+  /** An automation's: the recipient's merge field values when it left (merge-values.ts). */
+  merge: FrozenValues | null;
 };
 
-const dto = (r: InboxRow) => ({
-  id: r.id,
-  title: r.title,
-  body: r.body,
-  imageUrl: r.image_url,
-  linkUrl: r.link_url,
-  /** Null: a message from Fidèle itself. */
-  shop: r.shop_name ? { name: r.shop_name, slug: r.shop_slug } : null,
-  sentAt: r.sent_at,
-  isRead: r.read_at !== null,
-});
-export type InboxMessage = ReturnType<typeof dto>;
+const dto = (row: InboxRow) => {
+  const r = filledText(row, row.merge);
+  return {
+    id: r.id,
+    title: r.title,
+    body: r.body,
+    imageUrl: r.image_url,
+    linkUrl: r.link_url,
+    /** Null: a message from Fidèle itself. */
+    shop: r.shop_name ? { name: r.shop_name, slug: r.shop_slug } : null,
+    sentAt: r.sent_at,
+    isRead: r.read_at !== null,
+  };
+};
 
 const SELECT = sql`
   select m.id, m.title, m.body, m.image_url, m.link_url, s.name as shop_name, s.slug as shop_slug,
-    d.delivered_at as sent_at, d.read_at
-  from message_deliveries d join messages m on m.id = d.message_id left join shops s on s.id = m.shop_id`;
+    d.delivered_at as sent_at, d.read_at, o.merge
+  from message_deliveries d join messages m on m.id = d.message_id left join shops s on s.id = m.shop_id
+  left join lateral (select o.merge from automation_occasions o
+    where m.kind = 'automation' and o.message_id = m.id and o.user_id = d.user_id limit 1) o on true`;
 
 export async function listInbox(db: Db, userId: string, limit = 100) {
   const rows = await db.execute<InboxRow>(sql`${SELECT}

@@ -2,15 +2,16 @@ import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import { CONSENT_WORDING } from "../../../domain/schemas/accounts.ts";
-import { formatPhone } from "../../../domain/sms/phone.ts";
-import { buildPushPayload, PREFERENCE_WORDING, WELCOME_PUSH } from "../../../domain/messages/payload.ts";
+import { formatPhone } from "../../../domain/messages/phone.ts";
+import { buildPushPayload, WELCOME_PUSH } from "../../../domain/messages/payload.ts";
 import type { Db } from "../../db/client.ts";
 import type { Logger } from "../../lib/logger.ts";
 import { checkDestination, type OutboundPolicy } from "../../lib/outbound.ts";
 import { enforceThrottle } from "../../lib/throttle.ts";
-import { EMAIL_WORDING } from "../../../domain/newsletter/consent.ts";
-import type { PushSender } from "./push.ts";
-import { removeSubscription } from "./push-driver.ts";
+import { EMAIL_WORDING, PREFERENCE_WORDING, shopPreferenceWording } from "../../../domain/messages/consent.ts";
+import type { PushSender } from "./channels/push.ts";
+import { consentSql, preferenceSql, recordConsent, recordPreference } from "./consent.ts";
+import { removeSubscription } from "./channels/push-driver.ts";
 
 /**
  * /notif: what a shopper accepts, per channel and per shop. Every choice is a new
@@ -65,34 +66,39 @@ export async function renewSubscription(
 }
 
 export async function getPreferences(db: Db, userId: string, publicKey: string) {
-  const channels = await db.execute<{ inapp: boolean; push: boolean; email: boolean; sms: boolean; phone: string | null }>(sql`
-    select
-      coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id is null and p.channel = 'inapp'
-        order by p.created_at desc limit 1), true) as inapp,
-      coalesce((select k.granted from consents k where k.user_id = ${userId} and k.channel = 'push'
-        order by k.created_at desc limit 1), false) as push,
-      coalesce((select k.granted from consents k where k.user_id = ${userId} and k.channel = 'email'
-        order by k.created_at desc limit 1), false) as email,
-      coalesce((select k.granted from consents k where k.user_id = ${userId} and k.channel = 'sms'
-        order by k.created_at desc limit 1), false) as sms,
+  const me = sql`${userId}`;
+  const channels = await db.execute<{
+    inapp: boolean;
+    push: boolean;
+    email: boolean;
+    sms: boolean;
+    phone: string | null;
+  }>(sql`
+    select ${preferenceSql(me, null, "inapp")} as inapp, ${consentSql(me, "push")} as push,
+      ${consentSql(me, "email")} as email, ${consentSql(me, "sms")} as sms,
       (select f.phone from profiles f where f.id = ${userId}) as phone`);
-  const shops = await db.execute<{ id: string; name: string; inapp: boolean; push: boolean; email: boolean; sms: boolean }>(sql`
-    select s.id, s.name,
-      coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id = s.id and p.channel = 'email'
-        order by p.created_at desc limit 1), true) as email,
-      coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id = s.id and p.channel = 'inapp'
-        order by p.created_at desc limit 1), true) as inapp,
-      coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id = s.id and p.channel = 'push'
-        order by p.created_at desc limit 1), true) as push,
-      coalesce((select p.granted from message_preferences p where p.user_id = ${userId} and p.shop_id = s.id and p.channel = 'sms'
-        order by p.created_at desc limit 1), true) as sms
+  const shops = await db.execute<{
+    id: string;
+    name: string;
+    inapp: boolean;
+    push: boolean;
+    email: boolean;
+    sms: boolean;
+  }>(sql`
+    select s.id, s.name, ${preferenceSql(me, sql`s.id`, "email")} as email, ${preferenceSql(me, sql`s.id`, "inapp")} as inapp,
+      ${preferenceSql(me, sql`s.id`, "push")} as push, ${preferenceSql(me, sql`s.id`, "sms")} as sms
     from cards c join shops s on s.id = c.shop_id where c.user_id = ${userId} order by s.name`);
   const devices = await db.execute<{ device_id: string }>(
     sql`select device_id from push_subscriptions where user_id = ${userId}`,
   );
   const row = channels.rows[0];
   return {
-    channels: { inapp: row?.inapp ?? true, push: row?.push ?? false, email: row?.email ?? false, sms: row?.sms ?? false },
+    channels: {
+      inapp: row?.inapp ?? true,
+      push: row?.push ?? false,
+      email: row?.email ?? false,
+      sms: row?.sms ?? false,
+    },
     /** The mobile number SMS go to, set in the profile, as people read it ("06 12 34 56 78"); null: none. */
     phone: row?.phone ? formatPhone(row.phone) : null,
     shops: shops.rows,
@@ -114,9 +120,7 @@ export async function setPreference(db: Db, userId: string, input: z.output<type
   }
   // E-mail for every sender is the profile's e-mail consent (table consents), like push.
   if (input.shopId === null && input.channel === "email") {
-    await db.execute(
-      sql`insert into consents (user_id, channel, granted, wording) values (${userId}, 'email', ${input.granted}, ${EMAIL_WORDING.global})`,
-    );
+    await recordConsent(db, { userId, channel: "email", granted: input.granted, wording: EMAIL_WORDING.global });
     return;
   }
   if (input.shopId === null && input.channel === "sms") {
@@ -129,18 +133,9 @@ export async function setPreference(db: Db, userId: string, input: z.output<type
       select s.name from cards c join shops s on s.id = c.shop_id where c.user_id = ${userId} and s.id = ${input.shopId}`);
     const name = shop.rows[0]?.name;
     if (!name) throw new AppError("NOT_FOUND", { userMessage: "Vous n'êtes pas client de cette boutique." });
-    wording =
-      input.channel === "inapp"
-        ? PREFERENCE_WORDING.shopInapp(name)
-        : input.channel === "email"
-          ? EMAIL_WORDING.shop(name)
-          : input.channel === "sms"
-            ? PREFERENCE_WORDING.shopSms(name)
-          : PREFERENCE_WORDING.shopPush(name);
+    wording = shopPreferenceWording(input.channel, name);
   }
-  await db.execute(sql`
-    insert into message_preferences (user_id, shop_id, channel, granted, wording)
-    values (${userId}, ${input.shopId}, ${input.channel}, ${input.granted}, ${wording})`);
+  await recordPreference(db, { userId, ...input, wording });
 }
 
 /** The SMS consent for every sender is the profile's (table `consents`, the profile's wording); it needs a number. */
@@ -153,16 +148,11 @@ async function recordSmsConsent(db: Db, userId: string, granted: boolean) {
       });
     }
   }
-  await db.execute(
-    sql`insert into consents (user_id, channel, granted, wording) values (${userId}, 'sms', ${granted}, ${CONSENT_WORDING.sms})`,
-  );
+  await recordConsent(db, { userId, channel: "sms", granted, wording: CONSENT_WORDING.sms });
 }
 
-async function recordPushConsent(db: Db, userId: string, granted: boolean) {
-  await db.execute(
-    sql`insert into consents (user_id, channel, granted, wording) values (${userId}, 'push', ${granted}, ${PREFERENCE_WORDING.push})`,
-  );
-}
+const recordPushConsent = (db: Db, userId: string, granted: boolean) =>
+  recordConsent(db, { userId, channel: "push", granted, wording: PREFERENCE_WORDING.push });
 
 /** A person's devices with push on (issue 22): at most this many; subscribing one more drops the oldest. */
 export const MAX_DEVICES_PER_ACCOUNT = 10;
@@ -172,7 +162,7 @@ export const SUBSCRIBE_THROTTLE = { windowSeconds: 3600, max: 10 } as const;
 const ENDPOINT_REFUSED = "Adresse d'abonnement invalide : ce n'est pas un service de notifications connu.";
 
 /** The endpoint is a push service's (no network here: nothing is connected to while the person waits). */
-export function assertPushEndpoint(endpoint: string, policy: OutboundPolicy) {
+function assertPushEndpoint(endpoint: string, policy: OutboundPolicy) {
   if (!checkDestination(endpoint, policy).ok) throw new AppError("VALIDATION", { userMessage: ENDPOINT_REFUSED });
 }
 

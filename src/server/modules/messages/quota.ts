@@ -14,7 +14,7 @@ import type { Env } from "../../env.ts";
  */
 export type QuotaKind = "message" | "newsletter";
 
-export function quotaOf(env: Env, kind: QuotaKind) {
+function quotaOf(env: Env, kind: QuotaKind) {
   return kind === "message"
     ? { perDay: env.MESSAGES_SHOP_PER_DAY, perMonth: env.MESSAGES_SHOP_PER_MONTH }
     : { perDay: env.NEWSLETTERS_SHOP_PER_DAY, perMonth: env.NEWSLETTERS_SHOP_PER_MONTH };

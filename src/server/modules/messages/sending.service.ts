@@ -4,10 +4,10 @@ import type { Deps } from "../../lib/context.ts";
 import { announce } from "../../lib/live.ts";
 import { FREQUENCY_CAP_DETAIL } from "../../../domain/messages/frequency-cap.ts";
 import { type AudienceSpec, recipientsSql } from "./audience.ts";
-import type { ChannelContext, ChannelDriver, ChannelOutcome, MessageForChannel } from "./channels.ts";
-import { CHANNEL_DRIVERS, CHANNEL_FLAGS } from "./drivers.ts";
+import type { ChannelContext, ChannelDriver, ChannelOutcome, MessageForChannel } from "./channels/driver.ts";
+import { CHANNEL_DRIVERS, CHANNEL_FLAGS } from "./channels/drivers.ts";
 import { capRefusal, withinRecipientCapSql } from "./frequency-cap.ts";
-import { pace, unpace } from "./pacing.ts";
+import { pace, unpace } from "./channels/pacing.ts";
 
 /**
  * The sending engine (ADR 0021, 0023), run by the job engine (jobs/messages-send.ts).
@@ -30,16 +30,18 @@ export const progressKey = (messageId: string) => `message:${messageId}`;
 export const INTERRUPTED = "interrupted";
 
 type MessageHead = MessageForChannel & {
-  audience: "customers" | "all_shoppers" | "all_owners";
+  audience: "customers" | "all_shoppers" | "all_owners" | "occasions" | "review_requests";
   segment: unknown;
   with_push: boolean;
   with_email: boolean;
   with_sms: boolean;
-  kind: "message" | "newsletter";
+  kind: "message" | "newsletter" | "automation";
   status: string;
 };
 
 function specOf(m: MessageHead): AudienceSpec {
+  if (m.audience === "occasions" || m.audience === "review_requests")
+    return { kind: m.audience, shopId: m.shop_id!, messageId: m.id };
   if (m.audience === "customers") return { kind: "customers", shopId: m.shop_id!, segment: m.segment as never };
   return { kind: m.audience };
 }
@@ -68,7 +70,7 @@ export async function startSending(
     const message = started.rows[0];
     if (!message) return false;
     const spec = specOf(message);
-    // A newsletter is an e-mail only (modules/newsletter); every other message is in the inbox too.
+    // A newsletter is an e-mail only (ADR 0024); every other message is in the inbox too.
     if (message.kind !== "newsletter") {
       await tx.execute(sql`
         insert into message_deliveries (message_id, user_id, channel)
@@ -89,7 +91,7 @@ export async function startSending(
   });
 }
 
-export type BatchResult = {
+type BatchResult = {
   delivered: number;
   failed: number;
   skipped: number;
@@ -102,7 +104,7 @@ export type BatchResult = {
   status: string | null;
 };
 
-export type BatchOptions = {
+type BatchOptions = {
   /** Rows handled at most by this call (in-app and outward together). */
   limit?: number;
   /** Seconds after which a claim is deemed its dead process's (default: env MESSAGES_LEASE_SECONDS). */
@@ -215,18 +217,33 @@ export async function processMessageBatch(
   return result;
 }
 
-async function mark(db: Db, id: string, outcome: ChannelOutcome) {
+/** How long a delivery is tried again after transient failures (an SMTP 4xx, a push service's 429), counted from
+ * the moment its message started sending; past it, the next deferral fails the delivery (ADR 0023). */
+export const DEFERRAL_LIMIT_HOURS = 24;
+
+/** Writes a delivery's outcome; answers the status it got (a deferral past the limit is a failure). */
+async function mark(db: Db, id: string, outcome: ChannelOutcome, now: Date): Promise<ChannelOutcome["status"]> {
   if (outcome.status === "deferred") {
-    await db.execute(sql`
-      update message_deliveries set status = 'pending', claimed_at = null, not_before = ${outcome.notBefore.toISOString()}::timestamptz
-      where id = ${id} and status = 'claimed'`);
-    return;
+    const [row] = (
+      await db.execute<{ status: string }>(sql`
+        update message_deliveries d set
+          status = case when m.started_at < ${now.toISOString()}::timestamptz - make_interval(hours => ${DEFERRAL_LIMIT_HOURS})
+            then 'failed' else 'pending' end,
+          detail = case when m.started_at < ${now.toISOString()}::timestamptz - make_interval(hours => ${DEFERRAL_LIMIT_HOURS})
+            then ${`still failing after ${DEFERRAL_LIMIT_HOURS} hours of retries`} else d.detail end,
+          claimed_at = null, not_before = ${outcome.notBefore.toISOString()}::timestamptz
+        from messages m
+        where d.id = ${id} and d.status = 'claimed' and m.id = d.message_id
+        returning d.status`)
+    ).rows;
+    return row?.status === "failed" ? "failed" : "deferred";
   }
   const detail = outcome.status === "delivered" ? null : outcome.detail.slice(0, 500);
   await db.execute(sql`
     update message_deliveries set status = ${outcome.status}, detail = ${detail},
       delivered_at = case when ${outcome.status} = 'delivered' then now() else delivered_at end
     where id = ${id} and status = 'claimed'`);
+  return outcome.status;
 }
 
 /**
@@ -302,8 +319,7 @@ async function workChannel(
       ctx.logger?.error(`message ${driver.channel} driver threw`, { messageId: message.id, error: detail });
       outcome = { status: "failed", detail: `error: ${detail}` };
     }
-    await mark(db, row.id, outcome);
-    result[outcome.status]++;
+    result[await mark(db, row.id, outcome, ctx.now())]++;
     handled++;
   };
 
@@ -378,7 +394,7 @@ export async function nextWakeMs(db: Db, messageId: string, leaseSeconds: number
 }
 
 /** How many jobs work one message at once (each its own pg-boss singleton key), so processes share it. */
-export const SEND_LANES = 2;
+const SEND_LANES = 2;
 
 /**
  * Queues the sending of a message on the job engine (messages.send), one job per lane;

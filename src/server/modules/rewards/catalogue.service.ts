@@ -56,7 +56,6 @@ function ownerRewardDto(r: Awaited<ReturnType<typeof ownerRewardRows>>[number]) 
     conditions: rewardConditionsFr(r, r.cardMode),
   };
 }
-export type OwnerReward = ReturnType<typeof ownerRewardDto>;
 
 /** One page of the catalogue (a whole catalogue at its cap fits in the largest page), with the total. */
 export async function listOwnerRewards(db: Db, access: ShopAccess, page = { limit: REWARDS_PER_SHOP_MAX, offset: 0 }) {

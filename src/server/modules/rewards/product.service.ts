@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import { WINNING_STATUS_LABELS_FR, type WinningStatus } from "../../../domain/contests/contests.ts";
+import { WINNING_STATUS_LABELS_FR } from "../../../domain/contests/contests.ts";
 import { AppError } from "../../../domain/errors.ts";
 import { formatEuros, personName } from "../../../domain/format.ts";
-import { unitLabelFr } from "../../../domain/loyalty/rewards.ts";
+import { REDEMPTION_STATUS_LABELS_FR, unitLabelFr } from "../../../domain/loyalty/rewards.ts";
 import type { CardMode } from "../../../domain/loyalty/scan-rules.ts";
 import type { Db } from "../../db/client.ts";
 import { recordAudit } from "../../lib/audit.ts";
@@ -16,19 +16,11 @@ import { rewardPhotoUrl } from "./rewards.service.ts";
  * product and an unknown slug are the same 404.
  */
 
-export const WEEKS = 12;
+const WEEKS = 12;
 const LOT_PREFIX = "lot-";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const productNotFound = () =>
   new AppError("NOT_FOUND", { userMessage: "Cette récompense ou ce lot n'existe pas dans votre boutique." });
-
-const REDEMPTION_STATUS_FR: Record<string, string> = {
-  pending: "En attente",
-  validated: "Remise",
-  refused: "Refusée",
-  cancelled: "Annulée",
-  expired: "Expirée",
-};
 
 type Week = { week: string; count: number };
 type Taker = { id: string; userId: string | null; name: string; status: string; statusLabel: string; at: string };
@@ -49,6 +41,39 @@ async function weekly(db: Db, table: "redemptions" | "contest_winnings", column:
       ${table === "redemptions" ? sql`and x.status in ('pending', 'validated')` : sql`and x.status <> 'redrawn'`}
     group by w.week order by w.week`);
   return rows.rows.map((r): Week => ({ week: r.week, count: Number(r.count) }));
+}
+
+/** The last 50 who took the product (a redemption of the reward, a winning of the lot), newest first. */
+async function takers<S extends string>(
+  db: Db,
+  table: "redemptions" | "contest_winnings",
+  column: "reward_id" | "lot_id",
+  id: string,
+  shopId: string,
+  labels: Record<S, string>,
+) {
+  const rows = await db.execute<{
+    id: string;
+    user_id: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    status: S;
+    created_at: Date | string;
+  }>(sql`
+    select x.id, x.user_id, p.first_name, p.last_name, x.status, x.created_at
+    from ${sql.identifier(table)} x left join profiles p on p.id = x.user_id
+    where x.${sql.identifier(column)} = ${id} and x.shop_id = ${shopId}
+    order by x.created_at desc limit 50`);
+  return rows.rows.map(
+    (t): Taker => ({
+      id: t.id,
+      userId: t.user_id,
+      name: t.user_id ? personName({ firstName: t.first_name, lastName: t.last_name }) : "Compte supprimé",
+      status: t.status,
+      statusLabel: labels[t.status] ?? t.status,
+      at: new Date(t.created_at).toISOString(),
+    }),
+  );
 }
 
 async function rewardProduct(db: Db, access: ShopAccess, slug: string) {
@@ -77,18 +102,6 @@ async function rewardProduct(db: Db, access: ShopAccess, slug: string) {
     where r.slug = ${slug} and r.shop_id = ${shopScope(access)}`);
   const r = found.rows[0];
   if (!r) return null;
-  const takers = await db.execute<{
-    id: string;
-    user_id: string | null;
-    first_name: string | null;
-    last_name: string | null;
-    status: string;
-    created_at: Date | string;
-  }>(sql`
-    select d.id, d.user_id, p.first_name, p.last_name, d.status, d.created_at
-    from redemptions d left join profiles p on p.id = d.user_id
-    where d.reward_id = ${r.id} and d.shop_id = ${access.shopId}
-    order by d.created_at desc limit 50`);
   return {
     kind: "reward" as const,
     id: r.id,
@@ -105,16 +118,7 @@ async function rewardProduct(db: Db, access: ShopAccess, slug: string) {
       { label: "En attente", value: String(r.pending) },
     ],
     weeks: await weekly(db, "redemptions", "reward_id", r.id, r.timezone),
-    takers: takers.rows.map(
-      (t): Taker => ({
-        id: t.id,
-        userId: t.user_id,
-        name: t.user_id ? personName({ firstName: t.first_name, lastName: t.last_name }) : "Compte supprimé",
-        status: t.status,
-        statusLabel: REDEMPTION_STATUS_FR[t.status] ?? t.status,
-        at: new Date(t.created_at).toISOString(),
-      }),
-    ),
+    takers: await takers(db, "redemptions", "reward_id", r.id, access.shopId, REDEMPTION_STATUS_LABELS_FR),
     editUrl: `/admin/ajouter-un-reward?id=${r.id}`,
   };
 }
@@ -135,18 +139,6 @@ async function lotProduct(db: Db, access: ShopAccess, lotId: string) {
     where l.id = ${lotId} and l.shop_id = ${shopScope(access)}`);
   const l = found.rows[0];
   if (!l) return null;
-  const winners = await db.execute<{
-    id: string;
-    user_id: string | null;
-    first_name: string | null;
-    last_name: string | null;
-    status: WinningStatus;
-    created_at: Date | string;
-  }>(sql`
-    select w.id, w.user_id, p.first_name, p.last_name, w.status, w.created_at
-    from contest_winnings w left join profiles p on p.id = w.user_id
-    where w.lot_id = ${l.id} and w.shop_id = ${access.shopId}
-    order by w.created_at desc limit 50`);
   return {
     kind: "lot" as const,
     id: l.id,
@@ -163,16 +155,7 @@ async function lotProduct(db: Db, access: ShopAccess, lotId: string) {
       { label: "Gagnés", value: String(l.quantity - l.remaining) },
     ],
     weeks: await weekly(db, "contest_winnings", "lot_id", l.id, l.timezone),
-    takers: winners.rows.map(
-      (w): Taker => ({
-        id: w.id,
-        userId: w.user_id,
-        name: w.user_id ? personName({ firstName: w.first_name, lastName: w.last_name }) : "Compte supprimé",
-        status: w.status,
-        statusLabel: WINNING_STATUS_LABELS_FR[w.status] ?? w.status,
-        at: new Date(w.created_at).toISOString(),
-      }),
-    ),
+    takers: await takers(db, "contest_winnings", "lot_id", l.id, access.shopId, WINNING_STATUS_LABELS_FR),
     // The lots page opens this lot's form (prize-lots-page.tsx reads ?lot=).
     editUrl: `/admin/gestion-des-lots?lot=${l.id}`,
   };
@@ -187,7 +170,6 @@ export async function getProduct(db: Db, access: ShopAccess, slug: string) {
   if (lot) return lot;
   throw productNotFound();
 }
-export type Product = Awaited<ReturnType<typeof getProduct>>;
 
 /**
  * Archives the product: hidden from customers and from new contests, its history kept (redemptions and winnings keep

@@ -82,7 +82,6 @@ function staffRedemptionDto(r: NonNullable<Awaited<ReturnType<typeof staffRow>>>
     photoUrl: rewardPhotoUrl(r.rewardSlug, Boolean(r.rewardHasPhoto), r.rewardUpdatedAt),
   };
 }
-export type StaffRedemption = ReturnType<typeof staffRedemptionDto>;
 
 /**
  * A code typed or scanned at the counter. A pending one of this shop is found
@@ -131,7 +130,7 @@ async function decide(
     throw new AppError("CONFLICT", {
       userMessage:
         row.status === "expired"
-          ? "Trop tard : cette récompense a expiré et ses points ont été rendus au client."
+          ? "Trop tard : cette récompense a expiré et son solde a été rendu au client."
           : `Cette récompense est déjà ${REDEMPTION_STATUS_LABELS_FR[row.status].toLowerCase()}.`,
     });
   }

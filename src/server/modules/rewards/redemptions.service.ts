@@ -1,4 +1,3 @@
-import { EventEmitter } from "node:events";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { reservedFr } from "../../../domain/phrases.ts";
 import { AppError } from "../../../domain/errors.ts";
@@ -15,9 +14,9 @@ import {
 import type { CardMode } from "../../../domain/loyalty/scan-rules.ts";
 import type { Database, Db } from "../../db/client.ts";
 import { cards, redemptions, rewards, shops } from "../../db/schema/index.ts";
-import { imageUrl } from "../../lib/shop-dto.ts";
 import { announce } from "../../lib/live.ts";
-import { rewardPhotoUrl } from "./rewards.service.ts";
+import { callJson } from "../../lib/db-call.ts";
+import { rewardPhotoUrl, shopBadge, shopBadgeColumns } from "./rewards.service.ts";
 
 /**
  * Redemptions: "Utiliser" (fidele_redeem, src/server/db/functions/redeem.sql), the shopper's live
@@ -27,16 +26,6 @@ import { rewardPhotoUrl } from "./rewards.service.ts";
 
 export const redemptionNotFound = () =>
   new AppError("NOT_FOUND", { userMessage: "Cette récompense à valider est introuvable." });
-
-/* Raw calls of the database functions (one round trip each). */
-async function callJson<T>(database: Database, name: string, text: string, values: unknown[]): Promise<T> {
-  if (database.pool) {
-    const res = await database.pool.query<{ r: T }>({ name, text, values });
-    return res.rows[0]!.r;
-  }
-  const res = await database.pglite!.query<{ r: T }>(text, values);
-  return res.rows[0]!.r;
-}
 
 export const REDEEM_SQL = "select fidele_redeem($1, $2, $3, $4, $5) as r";
 const CLOSE_SQL = "select fidele_redemption_close($1, $2, $3, $4, $5, $6, $7) as r";
@@ -177,11 +166,8 @@ const redemptionColumns = {
   rewardSlug: rewards.slug,
   rewardHasPhoto: sql<boolean>`${rewards.photo} is not null`,
   rewardUpdatedAt: rewards.updatedAt,
-  shopSlug: shops.slug,
-  shopName: shops.name,
+  ...shopBadgeColumns,
   mode: shops.cardMode,
-  shopHasLogo: sql<boolean>`${shops.logo} is not null`,
-  shopUpdatedAt: shops.updatedAt,
 };
 
 const redemptionQuery = (db: Db) =>
@@ -232,14 +218,9 @@ function shopperRedemptionDto(r: Omit<RedemptionRow, "cardId" | "userId">) {
       slug: r.rewardSlug,
       photoUrl: rewardPhotoUrl(r.rewardSlug, Boolean(r.rewardHasPhoto), r.rewardUpdatedAt),
     },
-    shop: {
-      slug: r.shopSlug,
-      name: r.shopName,
-      logoUrl: imageUrl(r.shopSlug, "logo", Boolean(r.shopHasLogo), r.shopUpdatedAt),
-    },
+    shop: shopBadge(r),
   };
 }
-export type ShopperRedemption = ReturnType<typeof shopperRedemptionDto>;
 
 /** One of my redemptions; another person's is "not found". */
 export async function getMyRedemption(

@@ -3,10 +3,43 @@ import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
 import { idempotencyKeySchema } from "../../../domain/schemas/cards.ts";
-import { redeemSchema } from "../../../domain/schemas/rewards.ts";
+import {
+  ownerRewardsQuerySchema,
+  redeemSchema,
+  redemptionCodeQuerySchema,
+  redemptionsQuerySchema,
+  refuseRedemptionSchema,
+  rewardActiveSchema,
+  rewardInputSchema,
+  rewardOrderSchema,
+  rewardSettingsSchema,
+  vipTiersSchema,
+} from "../../../domain/schemas/rewards.ts";
 import type { Database } from "../../db/client.ts";
+import { photoBodyLimit } from "../../lib/body-size.ts";
 import { type AppEnv, currentUser } from "../../lib/context.ts";
+import { ownerOnly, type ShopEnv } from "../../lib/shop-access.ts";
 import { validate } from "../../lib/validate.ts";
+import {
+  createReward,
+  deleteReward,
+  getOwnerReward,
+  getRewardSettings,
+  listOwnerRewards,
+  reorderRewards,
+  setRewardActive,
+  updateReward,
+  updateRewardSettings,
+} from "./catalogue.service.ts";
+import { archiveProduct, getProduct } from "./product.service.ts";
+import {
+  getOwed,
+  listShopRedemptions,
+  lookupRedemption,
+  refuseRedemption,
+  validateRedemption,
+} from "./redemption-desk.service.ts";
+import { emitRedeemedEvent } from "../webhooks/webhooks.service.ts";
 import {
   cancelMyRedemption,
   getMyRedemption,
@@ -16,17 +49,30 @@ import {
   waitForChange,
 } from "./redemptions.service.ts";
 import { getRewardPage, getRewardPhoto, rewardIdBySlug } from "./rewards.service.ts";
-import { getMyVip, giftTarget } from "./vip.service.ts";
+import { getMyVip, getVipTiers, giftTarget, replaceVipTiers } from "./vip.service.ts";
+import { offerGiftTarget } from "../messages/offers.service.ts";
 
 const slugParam = z.object({ slug: z.string().regex(/^[a-z0-9-]{1,80}$/, "Récompense introuvable.") });
 const redemptionParam = z.object({ id: z.string().uuid("Récompense à valider introuvable.") });
+const rewardParam = z.object({ rewardId: z.string().uuid("Récompense introuvable.") });
 const giftSchema = z.object({
   cardId: z.string().uuid("Carte introuvable."),
-  source: z.enum(["vip", "birthday"], { error: "Cadeau inconnu." }),
+  source: z.enum(["vip", "birthday", "offer", "referral"], { error: "Cadeau inconnu." }),
   tierId: z.string().uuid("Niveau introuvable.").nullish(),
+  /** For « offer »: the automation occasion that carried it. */
+  offerId: z.string().uuid("Offre introuvable.").nullish(),
+  /** A parrainage's reward (ADR 0048): the referral it comes from. */
+  referralId: z.string().uuid("Parrainage introuvable.").nullish(),
   idempotencyKey: idempotencyKeySchema,
 });
 const myRedemptionsQuery = z.object({ status: z.enum(["pending", "all"]).default("all") });
+const productParam = z.object({
+  slug: z
+    .string()
+    .min(1, "Récompense ou lot introuvable.")
+    .max(120, "Récompense ou lot introuvable.")
+    .regex(/^[a-z0-9-]+$/, "Récompense ou lot introuvable."),
+});
 
 /** How long one live stream stays open before the page reconnects, and how often it re-reads. */
 const STREAM_MAX_MS = 10 * 60_000;
@@ -65,7 +111,7 @@ function takeStreamSlot(database: Database, userId: string): () => void {
 }
 
 /** /api/rewards: what shoppers see and use. */
-export const rewardsRoutes = new Hono<AppEnv>()
+const rewards = new Hono<AppEnv>()
   .get("/vip", async (c) => {
     const user = currentUser(c);
     return c.json(await getMyVip(c.get("deps").db, user.id));
@@ -74,11 +120,15 @@ export const rewardsRoutes = new Hono<AppEnv>()
     const user = currentUser(c);
     const input = c.req.valid("json");
     const { database, db } = c.get("deps");
-    const target = await giftTarget(db, user.id, {
-      cardId: input.cardId,
-      source: input.source,
-      tierId: input.tierId ?? null,
-    });
+    const target =
+      input.source === "offer"
+        ? await offerGiftTarget(db, user.id, { cardId: input.cardId, offerId: input.offerId ?? null }, new Date())
+        : await giftTarget(db, user.id, {
+            cardId: input.cardId,
+            source: input.source,
+            tierId: input.tierId ?? null,
+            referralId: input.referralId ?? null,
+          });
     const { redemption, replayed } = await redeem(database, user.id, {
       rewardId: target.rewardId,
       idempotencyKey: input.idempotencyKey,
@@ -108,7 +158,7 @@ export const rewardsRoutes = new Hono<AppEnv>()
   });
 
 /** /api/redemptions: the shopper's own redemptions and the live validation screen. */
-export const redemptionsRoutes = new Hono<AppEnv>()
+const redemptions = new Hono<AppEnv>()
   .get("/", validate("query", myRedemptionsQuery), async (c) => {
     const user = currentUser(c);
     return c.json({
@@ -167,3 +217,102 @@ export const redemptionsRoutes = new Hono<AppEnv>()
       async () => release(),
     );
   });
+
+/** The rewards module's routes outside a shop's back office: /api/rewards, /api/redemptions. */
+export const rewardsRoutes = new Hono<AppEnv>().route("/rewards", rewards).route("/redemptions", redemptions);
+
+/**
+ * /api/backoffice/shops/:shopId/…: the catalogue, a reward's or lot's page (/admin/{product}), VIP levels, what is
+ * owed (owner), validation at the counter (staff). The shop access is resolved once by the sub-router
+ * (lib/shop-access.ts).
+ */
+export const rewardsManageRoutes = new Hono<ShopEnv>()
+  .get("/rewards", ownerOnly, validate("query", ownerRewardsQuerySchema), async (c) =>
+    c.json(await listOwnerRewards(c.get("deps").db, c.get("access"), c.req.valid("query"))),
+  )
+  .post("/rewards", ownerOnly, photoBodyLimit, validate("json", rewardInputSchema), async (c) => {
+    return c.json({ reward: await createReward(c.get("deps").db, c.get("access"), c.req.valid("json")) }, 201);
+  })
+  .put("/rewards-order", ownerOnly, validate("json", rewardOrderSchema), async (c) => {
+    return c.json(await reorderRewards(c.get("deps").db, c.get("access"), c.req.valid("json").ids));
+  })
+  .get("/rewards/:rewardId", ownerOnly, validate("param", rewardParam), async (c) => {
+    return c.json({ reward: await getOwnerReward(c.get("deps").db, c.get("access"), c.req.valid("param").rewardId) });
+  })
+  .put(
+    "/rewards/:rewardId",
+    ownerOnly,
+    photoBodyLimit,
+    validate("param", rewardParam),
+    validate("json", rewardInputSchema),
+    async (c) => {
+      const { rewardId } = c.req.valid("param");
+      return c.json({ reward: await updateReward(c.get("deps").db, c.get("access"), rewardId, c.req.valid("json")) });
+    },
+  )
+  .patch(
+    "/rewards/:rewardId/active",
+    ownerOnly,
+    validate("param", rewardParam),
+    validate("json", rewardActiveSchema),
+    async (c) => {
+      const { rewardId } = c.req.valid("param");
+      return c.json({
+        reward: await setRewardActive(c.get("deps").db, c.get("access"), rewardId, c.req.valid("json").isActive),
+      });
+    },
+  )
+  .delete("/rewards/:rewardId", ownerOnly, validate("param", rewardParam), async (c) => {
+    return c.json(await deleteReward(c.get("deps").db, c.get("access"), c.req.valid("param").rewardId));
+  })
+  .get("/reward-settings", ownerOnly, async (c) => {
+    return c.json({ settings: await getRewardSettings(c.get("deps").db, c.get("access")) });
+  })
+  .put("/reward-settings", ownerOnly, validate("json", rewardSettingsSchema), async (c) => {
+    return c.json({ settings: await updateRewardSettings(c.get("deps").db, c.get("access"), c.req.valid("json")) });
+  })
+  .get("/vip-tiers", ownerOnly, async (c) => c.json(await getVipTiers(c.get("deps").db, c.get("access"))))
+  .put("/vip-tiers", ownerOnly, validate("json", vipTiersSchema), async (c) => {
+    return c.json(await replaceVipTiers(c.get("deps").db, c.get("access"), c.req.valid("json")));
+  })
+  .get("/owed", ownerOnly, async (c) => c.json(await getOwed(c.get("deps").database, c.get("access"))))
+  .get("/redemptions", ownerOnly, validate("query", redemptionsQuerySchema), async (c) => {
+    return c.json(await listShopRedemptions(c.get("deps").database, c.get("access"), c.req.valid("query")));
+  })
+  /* The page of a reward or a lot, /admin/{product} */
+  .get("/products/:slug", ownerOnly, validate("param", productParam), async (c) =>
+    c.json({ product: await getProduct(c.get("deps").db, c.get("access"), c.req.valid("param").slug) }),
+  )
+  .post("/products/:slug/archive", ownerOnly, validate("param", productParam), async (c) =>
+    c.json({
+      product: await archiveProduct(
+        c.get("deps").db,
+        c.get("access"),
+        c.req.valid("param").slug,
+        c.get("clientIp") ?? null,
+      ),
+    }),
+  )
+  // — any member of the shop: validation at the counter —
+  .get("/redemptions/lookup", validate("query", redemptionCodeQuerySchema), async (c) => {
+    return c.json({
+      redemption: await lookupRedemption(c.get("deps").database, c.get("access"), c.req.valid("query").code),
+    });
+  })
+  .post("/redemptions/:id/validate", validate("param", redemptionParam), async (c) => {
+    const deps = c.get("deps");
+    const redemption = await validateRedemption(deps.database, c.get("access"), c.req.valid("param").id);
+    await emitRedeemedEvent(deps, c.get("access").shopId, redemption);
+    return c.json({ redemption });
+  })
+  .post(
+    "/redemptions/:id/refuse",
+    validate("param", redemptionParam),
+    validate("json", refuseRedemptionSchema),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      return c.json({
+        redemption: await refuseRedemption(c.get("deps").database, c.get("access"), id, c.req.valid("json").reason),
+      });
+    },
+  );

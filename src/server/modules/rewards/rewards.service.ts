@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
-import { formatLocalDate, formatNumber } from "../../../domain/format.ts";
+import { formatLocalDate, } from "../../../domain/format.ts";
 import {
   effectiveLimit,
   type RewardKind,
@@ -19,6 +19,22 @@ import { decodeImageDataUrl, imageUrl } from "../../lib/shop-dto.ts";
  * The rewards catalogue (owner), what a shopper sees of it (reachable or why not),
  * VIP levels and gifts. Redemption itself is in redemptions.service.ts.
  */
+
+/** The shop as a shopper's reward, redemption or card names it: read with these columns, shown by shopBadge. */
+export const shopBadgeColumns = {
+  shopSlug: shops.slug,
+  shopName: shops.name,
+  shopHasLogo: sql<boolean>`${shops.logo} is not null`,
+  shopUpdatedAt: shops.updatedAt,
+};
+
+export function shopBadge(r: { shopSlug: string; shopName: string; shopHasLogo: boolean; shopUpdatedAt: Date }) {
+  return {
+    slug: r.shopSlug,
+    name: r.shopName,
+    logoUrl: imageUrl(r.shopSlug, "logo", Boolean(r.shopHasLogo), r.shopUpdatedAt),
+  };
+}
 
 export const rewardNotFound = () => new AppError("NOT_FOUND", { userMessage: "Cette récompense n'existe pas ou plus." });
 
@@ -43,7 +59,7 @@ export const rewardColumns = {
   position: rewards.position,
   updatedAt: rewards.updatedAt,
 };
-export type RewardRow = {
+type RewardRow = {
   id: string;
   shopId: string;
   slug: string;
@@ -120,7 +136,6 @@ function shopperRewardDto(r: RewardRow, shop: { mode: CardMode; status: string; 
     progressPercent: Math.min(100, Math.round(((viewer?.balance ?? 0) / r.cost) * 100)),
   };
 }
-export type ShopperReward = ReturnType<typeof shopperRewardDto>;
 
 async function viewerStanding(db: Db, shopId: string, userId: string | null): Promise<Viewer> {
   if (!userId) return null;
@@ -215,14 +230,11 @@ export async function getRewardPage(db: Db, slug: string, userId: string | null,
   const [row] = await db
     .select({
       ...rewardColumns,
-      shopSlug: shops.slug,
-      shopName: shops.name,
+      ...shopBadgeColumns,
       shopStatus: shops.status,
       cardMode: shops.cardMode,
       timezone: shops.timezone,
       ttl: shops.redemptionTtlMinutes,
-      shopHasLogo: sql<boolean>`${shops.logo} is not null`,
-      shopUpdatedAt: shops.updatedAt,
     })
     .from(rewards)
     .innerJoin(shops, eq(shops.id, rewards.shopId))
@@ -251,10 +263,8 @@ export async function getRewardPage(db: Db, slug: string, userId: string | null,
       isActive: row.isActive,
     },
     shop: {
-      slug: row.shopSlug,
-      name: row.shopName,
+      ...shopBadge(row),
       mode: row.cardMode,
-      logoUrl: imageUrl(row.shopSlug, "logo", Boolean(row.shopHasLogo), row.shopUpdatedAt),
       redemptionTtlMinutes: row.ttl,
     },
     card: viewer?.hasCard ? { balance: viewer.balance, balanceLabel: unitLabelFr(row.cardMode, viewer.balance) } : null,
@@ -290,4 +300,3 @@ export async function rewardIdBySlug(db: Db, slug: string): Promise<string> {
   cache.set(slug, row.id);
   return row.id;
 }
-

@@ -2,13 +2,15 @@ import { and, asc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
 import { birthdayWeekYear, redeemRefusalFr, tierFor, unitLabelFr } from "../../../domain/loyalty/rewards.ts";
 import { localParts } from "../../../domain/loyalty/time.ts";
+import { formatDateTimeIn } from "../../../domain/format.ts";
 import type { vipTiersSchema } from "../../../domain/schemas/rewards.ts";
 import type { Db } from "../../db/client.ts";
 import { cards, profiles, redemptions, rewards, shops, vipTiers } from "../../db/schema/index.ts";
 import { type ShopAccess, shopScope } from "../../lib/shop-access.ts";
-import { imageUrl } from "../../lib/shop-dto.ts";
 import type { z } from "zod";
 import { assertOwnRewards } from "./catalogue.service.ts";
+import { runningOffers } from "../messages/offers.service.ts";
+import { shopBadge, shopBadgeColumns } from "./rewards.service.ts";
 
 /** VIP levels: the owner's ladder, the shopper's level, and the gifts it gives. */
 
@@ -59,6 +61,32 @@ export async function replaceVipTiers(db: Db, access: ShopAccess, input: z.outpu
 }
 
 /**
+ * Parrainage rewards of the shop's catalogue waiting to be claimed as gifts (ADR 0048): a released referral's
+ * friend, or its sponsor when their side was given (within the month's cap), whose reward is still in the catalogue.
+ */
+async function referralGifts(db: Db, userId: string, shopIds: string[]) {
+  if (shopIds.length === 0) return [];
+  const rows = await db.execute<{ referral_id: string; shop_id: string; reward_id: string; title: string }>(sql`
+    select f.id as referral_id, f.shop_id, x.reward_id, r.title
+    from referrals f
+    cross join lateral (select case when f.friend_id = ${userId} then f.friend_reward_id
+      when f.sponsor_id = ${userId} and f.sponsor_rewarded then f.sponsor_reward_id end as reward_id) x
+    join rewards r on r.id = x.reward_id and r.archived_at is null
+    where f.status = 'released' and (f.friend_id = ${userId} or f.sponsor_id = ${userId})
+      and f.shop_id in (${sql.join(
+        shopIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})
+    order by f.released_at`);
+  return rows.rows.map((r) => ({
+    referralId: r.referral_id,
+    shopId: r.shop_id,
+    rewardId: r.reward_id,
+    title: r.title,
+  }));
+}
+
+/**
  * /vip: for each of my cards, the shop's levels, mine (on the lifetime total) and
  * what the next needs; the gifts I can claim now (a level's gift, the birthday
  * gift in my birthday week) and those already claimed.
@@ -70,14 +98,11 @@ export async function getMyVip(db: Db, userId: string, now = new Date()) {
       shopId: cards.shopId,
       balance: cards.balance,
       lifetime: cards.lifetime,
-      shopSlug: shops.slug,
-      shopName: shops.name,
+      ...shopBadgeColumns,
       shopStatus: shops.status,
       mode: shops.cardMode,
       timezone: shops.timezone,
       birthdayRewardId: shops.birthdayRewardId,
-      shopHasLogo: sql<boolean>`${shops.logo} is not null`,
-      shopUpdatedAt: shops.updatedAt,
     })
     .from(cards)
     .innerJoin(shops, eq(shops.id, cards.shopId))
@@ -86,7 +111,7 @@ export async function getMyVip(db: Db, userId: string, now = new Date()) {
   if (myCards.length === 0) return { cards: [], hasBirthday: false };
   const shopIds = [...new Set(myCards.map((c) => c.shopId))];
   const birthdayIds = myCards.map((c) => c.birthdayRewardId).filter((x): x is string => Boolean(x));
-  const [tiers, gifts, [profile], birthdayRewards] = await Promise.all([
+  const [tiers, gifts, [profile], birthdayRewards, offers, referrals] = await Promise.all([
     tiersWhere(db, inArray(vipTiers.shopId, shopIds)),
     db
       .select({
@@ -100,7 +125,7 @@ export async function getMyVip(db: Db, userId: string, now = new Date()) {
       .where(
         and(
           eq(redemptions.userId, userId),
-          inArray(redemptions.source, ["vip", "birthday"]),
+          inArray(redemptions.source, ["vip", "birthday", "referral"]),
           inArray(redemptions.status, ["pending", "validated"]),
         ),
       ),
@@ -111,6 +136,8 @@ export async function getMyVip(db: Db, userId: string, now = new Date()) {
           .from(rewards)
           .where(and(inArray(rewards.id, birthdayIds), isNull(rewards.archivedAt)))
       : Promise.resolve([]),
+    runningOffers(db, userId, now),
+    referralGifts(db, userId, shopIds),
   ]);
   const birthday = profile?.birthday ?? null;
   return {
@@ -126,11 +153,7 @@ export async function getMyVip(db: Db, userId: string, now = new Date()) {
       const birthdayClaim = year !== null ? claimed("birthday", String(year)) : null;
       return {
         cardId: card.id,
-        shop: {
-          slug: card.shopSlug,
-          name: card.shopName,
-          logoUrl: imageUrl(card.shopSlug, "logo", Boolean(card.shopHasLogo), card.shopUpdatedAt),
-        },
+        shop: shopBadge(card),
         mode: card.mode,
         lifetime: card.lifetime,
         lifetimeLabel: unitLabelFr(card.mode, card.lifetime),
@@ -165,6 +188,8 @@ export async function getMyVip(db: Db, userId: string, now = new Date()) {
               return {
                 source: "vip" as const,
                 tierId: t.id,
+                offerId: null,
+                referralId: null,
                 title: `${t.rewardTitle} — cadeau du niveau ${t.name}`,
                 redemptionId: c?.id ?? null,
                 status: c?.status ?? null,
@@ -175,12 +200,40 @@ export async function getMyVip(db: Db, userId: string, now = new Date()) {
                 {
                   source: "birthday" as const,
                   tierId: null,
+                  offerId: null,
+                  referralId: null,
                   title: `${birthdayReward.title} — joyeux anniversaire !`,
                   redemptionId: birthdayClaim?.id ?? null,
                   status: birthdayClaim?.status ?? null,
                 },
               ]
             : []),
+          // An automation's reward offer (issue 27), until it expires.
+          ...offers
+            .filter((o) => o.cardId === card.id && o.kind === "reward" && card.shopStatus === "active")
+            .map((o) => ({
+              source: "offer" as const,
+              tierId: null,
+              offerId: o.id,
+              referralId: null,
+              title: `${o.rewardTitle} — offert jusqu'au ${formatDateTimeIn(o.until, card.timezone)}`,
+              redemptionId: o.redemptionId,
+              status: o.status,
+            })),
+          ...referrals
+            .filter((g) => g.shopId === card.shopId && card.shopStatus === "active")
+            .map((g) => {
+              const c = claimed("referral", g.referralId);
+              return {
+                source: "referral" as const,
+                tierId: null,
+                offerId: null,
+                referralId: g.referralId,
+                title: `${g.title} — cadeau de parrainage`,
+                redemptionId: c?.id ?? null,
+                status: c?.status ?? null,
+              };
+            }),
         ],
       };
     }),
@@ -194,7 +247,12 @@ export async function getMyVip(db: Db, userId: string, now = new Date()) {
 export async function giftTarget(
   db: Db,
   userId: string,
-  input: { cardId: string; source: "vip" | "birthday"; tierId?: string | null },
+  input: {
+    cardId: string;
+    source: "vip" | "birthday" | "referral";
+    tierId?: string | null;
+    referralId?: string | null;
+  },
   now = new Date(),
 ): Promise<{ rewardId: string; sourceRef: string }> {
   const notEligible = () => new AppError("CONFLICT", { userMessage: redeemRefusalFr("not_eligible") });
@@ -220,6 +278,11 @@ export async function giftTarget(
       .limit(1);
     if (!tier?.rewardId || card.lifetime < tier.threshold) throw notEligible();
     return { rewardId: tier.rewardId, sourceRef: tier.id };
+  }
+  if (input.source === "referral") {
+    const gift = (await referralGifts(db, userId, [card.shopId])).find((g) => g.referralId === input.referralId);
+    if (!gift) throw notEligible();
+    return { rewardId: gift.rewardId, sourceRef: gift.referralId };
   }
   const [profile] = await db
     .select({ birthday: profiles.birthday })

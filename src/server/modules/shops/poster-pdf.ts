@@ -56,7 +56,7 @@ function charWidth(byte: number, font: Font): number {
   return 556;
 }
 
-export function textWidth(text: string, font: Font, size: number): number {
+function textWidth(text: string, font: Font, size: number): number {
   let w = 0;
   for (const ch of winAnsi(text)) w += charWidth(ch.charCodeAt(0), font);
   return (w * size) / 1000;
@@ -83,7 +83,7 @@ function wrap(text: string, font: Font, size: number, maxWidth: number): string[
   return lines;
 }
 
-export type PosterInput = {
+type PosterInput = {
   shopName: string;
   url: string;
   mode: "stamps" | "points";
@@ -96,7 +96,7 @@ const PAGE_H = 841.89;
 const DARK = "#1c1917";
 const MUTED = "#57534e";
 
-export function buildPosterPdf(input: PosterInput): Buffer {
+function buildPosterPdf(input: PosterInput): Buffer {
   const ops: string[] = [];
   const text = (s: string, font: Font, size: number, color: string, y: number, x?: number) => {
     const left = x ?? (PAGE_W - textWidth(s, font, size)) / 2;

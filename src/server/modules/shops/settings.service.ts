@@ -45,18 +45,34 @@ export async function getShopPageContent(db: Db, access: ShopAccess) {
   };
 }
 
+type ShopPlaceInput = {
+  address: string;
+  city: string;
+  postalCode: string;
+  phone: string;
+  lat?: number | null;
+  lng?: number | null;
+};
+
+/** Where the shop is and how to call it, as the registration and the shop page form both write it. */
+export function shopPlaceFields(input: ShopPlaceInput) {
+  return {
+    address: input.address,
+    city: input.city,
+    postalCode: input.postalCode,
+    phone: input.phone,
+    lat: input.lat ?? null,
+    lng: input.lng ?? null,
+  };
+}
+
 export async function updateShopPageContent(db: Db, access: ShopAccess, input: z.output<typeof shopPageSchema>) {
   await db.transaction(async (tx) => {
     await updateScopedShop(tx as unknown as Db, access, {
       name: input.name,
       category: input.category,
       description: input.description,
-      address: input.address,
-      city: input.city,
-      postalCode: input.postalCode,
-      phone: input.phone,
-      lat: input.lat ?? null,
-      lng: input.lng ?? null,
+      ...shopPlaceFields(input),
       logo: input.logo,
       cover: input.cover,
       links: input.links,

@@ -26,7 +26,7 @@ import { closeRedemption } from "../rewards/redemptions.service.ts";
  */
 
 /** How recent the export must be for the deletion to go ahead. */
-export const EXPORT_FRESH_HOURS = 24;
+const EXPORT_FRESH_HOURS = 24;
 const OMIT: Record<string, readonly string[]> = { shops: ["code_secret"], audit_log: ["ip"] };
 
 /**
@@ -46,7 +46,7 @@ type ForeignKey = { child: string; childColumns: string[]; parent: string; paren
  * table is exported without anyone remembering it. Only the direction child → parent is followed: a card reaches
  * its ledger, never its customer's account.
  */
-export async function shopExportPlan(db: Db): Promise<{ table: string; where: (shopId: string) => SQL }[]> {
+async function shopExportPlan(db: Db): Promise<{ table: string; where: (shopId: string) => SQL }[]> {
   const [columns, keys] = await Promise.all([
     db.execute<{ table: string }>(sql`
       select c.table_name as "table" from information_schema.columns c
@@ -92,7 +92,7 @@ export async function shopExportPlan(db: Db): Promise<{ table: string; where: (s
 }
 
 /** Every row about the shop, table by table (the catalogue decides which tables). */
-export async function collectShopData(db: Db, shopId: string): Promise<Record<string, Row[]>> {
+async function collectShopData(db: Db, shopId: string): Promise<Record<string, Row[]>> {
   const out: Record<string, Row[]> = {};
   for (const { table, where } of await shopExportPlan(db)) {
     const omit = new Set(OMIT[table] ?? []);

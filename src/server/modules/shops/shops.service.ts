@@ -14,18 +14,19 @@ import type { z } from "zod";
 import { listShopRewardsFor } from "../rewards/rewards.service.ts";
 import { periodDto, rulesSummaryFr } from "../cards/card-settings.service.ts";
 import { loadPeriods } from "../cards/scan.service.ts";
+import { shopPlaceFields } from "./settings.service.ts";
 import type { Db } from "../../db/client.ts";
 import { cards, member, organization, shopReviews, shops } from "../../db/schema/index.ts";
 import { categoryLabelFr, decodeImageDataUrl, designOf, imageUrl, mapUrl, openNow, pgConstraint, pgErrorCode } from "../../lib/shop-dto.ts";
 
 /** Paths under /api/shops that are not shop slugs. */
-export const RESERVED_SLUGS = new Set(["nearby", "by-scan", "categories", "mine", "new", "admin"]);
+const RESERVED_SLUGS = new Set(["nearby", "by-scan", "categories", "mine", "new", "admin"]);
 /** A person may own this many shops (stops a script from filling the directory). */
 export const MAX_OWNED_SHOPS = 5;
 
 type Tx = Pick<Db, "insert" | "select" | "update" | "execute">;
 
-export type InsertShopInput = ShopRegistration & {
+type InsertShopInput = ShopRegistration & {
   ownerId: string;
   slug: string;
   rules?: Partial<typeof DEFAULT_CARD_RULES>;
@@ -50,13 +51,8 @@ export async function insertShopRows(tx: Tx, input: InsertShopInput) {
     codeSecret: randomSecret(32),
     name: input.name,
     category: input.category,
-    address: input.address,
-    city: input.city,
-    postalCode: input.postalCode,
-    phone: input.phone,
+    ...shopPlaceFields(input),
     siret: input.siret ?? null,
-    lat: input.lat ?? null,
-    lng: input.lng ?? null,
     cardMode: rules.mode,
     stampsGoal: rules.stampsGoal,
     pointsPerVisit: rules.pointsPerVisit,

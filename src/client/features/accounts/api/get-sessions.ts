@@ -12,7 +12,7 @@ export type DeviceSession = {
 };
 
 /** The account's open sessions, this device's first, without their tokens. */
-export async function getSessions(): Promise<DeviceSession[]> {
+async function getSessions(): Promise<DeviceSession[]> {
   const [sessions, current] = await Promise.all([
     authClient.listSessions(),
     authFetch<{ session: { id: string } } | null>("/get-session"),

@@ -4,7 +4,7 @@ import { api, unwrap } from "../../../lib/api-client.ts";
 import { meQueryOptions } from "../../../lib/me.ts";
 
 /** Empty optional fields travel as "" (the schema turns them into null). */
-export const saveProfile = (input: ProfileInput) =>
+const saveProfile = (input: ProfileInput) =>
   unwrap(
     api.accounts.profile.$put({
       json: { ...input, birthday: input.birthday ?? "", postalCode: input.postalCode ?? "", phone: input.phone },

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
 import { formatDateTime } from "../../../../domain/format.ts";
@@ -6,8 +6,9 @@ import { Button } from "../../../components/ui/button.tsx";
 import { DownloadButton } from "../../../components/ui/download-button.tsx";
 import { Field, PasswordField } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { api, ApiError, unwrap } from "../../../lib/api-client.ts";
+import { api, errorText, unwrap } from "../../../lib/api-client.ts";
 import { meQueryOptions } from "../../../lib/me.ts";
+import { accountsKeys } from "../api/keys.ts";
 
 const CHANNEL_LABEL = { email: "E-mail", sms: "SMS", push: "Notifications" } as const;
 
@@ -16,7 +17,7 @@ const card = "rounded-2xl border border-stone-200 bg-white p-4 shadow-sm dark:bo
 /** « Mes données » (RGPD): the archive of everything about me, and the history of my consents. */
 export function MyDataSection() {
   const history = useQuery({
-    queryKey: ["accounts", "consents"],
+    queryKey: accountsKeys.consents(),
     queryFn: () => unwrap(api.accounts.me.consents.$get()),
   });
   return (
@@ -25,8 +26,9 @@ export function MyDataSection() {
         Mes données
       </h2>
       <p className="mt-1 text-sm text-stone-600 dark:text-stone-400">
-        Tout ce que Fidèle garde sur vous, en une archive (JSON et tableaux CSV) : profil, cartes, points, passages,
-        récompenses, jeux, messages, consentements.
+        Tout ce que Fidèle garde sur vous, en une archive : profil, cartes, points, passages, récompenses, jeux,
+        messages, consentements. Des tableaux à ouvrir avec un tableur, un fichier LISEZ-MOI qui dit ce que contient
+        chacun, et le tout au format JSON pour le reprendre ailleurs.
       </p>
       <div className="mt-3">
         <DownloadButton url="/api/accounts/me/export" fallbackName="fidele-mes-donnees.zip">
@@ -65,40 +67,32 @@ export function DeleteAccountSection() {
   const [password, setPassword] = useState("");
   const [byCode, setByCode] = useState(false);
   const [code, setCode] = useState("");
-  const [codeSent, setCodeSent] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await unwrap(api.accounts.me.$delete({ json: byCode ? { code } : { password } }));
+  const erase = useMutation({
+    mutationFn: () => unwrap(api.accounts.me.$delete({ json: byCode ? { code } : { password } })),
+    onSuccess: async () => {
       // Leave the signed-in page first (emptied earlier, its guard would send us to /login), then forget everything.
       await navigate("/", { replace: true, state: { notice: "Votre compte et vos données ont été supprimés." } });
       queryClient.clear();
       queryClient.setQueryData(meQueryOptions().queryKey, null);
-    } catch (e) {
-      setBusy(false);
-      setError(e instanceof ApiError ? e.message : "La suppression a échoué. Réessayez.");
-    }
-  };
+    },
+  });
+  const sendCode = useMutation({
+    mutationFn: () => unwrap(api.accounts.me["erase-code"].$post()),
+    onSuccess: () => setByCode(true),
+  });
+  const busy = erase.isPending || erase.isSuccess || sendCode.isPending;
+  const error = erase.isError
+    ? errorText(erase.error, "La suppression a échoué. Réessayez.")
+    : sendCode.isError
+      ? errorText(sendCode.error, "Le code n'a pas pu être envoyé. Réessayez.")
+      : null;
 
-  const sendCode = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const sent = await unwrap(api.accounts.me["erase-code"].$post());
-      setByCode(true);
-      setCodeSent(`Un code à 6 chiffres a été envoyé à ${sent.sentTo}. Il est valable ${sent.minutes} minutes.`);
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : "Le code n'a pas pu être envoyé. Réessayez.");
-    } finally {
-      setBusy(false);
-    }
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    sendCode.reset();
+    erase.mutate();
   };
 
   return (
@@ -113,7 +107,11 @@ export function DeleteAccountSection() {
       {open ? (
         <form onSubmit={onSubmit} className="mt-3 flex flex-col gap-3" noValidate>
           {error ? <Notice tone="error">{error}</Notice> : null}
-          {codeSent ? <Notice tone="success">{codeSent}</Notice> : null}
+          {sendCode.data ? (
+            <Notice tone="success">
+              {`Un code à 6 chiffres a été envoyé à ${sendCode.data.sentTo}. Il est valable ${sendCode.data.minutes} minutes.`}
+            </Notice>
+          ) : null}
           {byCode ? (
             <Field
               label="Code reçu par e-mail"
@@ -121,7 +119,7 @@ export function DeleteAccountSection() {
               autoComplete="one-time-code"
               maxLength={6}
               value={code}
-              onChange={(e) => setCode(e.target.value)}
+              onValue={setCode}
               required
             />
           ) : (
@@ -129,14 +127,23 @@ export function DeleteAccountSection() {
               label="Mot de passe, pour confirmer"
               autoComplete="current-password"
               value={password}
-              onChange={(e) => setPassword(e.target.value)}
+              onValue={setPassword}
               required
             />
           )}
-          <Button type="submit" variant="danger" full isLoading={busy}>
+          <Button type="submit" variant="danger" full isLoading={erase.isPending || erase.isSuccess} disabled={busy}>
             Supprimer définitivement mon compte
           </Button>
-          <Button type="button" variant="secondary" full disabled={busy} onClick={sendCode}>
+          <Button
+            type="button"
+            variant="secondary"
+            full
+            disabled={busy}
+            onClick={() => {
+              erase.reset();
+              sendCode.mutate();
+            }}
+          >
             {byCode ? "Renvoyer un code" : "Pas de mot de passe ? Recevoir un code par e-mail"}
           </Button>
           <Button type="button" variant="secondary" full onClick={() => setOpen(false)}>

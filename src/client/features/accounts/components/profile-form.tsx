@@ -1,9 +1,10 @@
+import type { InputHTMLAttributes } from "react";
 import { CONSENT_CHANNELS, CONSENT_WORDING } from "../../../../domain/schemas/accounts.ts";
 import { type ProfileInput, profileSchema } from "../../../../domain/schemas/profile.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Checkbox, Field } from "../../../components/ui/field.tsx";
-import { Notice } from "../../../components/ui/notice.tsx";
 import { useForm } from "../../../lib/use-form.ts";
+import { Form } from "../../../components/ui/form.tsx";
 
 export type ProfileValues = {
   firstName: string;
@@ -15,7 +16,42 @@ export type ProfileValues = {
   consents: Record<(typeof CONSENT_CHANNELS)[number], boolean>;
 };
 
+type ProfileTextName = Exclude<keyof ProfileValues, "consents">;
+
 const CHANNEL_LABEL = { email: "Par e-mail", sms: "Par SMS", push: "Par notification" } as const;
+
+/** The person's text fields, in the form's order (the birthday's latest date is today, set when shown). */
+const PROFILE_FIELDS: readonly ({ name: ProfileTextName; label: string } & InputHTMLAttributes<HTMLInputElement> & {
+    hint?: string;
+  })[] = [
+  { name: "firstName", label: "Prénom", autoComplete: "given-name" },
+  { name: "lastName", label: "Nom", autoComplete: "family-name" },
+  {
+    name: "birthday",
+    label: "Date de naissance (facultatif)",
+    type: "date",
+    min: "1900-01-01",
+    autoComplete: "bday",
+    hint: "Certains commerçants offrent une attention le jour de votre anniversaire.",
+  },
+  {
+    name: "postalCode",
+    label: "Code postal (facultatif)",
+    inputMode: "numeric",
+    autoComplete: "postal-code",
+    maxLength: 5,
+    hint: "Pour vous suggérer les boutiques près de chez vous.",
+  },
+  {
+    name: "phone",
+    label: "Téléphone mobile (facultatif)",
+    type: "tel",
+    inputMode: "tel",
+    autoComplete: "tel",
+    maxLength: 40,
+    hint: "Seulement pour les SMS que vous acceptez ci-dessous. Un numéro français ou avec son indicatif (+32…).",
+  },
+];
 
 /** The form data as the shared profile schema reads it (a box not ticked is absent from FormData). */
 function readProfile(form: FormData): ProfileInput {
@@ -57,55 +93,18 @@ export function ProfileForm({
   );
   const today = new Date().toISOString().slice(0, 10);
   return (
-    <form onSubmit={form.handleSubmit} className="flex flex-col gap-5" noValidate>
-      {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
+    <Form form={form} className="flex flex-col gap-5">
       <div className="grid grid-cols-1 gap-4">
-        <Field
-          label="Prénom"
-          name="firstName"
-          autoComplete="given-name"
-          defaultValue={initial?.firstName}
-          error={form.fieldErrors.firstName}
-        />
-        <Field
-          label="Nom"
-          name="lastName"
-          autoComplete="family-name"
-          defaultValue={initial?.lastName}
-          error={form.fieldErrors.lastName}
-        />
-        <Field
-          label="Date de naissance (facultatif)"
-          name="birthday"
-          type="date"
-          min="1900-01-01"
-          max={today}
-          autoComplete="bday"
-          defaultValue={initial?.birthday}
-          hint="Certains commerçants offrent une attention le jour de votre anniversaire."
-          error={form.fieldErrors.birthday}
-        />
-        <Field
-          label="Code postal (facultatif)"
-          name="postalCode"
-          inputMode="numeric"
-          autoComplete="postal-code"
-          maxLength={5}
-          defaultValue={initial?.postalCode}
-          hint="Pour vous suggérer les boutiques près de chez vous."
-          error={form.fieldErrors.postalCode}
-        />
-        <Field
-          label="Téléphone mobile (facultatif)"
-          name="phone"
-          type="tel"
-          inputMode="tel"
-          autoComplete="tel"
-          maxLength={40}
-          defaultValue={initial?.phone}
-          hint="Seulement pour les SMS que vous acceptez ci-dessous. Un numéro français ou avec son indicatif (+32…)."
-          error={form.fieldErrors.phone}
-        />
+        {PROFILE_FIELDS.map(({ name, ...props }) => (
+          <Field
+            key={name}
+            name={name}
+            {...props}
+            max={name === "birthday" ? today : undefined}
+            defaultValue={initial?.[name]}
+            error={form.fieldErrors[name]}
+          />
+        ))}
       </div>
       <fieldset className="flex flex-col gap-4 rounded-2xl border border-stone-200 bg-white p-4 dark:border-stone-800 dark:bg-stone-900">
         <legend className="px-1 text-base font-semibold">Offres et nouveautés</legend>
@@ -132,6 +131,6 @@ export function ProfileForm({
       <Button type="submit" full isLoading={form.isSubmitting}>
         {submitLabel}
       </Button>
-    </form>
+    </Form>
   );
 }

@@ -1,9 +1,9 @@
 import { Link } from "react-router";
 import type { Me } from "../../../lib/me.ts";
-import { Glyph } from "./badge-icon.tsx";
+import { Glyph } from "../../../components/loyalty/glyph.tsx";
 
 /** Shop owners and admins hold other people's data: they are asked to turn on two-factor. */
-export function shouldNudgeTwoFactor(me: Me): boolean {
+function shouldNudgeTwoFactor(me: Me): boolean {
   const isPrivileged = me.user.isAdmin || me.memberships.some((m) => m.role === "owner" || m.role === "admin");
   return isPrivileged && !me.user.twoFactorEnabled;
 }

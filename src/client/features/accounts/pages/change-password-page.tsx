@@ -1,16 +1,16 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { z } from "zod";
-import { PASSWORD_MAX, PASSWORD_MIN, passwordSchema } from "../../../../domain/schemas/accounts.ts";
-import { Button, ButtonLink } from "../../../components/ui/button.tsx";
-import { PasswordField } from "../../../components/ui/field.tsx";
-import { Notice } from "../../../components/ui/notice.tsx";
+import { passwordSchema } from "../../../../domain/schemas/accounts.ts";
+import { ButtonLink } from "../../../components/ui/button.tsx";
+import { CurrentPasswordField, NewPasswordField } from "../components/password-fields.tsx";
 import { Page } from "../../../components/ui/page.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { authClient } from "../../../lib/auth-client.ts";
 import { useMe } from "../../../lib/me.ts";
 import { useForm } from "../../../lib/use-form.ts";
-import { BadgeIcon } from "../components/badge-icon.tsx";
+import { GlyphBadge } from "../../../components/loyalty/glyph.tsx";
+import { Form } from "../../../components/ui/form.tsx";
 
 const schema = z
   .object({ currentPassword: z.string().min(1, "Saisissez votre mot de passe actuel."), newPassword: passwordSchema })
@@ -44,7 +44,7 @@ export default function ChangePasswordPage() {
     return (
       <Page title="Mot de passe changé">
         <div className="flex flex-col items-center gap-4 rounded-2xl border border-stone-200 bg-white p-6 text-center shadow-sm dark:border-stone-800 dark:bg-stone-900">
-          <BadgeIcon name="check" tone="success" />
+          <GlyphBadge name="check" tone="success" />
           <p className="text-stone-800 dark:text-stone-200">
             Votre mot de passe a été changé. Vos autres appareils ont été déconnectés ; celui-ci reste connecté.
           </p>
@@ -58,26 +58,14 @@ export default function ChangePasswordPage() {
 
   return (
     <Page title="Changer de mot de passe" lead="Par sécurité, vos autres appareils seront déconnectés.">
-      <form onSubmit={form.handleSubmit} className="flex flex-col gap-4" noValidate>
-        {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
-        <PasswordField
+      <Form form={form} submit="Changer mon mot de passe">
+        <CurrentPasswordField
           label="Mot de passe actuel"
           name="currentPassword"
-          autoComplete="current-password"
           error={form.fieldErrors.currentPassword}
         />
-        <PasswordField
-          label="Nouveau mot de passe"
-          name="newPassword"
-          autoComplete="new-password"
-          maxLength={PASSWORD_MAX}
-          hint={`Au moins ${PASSWORD_MIN} caractères.`}
-          error={form.fieldErrors.newPassword}
-        />
-        <Button type="submit" full isLoading={form.isSubmitting}>
-          Changer mon mot de passe
-        </Button>
-      </form>
+        <NewPasswordField name="newPassword" error={form.fieldErrors.newPassword} />
+      </Form>
       <Link
         to={`/mot-de-passe-perdu${me ? `?email=${encodeURIComponent(me.user.email)}` : ""}`}
         className="text-center text-sm font-semibold text-brand-800 underline dark:text-brand-200"

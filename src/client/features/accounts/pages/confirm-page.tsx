@@ -1,16 +1,18 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
-import { Link, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import { z } from "zod";
 import { emailSchema, safeRedirect } from "../../../../domain/schemas/accounts.ts";
-import { Button, ButtonLink } from "../../../components/ui/button.tsx";
-import { Field } from "../../../components/ui/field.tsx";
+import { ButtonLink } from "../../../components/ui/button.tsx";
+import { EmailField } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Page } from "../../../components/ui/page.tsx";
 import { meQueryOptions } from "../../../lib/me.ts";
 import { useForm } from "../../../lib/use-form.ts";
 import { resendConfirmation } from "../api/resend-confirmation.ts";
-import { BadgeIcon } from "../components/badge-icon.tsx";
+import { GlyphBadge } from "../../../components/loyalty/glyph.tsx";
+import { Form } from "../../../components/ui/form.tsx";
+import { OtherWayLink } from "../components/other-way-link.tsx";
 
 /** better-auth's error codes on a bad confirmation link (`/confirm?error=…`). */
 const LINK_ERRORS: Record<string, { title: string; text: string }> = {
@@ -75,7 +77,7 @@ export default function ConfirmPage() {
         tone="success"
         text={
           <>
-            Votre adresse <strong className="break-all">{me.user.email}</strong> est confirmée et vous êtes connecté.
+            Votre adresse <strong className="break-all">{me.user.email}</strong> est confirmée et vous êtes connecté(e).
           </>
         }
       />
@@ -94,7 +96,7 @@ export default function ConfirmPage() {
 function StateCard({ icon, tone, text }: { icon: "check" | "alert"; tone: "success" | "warning"; text: ReactNode }) {
   return (
     <div className="flex flex-col items-center gap-4 rounded-2xl border border-stone-200 bg-white p-6 text-center shadow-sm dark:border-stone-800 dark:bg-stone-900">
-      <BadgeIcon name={icon} tone={tone} />
+      <GlyphBadge name={icon} tone={tone} />
       <p className="text-stone-800 dark:text-stone-200">{text}</p>
     </div>
   );
@@ -115,27 +117,11 @@ function LinkError({ error, redirect }: { error: string; redirect: string }) {
           Si un compte en attente de confirmation existe pour {sentTo}, un nouveau lien vient de lui être envoyé.
         </Notice>
       ) : (
-        <form onSubmit={form.handleSubmit} className="flex flex-col gap-4" noValidate>
-          {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
-          <Field
-            label="Adresse e-mail"
-            name="email"
-            type="email"
-            autoComplete="email"
-            autoCapitalize="none"
-            error={form.fieldErrors.email}
-          />
-          <Button type="submit" full isLoading={form.isSubmitting}>
-            Recevoir un nouveau lien
-          </Button>
-        </form>
+        <Form form={form} submit="Recevoir un nouveau lien">
+          <EmailField error={form.fieldErrors.email} />
+        </Form>
       )}
-      <p className="text-center text-sm text-stone-700 dark:text-stone-300">
-        Adresse déjà confirmée ?{" "}
-        <Link to="/login" className="font-semibold text-brand-800 underline dark:text-brand-200">
-          Se connecter
-        </Link>
-      </p>
+      <OtherWayLink question="Adresse déjà confirmée ?" to="/login" label="Se connecter" />
     </Page>
   );
 }

@@ -1,5 +1,5 @@
 import { useNavigate } from "react-router";
-import { formatPhone } from "../../../../domain/sms/phone.ts";
+import { formatPhone } from "../../../../domain/messages/phone.ts";
 import { Page } from "../../../components/ui/page.tsx";
 import { useMe } from "../../../lib/me.ts";
 import { useSaveProfile } from "../api/save-profile.ts";

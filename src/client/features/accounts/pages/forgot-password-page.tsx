@@ -3,12 +3,12 @@ import { Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { emailSchema } from "../../../../domain/schemas/accounts.ts";
 import { Button } from "../../../components/ui/button.tsx";
-import { Field } from "../../../components/ui/field.tsx";
-import { Notice } from "../../../components/ui/notice.tsx";
+import { EmailField } from "../../../components/ui/field.tsx";
 import { Page } from "../../../components/ui/page.tsx";
 import { authClient } from "../../../lib/auth-client.ts";
 import { useForm } from "../../../lib/use-form.ts";
-import { BadgeIcon } from "../components/badge-icon.tsx";
+import { GlyphBadge } from "../../../components/loyalty/glyph.tsx";
+import { Form } from "../../../components/ui/form.tsx";
 
 const schema = z.object({ email: emailSchema });
 
@@ -25,7 +25,7 @@ export default function ForgotPasswordPage() {
     return (
       <Page title="Vérifiez vos e-mails">
         <div className="flex flex-col items-center gap-4 rounded-2xl border border-stone-200 bg-white p-6 text-center shadow-sm dark:border-stone-800 dark:bg-stone-900">
-          <BadgeIcon name="mail" />
+          <GlyphBadge name="mail" />
           <p className="text-stone-800 dark:text-stone-200">
             Si un compte existe pour <strong className="break-all">{sentTo}</strong>, vous allez recevoir un lien pour
             choisir un nouveau mot de passe.
@@ -49,21 +49,9 @@ export default function ForgotPasswordPage() {
       title="Mot de passe oublié"
       lead="Indiquez l'adresse de votre compte : nous vous enverrons un lien pour choisir un nouveau mot de passe."
     >
-      <form onSubmit={form.handleSubmit} className="flex flex-col gap-4" noValidate>
-        {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
-        <Field
-          label="Adresse e-mail"
-          name="email"
-          type="email"
-          autoComplete="email"
-          autoCapitalize="none"
-          defaultValue={params.get("email") ?? ""}
-          error={form.fieldErrors.email}
-        />
-        <Button type="submit" full isLoading={form.isSubmitting}>
-          Recevoir le lien
-        </Button>
-      </form>
+      <Form form={form} submit="Recevoir le lien">
+        <EmailField defaultValue={params.get("email") ?? ""} error={form.fieldErrors.email} />
+      </Form>
       <Link to="/login" className="text-center text-sm font-semibold text-brand-800 underline dark:text-brand-200">
         Retour à la connexion
       </Link>

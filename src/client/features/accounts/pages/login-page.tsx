@@ -1,10 +1,11 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
 import { safeRedirect } from "../../../../domain/redirect.ts";
 import { homeAfterSignIn } from "../../../../domain/routes.ts";
-import { Button, ButtonLink } from "../../../components/ui/button.tsx";
-import { Field, PasswordField } from "../../../components/ui/field.tsx";
+import { Button } from "../../../components/ui/button.tsx";
+import { EmailField, Field } from "../../../components/ui/field.tsx";
+import { CurrentPasswordField } from "../components/password-fields.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Page } from "../../../components/ui/page.tsx";
 import { authClient, type SignInResult } from "../../../lib/auth-client.ts";
@@ -12,7 +13,12 @@ import { getMe, type Me, meQueryOptions, useMe } from "../../../lib/me.ts";
 import { useForm } from "../../../lib/use-form.ts";
 import { signInWithPassword } from "../api/sign-in.ts";
 import { viewerOf } from "../../../lib/viewer.ts";
-import { useForgetSignedOutAccount, useSignOutInPlace } from "../api/sign-out.ts";
+import { useForgetSignedOutAccount } from "../api/forget-signed-out.ts";
+import { Form } from "../../../components/ui/form.tsx";
+import { OtherWayLink } from "../components/other-way-link.tsx";
+
+// Only for someone already signed in: a visitor's /login never downloads the sign-out.
+const AlreadySignedIn = lazy(() => import("../components/already-signed-in.tsx"));
 
 // zod and these schemas (24 kB gzip) are not part of the page's download: checking a form needs them only when it is
 // sent. They are fetched as soon as a form is touched (focus or tap), and awaited on submit.
@@ -98,7 +104,12 @@ export default function LoginPage() {
 
   // Opened while signed in (not in the middle of signing in here): say so, with a way on and a way out.
   if (signedIn.data && !isSigningIn && step.kind === "password") {
-    return <AlreadySignedIn me={signedIn.data} to={landingFor(signedIn.data)} />;
+    return (
+      // Nothing while its few lines load: a title alone would say the page is there before its account is.
+      <Suspense fallback={null}>
+        <AlreadySignedIn me={signedIn.data} to={landingFor(signedIn.data)} />
+      </Suspense>
+    );
   }
 
   if (step.kind === "totp") {
@@ -107,8 +118,7 @@ export default function LoginPage() {
         title="Double authentification"
         lead="Saisissez le code à 6 chiffres affiché par votre application d'authentification."
       >
-        <form onSubmit={totpForm.handleSubmit} className="flex flex-col gap-4" noValidate>
-          {totpForm.formError ? <Notice tone="error">{totpForm.formError}</Notice> : null}
+        <Form form={totpForm} submit="Vérifier">
           <Field
             label="Code de vérification"
             name="code"
@@ -118,10 +128,7 @@ export default function LoginPage() {
             hint="Téléphone perdu ? Saisissez plutôt l'un de vos codes de secours (par exemple AbC12-dEf34)."
             error={totpForm.fieldErrors.code}
           />
-          <Button type="submit" full isLoading={totpForm.isSubmitting}>
-            Vérifier
-          </Button>
-        </form>
+        </Form>
         <Button variant="ghost" onClick={() => setStep({ kind: "password" })}>
           Annuler
         </Button>
@@ -133,20 +140,9 @@ export default function LoginPage() {
     return (
       <Page title="Connexion par code" lead="Recevez un code à usage unique par e-mail, sans mot de passe.">
         {step.kind === "code-request" ? (
-          <form onSubmit={codeRequestForm.handleSubmit} className="flex flex-col gap-4" noValidate>
-            {codeRequestForm.formError ? <Notice tone="error">{codeRequestForm.formError}</Notice> : null}
-            <Field
-              label="Adresse e-mail"
-              name="email"
-              type="email"
-              autoComplete="email"
-              defaultValue={step.email}
-              error={codeRequestForm.fieldErrors.email}
-            />
-            <Button type="submit" full isLoading={codeRequestForm.isSubmitting}>
-              Recevoir un code
-            </Button>
-          </form>
+          <Form form={codeRequestForm} submit="Recevoir un code">
+            <EmailField defaultValue={step.email} error={codeRequestForm.fieldErrors.email} />
+          </Form>
         ) : (
           <form onSubmit={codeForm.handleSubmit} className="flex flex-col gap-4" noValidate>
             <Notice tone="info">
@@ -189,76 +185,24 @@ export default function LoginPage() {
   return (
     <Page title="Connexion" lead="Retrouvez vos cartes de fidélité et vos récompenses.">
       {notice ? <Notice tone="success">{notice}</Notice> : null}
-      <form ref={passwordFormRef} onSubmit={passwordForm.handleSubmit} className="flex flex-col gap-4" noValidate>
-        {passwordForm.formError ? <Notice tone="error">{passwordForm.formError}</Notice> : null}
-        <Field
-          label="Adresse e-mail"
-          name="email"
-          type="email"
-          autoComplete="email"
-          autoCapitalize="none"
-          defaultValue={params.get("email") ?? ""}
-          error={passwordForm.fieldErrors.email}
-        />
-        <PasswordField
-          label="Mot de passe"
-          name="password"
-          autoComplete="current-password"
-          error={passwordForm.fieldErrors.password}
-        />
+      <Form ref={passwordFormRef} form={passwordForm} submit="Se connecter">
+        <EmailField defaultValue={params.get("email") ?? ""} error={passwordForm.fieldErrors.email} />
+        <CurrentPasswordField error={passwordForm.fieldErrors.password} />
         <Link
           to="/mot-de-passe-perdu"
           className="self-end text-sm font-medium text-brand-800 underline dark:text-brand-200"
         >
           Mot de passe oublié ?
         </Link>
-        <Button type="submit" full isLoading={passwordForm.isSubmitting}>
-          Se connecter
-        </Button>
-      </form>
+      </Form>
       <Button variant="secondary" full onClick={toCodeRequest}>
         Recevoir un code par e-mail
       </Button>
-      <p className="text-center text-sm text-stone-700 dark:text-stone-300">
-        Pas encore de compte ?{" "}
-        <Link
-          to={`/signup${params.get("redirect") ? `?redirect=${encodeURIComponent(redirect)}` : ""}`}
-          className="font-semibold text-brand-800 underline dark:text-brand-200"
-        >
-          Créer un compte
-        </Link>
-      </p>
-    </Page>
-  );
-}
-
-/** /login while a session is open (issue 25 row 16): which account, a way on, a sign-out. */
-function AlreadySignedIn({ me, to }: { me: Me; to: string }) {
-  const signOut = useSignOutInPlace();
-  const [isSigningOut, setSigningOut] = useState(false);
-  return (
-    <Page title="Déjà connecté(e)">
-      <Notice tone="info">
-        Vous êtes connecté(e) avec le compte <strong className="break-all">{me.user.email}</strong>.
-      </Notice>
-      <ButtonLink to={to} replace full>
-        {to === "/admin" ? "Aller à mon espace commerçant" : to === "/" ? "Aller à l'accueil" : "Continuer"}
-      </ButtonLink>
-      <Button
-        variant="secondary"
-        full
-        isLoading={isSigningOut}
-        onClick={async () => {
-          setSigningOut(true);
-          try {
-            await signOut();
-          } finally {
-            setSigningOut(false);
-          }
-        }}
-      >
-        Se déconnecter pour changer de compte
-      </Button>
+      <OtherWayLink
+        question="Pas encore de compte ?"
+        to={`/signup${params.get("redirect") ? `?redirect=${encodeURIComponent(redirect)}` : ""}`}
+        label="Créer un compte"
+      />
     </Page>
   );
 }

@@ -1,13 +1,12 @@
-import { useState } from "react";
-import { shopRoleLabel } from "../../../../domain/roles.ts";
 import { Link, useLocation } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { errorText } from "../../../lib/api-client.ts";
 import { useMe } from "../../../lib/me.ts";
 import { useSignOut } from "../api/sign-out.ts";
-import { Glyph, type GlyphName } from "../components/badge-icon.tsx";
+import { Glyph, type GlyphName } from "../../../components/loyalty/glyph.tsx";
 import { DeleteAccountSection, MyDataSection } from "../components/my-data.tsx";
+import { Memberships } from "../components/memberships.tsx";
 import { TwoFactorNudge } from "../components/two-factor-nudge.tsx";
 
 export default function ProfilePage() {
@@ -15,25 +14,12 @@ export default function ProfilePage() {
   const location = useLocation();
   const notice = (location.state as { notice?: string } | null)?.notice;
   const signOut = useSignOut();
-  const [isSigningOut, setSigningOut] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   if (!me) return null;
 
   const fullName = [me.profile.firstName, me.profile.lastName].filter(Boolean).join(" ");
   const initials =
     ((me.profile.firstName?.[0] ?? "") + (me.profile.lastName?.[0] ?? "")).toUpperCase() ||
     me.user.email[0]?.toUpperCase();
-
-  const onSignOut = async () => {
-    setSigningOut(true);
-    setError(null);
-    try {
-      await signOut();
-    } catch (e) {
-      setSigningOut(false);
-      setError(e instanceof ApiError ? e.message : "La déconnexion a échoué. Réessayez.");
-    }
-  };
 
   return (
     <div className="mx-auto flex w-full max-w-md flex-col gap-5 px-5 pb-8 pt-6">
@@ -49,14 +35,16 @@ export default function ProfilePage() {
           <p className="truncate text-stone-600 dark:text-stone-400">{me.user.email}</p>
           {me.user.isAdmin ? (
             <p className="mt-1 inline-block rounded-full bg-brand-100 px-2.5 py-0.5 text-xs font-semibold text-brand-900">
-              Administrateur Fidèle
+              Administration de Fidèle
             </p>
           ) : null}
         </div>
       </section>
 
       {notice ? <Notice tone="success">{notice}</Notice> : null}
-      {error ? <Notice tone="error">{error}</Notice> : null}
+      {signOut.isError ? (
+        <Notice tone="error">{errorText(signOut.error, "La déconnexion a échoué. Réessayez.")}</Notice>
+      ) : null}
       <TwoFactorNudge me={me} />
 
       {me.memberships.length > 0 ? (
@@ -64,16 +52,7 @@ export default function ProfilePage() {
           <h2 className="text-sm font-semibold uppercase tracking-wide text-stone-600 dark:text-stone-400">
             Mes boutiques
           </h2>
-          <ul className="mt-2 flex flex-col gap-1">
-            {me.memberships.map((m) => (
-              <li key={m.shopId} className="flex items-center justify-between gap-3 py-1">
-                <span className="truncate font-medium">{m.shopName}</span>
-                <span className="shrink-0 rounded-full bg-stone-100 px-2.5 py-0.5 text-xs font-semibold text-stone-700 dark:bg-stone-800 dark:text-stone-300">
-                  {shopRoleLabel(m.role)}
-                </span>
-              </li>
-            ))}
-          </ul>
+          <Memberships memberships={me.memberships} className="mt-2" />
         </section>
       ) : null}
 
@@ -94,6 +73,12 @@ export default function ProfilePage() {
             label="Ma carte client"
             detail="Le code à montrer au comptoir, dans Mes cartes"
           />
+          <MenuLink
+            to="/recuperer"
+            icon="card"
+            label="Récupérer un code"
+            detail="Une carte cadeau reçue, le solde d'une ancienne carte"
+          />
           <MenuLink to="/changer-mot-de-passe" icon="key" label="Changer de mot de passe" />
           <MenuLink
             to="/protected"
@@ -113,8 +98,9 @@ export default function ProfilePage() {
       <Button
         variant="secondary"
         full
-        isLoading={isSigningOut}
-        onClick={onSignOut}
+        // Still busy once signed out: the sign-in page is on its way.
+        isLoading={signOut.isPending || signOut.isSuccess}
+        onClick={() => signOut.mutate()}
         className="text-red-700 dark:text-red-400"
       >
         <Glyph name="logout" className="size-5" />

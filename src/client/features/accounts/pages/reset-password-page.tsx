@@ -1,15 +1,15 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { z } from "zod";
-import { PASSWORD_MAX, PASSWORD_MIN, passwordSchema } from "../../../../domain/schemas/accounts.ts";
-import { Button, ButtonLink } from "../../../components/ui/button.tsx";
-import { PasswordField } from "../../../components/ui/field.tsx";
-import { Notice } from "../../../components/ui/notice.tsx";
+import { passwordSchema } from "../../../../domain/schemas/accounts.ts";
+import { ButtonLink } from "../../../components/ui/button.tsx";
+import { NewPasswordField } from "../components/password-fields.tsx";
 import { Page } from "../../../components/ui/page.tsx";
 import { authClient } from "../../../lib/auth-client.ts";
 import { meQueryOptions } from "../../../lib/me.ts";
 import { useForm } from "../../../lib/use-form.ts";
-import { BadgeIcon } from "../components/badge-icon.tsx";
+import { GlyphBadge } from "../../../components/loyalty/glyph.tsx";
+import { Form } from "../../../components/ui/form.tsx";
 
 const schema = z
   .object({ password: passwordSchema, confirmation: z.string() })
@@ -39,7 +39,7 @@ export default function ResetPasswordPage() {
     return (
       <Page title="Lien expiré">
         <div className="flex flex-col items-center gap-4 rounded-2xl border border-stone-200 bg-white p-6 text-center shadow-sm dark:border-stone-800 dark:bg-stone-900">
-          <BadgeIcon name="alert" tone="warning" />
+          <GlyphBadge name="alert" tone="warning" />
           <p className="text-stone-800 dark:text-stone-200">
             Ce lien de réinitialisation n'est plus valable : il a déjà servi ou date de plus d'une heure.
           </p>
@@ -56,27 +56,15 @@ export default function ResetPasswordPage() {
       title="Nouveau mot de passe"
       lead="Choisissez votre nouveau mot de passe. Par sécurité, tous vos appareils seront déconnectés."
     >
-      <form onSubmit={form.handleSubmit} className="flex flex-col gap-4" noValidate>
-        {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
-        <PasswordField
-          label="Nouveau mot de passe"
-          name="password"
-          autoComplete="new-password"
-          maxLength={PASSWORD_MAX}
-          hint={`Au moins ${PASSWORD_MIN} caractères.`}
-          error={form.fieldErrors.password}
-        />
-        <PasswordField
+      <Form form={form} submit="Changer mon mot de passe">
+        <NewPasswordField name="password" error={form.fieldErrors.password} />
+        <NewPasswordField
           label="Confirmez le nouveau mot de passe"
           name="confirmation"
-          autoComplete="new-password"
-          maxLength={PASSWORD_MAX}
+          confirmation
           error={form.fieldErrors.confirmation}
         />
-        <Button type="submit" full isLoading={form.isSubmitting}>
-          Changer mon mot de passe
-        </Button>
-      </form>
+      </Form>
       {form.formError ? (
         <Link
           to="/mot-de-passe-perdu"

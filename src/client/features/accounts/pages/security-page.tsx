@@ -1,21 +1,24 @@
-import { useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useState } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { z } from "zod";
 import { Button } from "../../../components/ui/button.tsx";
-import { Field, PasswordField } from "../../../components/ui/field.tsx";
+import { Field } from "../../../components/ui/field.tsx";
+import { CurrentPasswordField } from "../components/password-fields.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { errorText } from "../../../lib/api-client.ts";
+import { Section } from "../../../components/ui/section.tsx";
 import { authClient } from "../../../lib/auth-client.ts";
 import { type Me, meQueryOptions, useMe } from "../../../lib/me.ts";
 import { useForm } from "../../../lib/use-form.ts";
 import { type DeviceSession, sessionsQueryOptions, useSessions } from "../api/get-sessions.ts";
-import { Glyph } from "../components/badge-icon.tsx";
+import { Glyph } from "../../../components/loyalty/glyph.tsx";
 import { CopyButton } from "../components/copy-button.tsx";
 import { describeDevice } from "../../../lib/describe-device.ts";
 import { RecoveryCodes } from "../components/recovery-codes.tsx";
 import { secretOf, TotpQrCode } from "../components/totp-qr-code.tsx";
 import { TwoFactorNudge } from "../components/two-factor-nudge.tsx";
 import { formatDate, formatDayMonth, formatTimeOfDay } from "../../../../domain/format.ts";
+import { Form } from "../../../components/ui/form.tsx";
 
 const passwordSchema = z.object({ password: z.string().min(1, "Saisissez votre mot de passe.") });
 const totpCodeSchema = z.object({
@@ -41,39 +44,6 @@ export default function SecurityPage() {
       <TwoFactorSection me={me} />
       <SessionsSection />
     </div>
-  );
-}
-
-function Section({
-  title,
-  icon,
-  badge,
-  children,
-}: {
-  title: string;
-  icon: "shield" | "device";
-  badge?: ReactNode;
-  children: ReactNode;
-}) {
-  const id = `section-${icon}`;
-  return (
-    <section
-      aria-labelledby={id}
-      className="flex flex-col gap-4 rounded-2xl border border-stone-200 bg-white p-5 shadow-sm dark:border-stone-800 dark:bg-stone-900"
-    >
-      <div className="flex items-center gap-3">
-        <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-brand-50 text-brand-800 dark:bg-stone-800 dark:text-brand-200">
-          <Glyph name={icon} className="size-5" />
-        </span>
-        <div className="flex min-w-0 flex-1 flex-col items-start gap-0.5">
-          <h2 id={id} className="text-lg font-semibold leading-tight">
-            {title}
-          </h2>
-          {badge}
-        </div>
-      </div>
-      {children}
-    </section>
   );
 }
 
@@ -128,7 +98,7 @@ function TwoFactorSection({ me }: { me: Me }) {
 
   if (phase.kind === "codes") {
     return (
-      <Section title="Double authentification" icon="shield" badge={badge}>
+      <Section title="Double authentification" icon={<Glyph name="shield" className="size-5" />} badge={badge} stack>
         <Notice tone="success">
           C'est fait : à chaque connexion, Fidèle vous demandera un code de votre application.
         </Notice>
@@ -146,7 +116,7 @@ function TwoFactorSection({ me }: { me: Me }) {
   if (phase.kind === "scan") {
     const secret = secretOf(phase.totpURI);
     return (
-      <Section title="Double authentification" icon="shield" badge={badge}>
+      <Section title="Double authentification" icon={<Glyph name="shield" className="size-5" />} badge={badge} stack>
         <ol className="flex list-decimal flex-col gap-2 pl-5 text-stone-800 dark:text-stone-200">
           <li>Ouvrez votre application d'authentification (Google Authenticator, Microsoft Authenticator, 2FAS…).</li>
           <li>Scannez ce QR code, ou saisissez la clé ci-dessous.</li>
@@ -164,8 +134,7 @@ function TwoFactorSection({ me }: { me: Me }) {
           </p>
           <CopyButton text={secret} label="Copier la clé" variant="ghost" />
         </div>
-        <form onSubmit={verifyForm.handleSubmit} className="flex flex-col gap-4" noValidate>
-          {verifyForm.formError ? <Notice tone="error">{verifyForm.formError}</Notice> : null}
+        <Form form={verifyForm}>
           <Field
             label="Code à 6 chiffres"
             name="code"
@@ -180,35 +149,29 @@ function TwoFactorSection({ me }: { me: Me }) {
           <Button variant="ghost" full onClick={() => setPhase({ kind: "idle" })}>
             Annuler
           </Button>
-        </form>
+        </Form>
       </Section>
     );
   }
 
   if (isOn) {
     return (
-      <Section title="Double authentification" icon="shield" badge={badge}>
+      <Section title="Double authentification" icon={<Glyph name="shield" className="size-5" />} badge={badge} stack>
         {notice ? <Notice tone="success">{notice}</Notice> : null}
         <p className="text-stone-700 dark:text-stone-300">
           À chaque connexion, un code de votre application d'authentification vous est demandé. Sans votre téléphone,
           utilisez un de vos codes de secours.
         </p>
         {phase.kind === "disable" ? (
-          <form onSubmit={disableForm.handleSubmit} className="flex flex-col gap-4" noValidate>
-            {disableForm.formError ? <Notice tone="error">{disableForm.formError}</Notice> : null}
-            <PasswordField
-              label="Mot de passe"
-              name="password"
-              autoComplete="current-password"
-              error={disableForm.fieldErrors.password}
-            />
+          <Form form={disableForm}>
+            <CurrentPasswordField error={disableForm.fieldErrors.password} />
             <Button type="submit" variant="danger" full isLoading={disableForm.isSubmitting}>
               Désactiver la double authentification
             </Button>
             <Button variant="ghost" full onClick={() => setPhase({ kind: "idle" })}>
               Annuler
             </Button>
-          </form>
+          </Form>
         ) : (
           <Button variant="secondary" full onClick={() => setPhase({ kind: "disable" })}>
             Désactiver…
@@ -219,19 +182,15 @@ function TwoFactorSection({ me }: { me: Me }) {
   }
 
   return (
-    <Section title="Double authentification" icon="shield" badge={badge}>
+    <Section title="Double authentification" icon={<Glyph name="shield" className="size-5" />} badge={badge} stack>
       {notice ? <Notice tone="success">{notice}</Notice> : null}
       <p className="text-stone-700 dark:text-stone-300">
         En plus de votre mot de passe, un code à 6 chiffres généré par une application de votre téléphone vous sera
         demandé à chaque connexion.
       </p>
       {phase.kind === "password" ? (
-        <form onSubmit={enableForm.handleSubmit} className="flex flex-col gap-4" noValidate>
-          {enableForm.formError ? <Notice tone="error">{enableForm.formError}</Notice> : null}
-          <PasswordField
-            label="Mot de passe"
-            name="password"
-            autoComplete="current-password"
+        <Form form={enableForm}>
+          <CurrentPasswordField
             hint="Par sécurité, confirmez votre mot de passe."
             error={enableForm.fieldErrors.password}
           />
@@ -241,7 +200,7 @@ function TwoFactorSection({ me }: { me: Me }) {
           <Button variant="ghost" full onClick={() => setPhase({ kind: "idle" })}>
             Annuler
           </Button>
-        </form>
+        </Form>
       ) : (
         <Button full onClick={() => setPhase({ kind: "password" })}>
           Activer
@@ -257,38 +216,24 @@ const atTime = (iso: string) => `${formatDayMonth(iso)} à ${formatTimeOfDay(iso
 function SessionsSection() {
   const queryClient = useQueryClient();
   const sessions = useSessions();
-  const [isRevoking, setRevoking] = useState(false);
-  const [message, setMessage] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const others = sessions.data?.filter((s) => !s.isCurrent).length ?? 0;
-
-  const revokeOthers = async () => {
-    setRevoking(true);
-    setMessage(null);
-    try {
-      await authClient.revokeOtherSessions();
-      await queryClient.invalidateQueries({ queryKey: sessionsQueryOptions().queryKey });
-      setMessage({ tone: "success", text: "Vos autres appareils ont été déconnectés." });
-    } catch (e) {
-      setMessage({
-        tone: "error",
-        text: e instanceof ApiError ? e.message : "La déconnexion des autres appareils a échoué.",
-      });
-    } finally {
-      setRevoking(false);
-    }
-  };
+  const revokeOthers = useMutation({
+    mutationFn: () => authClient.revokeOtherSessions(),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsQueryOptions().queryKey }),
+  });
 
   return (
-    <Section title="Appareils connectés" icon="device">
-      {message ? <Notice tone={message.tone}>{message.text}</Notice> : null}
+    <Section title="Appareils connectés" icon={<Glyph name="device" className="size-5" />} stack>
+      {revokeOthers.isSuccess ? <Notice tone="success">Vos autres appareils ont été déconnectés.</Notice> : null}
+      {revokeOthers.isError ? (
+        <Notice tone="error">{errorText(revokeOthers.error, "La déconnexion des autres appareils a échoué.")}</Notice>
+      ) : null}
       {sessions.isPending ? (
         <p className="text-stone-600 dark:text-stone-400" aria-busy="true">
           Chargement des appareils…
         </p>
       ) : sessions.isError ? (
-        <Notice tone="error">
-          {sessions.error instanceof ApiError ? sessions.error.message : "Impossible de charger vos appareils."}
-        </Notice>
+        <Notice tone="error">{errorText(sessions.error, "Impossible de charger vos appareils.")}</Notice>
       ) : (
         <ul className="flex flex-col divide-y divide-stone-200 dark:divide-stone-800" aria-label="Sessions ouvertes">
           {sessions.data.map((s) => (
@@ -297,7 +242,7 @@ function SessionsSection() {
         </ul>
       )}
       {others > 0 ? (
-        <Button variant="secondary" full isLoading={isRevoking} onClick={revokeOthers}>
+        <Button variant="secondary" full isLoading={revokeOthers.isPending} onClick={() => revokeOthers.mutate()}>
           {others === 1 ? "Déconnecter l'autre appareil" : `Déconnecter les ${others} autres appareils`}
         </Button>
       ) : sessions.isSuccess ? (
@@ -321,9 +266,7 @@ function SessionRow({ session }: { session: DeviceSession }) {
         ) : null}
       </div>
       <p className="text-sm text-stone-600 dark:text-stone-400">Actif le {atTime(session.updatedAt)}</p>
-      <p className="text-sm text-stone-600 dark:text-stone-400">
-        Connecté depuis le {formatDate(session.createdAt)}
-      </p>
+      <p className="text-sm text-stone-600 dark:text-stone-400">Connecté depuis le {formatDate(session.createdAt)}</p>
     </li>
   );
 }

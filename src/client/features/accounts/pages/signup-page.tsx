@@ -1,15 +1,19 @@
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
-import { PASSWORD_MAX, PASSWORD_MIN, safeRedirect, signUpSchema } from "../../../../domain/schemas/accounts.ts";
+import { safeRedirect, signUpSchema } from "../../../../domain/schemas/accounts.ts";
 import { Button } from "../../../components/ui/button.tsx";
-import { Field, PasswordField } from "../../../components/ui/field.tsx";
+import { EmailField } from "../../../components/ui/field.tsx";
+import { NewPasswordField } from "../components/password-fields.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Page } from "../../../components/ui/page.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { errorText } from "../../../lib/api-client.ts";
 import { resendConfirmation } from "../api/resend-confirmation.ts";
 import { signUp } from "../api/sign-up.ts";
-import { BadgeIcon } from "../components/badge-icon.tsx";
+import { GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { useForm } from "../../../lib/use-form.ts";
+import { Form } from "../../../components/ui/form.tsx";
+import { OtherWayLink } from "../components/other-way-link.tsx";
 
 const withRedirect = (path: string, redirect: string) =>
   redirect !== "/" ? `${path}?redirect=${encodeURIComponent(redirect)}` : path;
@@ -30,23 +34,12 @@ export default function SignupPage() {
 
   return (
     <Page title="Créer un compte" lead="Gratuit, en moins d'une minute. Vos cartes de fidélité vous suivent partout.">
-      <form onSubmit={form.handleSubmit} className="flex flex-col gap-4" noValidate>
-        {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
-        <Field
-          label="Adresse e-mail"
-          name="email"
-          type="email"
-          autoComplete="email"
-          autoCapitalize="none"
-          defaultValue={email}
-          error={form.fieldErrors.email}
-        />
-        <PasswordField
+      <Form form={form}>
+        <EmailField defaultValue={email} error={form.fieldErrors.email} />
+        <NewPasswordField
           label="Mot de passe"
           name="password"
-          autoComplete="new-password"
-          maxLength={PASSWORD_MAX}
-          hint={`Au moins ${PASSWORD_MIN} caractères. Une courte phrase est facile à retenir et difficile à deviner.`}
+          advice="Une courte phrase est facile à retenir et difficile à deviner."
           error={form.fieldErrors.password}
         />
         <Button type="submit" full isLoading={form.isSubmitting}>
@@ -63,16 +56,8 @@ export default function SignupPage() {
           </Link>
           .
         </p>
-      </form>
-      <p className="text-center text-sm text-stone-700 dark:text-stone-300">
-        Déjà un compte ?{" "}
-        <Link
-          to={withRedirect("/login", redirect)}
-          className="font-semibold text-brand-800 underline dark:text-brand-200"
-        >
-          Se connecter
-        </Link>
-      </p>
+      </Form>
+      <OtherWayLink question="Déjà un compte ?" to={withRedirect("/login", redirect)} label="Se connecter" />
     </Page>
   );
 }
@@ -87,23 +72,11 @@ function CheckEmail({
   redirect: string;
   onChangeEmail: () => void;
 }) {
-  const [resent, setResent] = useState<"idle" | "sending" | "sent">("idle");
-  const [error, setError] = useState<string | null>(null);
-  const resend = async () => {
-    setResent("sending");
-    setError(null);
-    try {
-      await resendConfirmation(email, redirect);
-      setResent("sent");
-    } catch (e) {
-      setResent("idle");
-      setError(e instanceof ApiError ? e.message : "Une erreur inattendue est survenue. Réessayez.");
-    }
-  };
+  const resend = useMutation({ mutationFn: () => resendConfirmation(email, redirect) });
   return (
     <Page title="Vérifiez vos e-mails">
       <div className="flex flex-col items-center gap-4 rounded-2xl border border-stone-200 bg-white p-6 text-center shadow-sm dark:border-stone-800 dark:bg-stone-900">
-        <BadgeIcon name="mail" />
+        <GlyphBadge name="mail" />
         <p className="text-stone-800 dark:text-stone-200">
           Nous avons envoyé un lien de confirmation à <strong className="break-all">{email}</strong>.
         </p>
@@ -112,23 +85,15 @@ function CheckEmail({
           les courriers indésirables.
         </p>
       </div>
-      {resent === "sent" ? <Notice tone="success">Un nouveau lien vient d'être envoyé à {email}.</Notice> : null}
-      {error ? <Notice tone="error">{error}</Notice> : null}
-      <Button variant="secondary" full isLoading={resent === "sending"} onClick={resend}>
+      {resend.isSuccess ? <Notice tone="success">Un nouveau lien vient d'être envoyé à {email}.</Notice> : null}
+      {resend.isError ? <Notice tone="error">{errorText(resend.error)}</Notice> : null}
+      <Button variant="secondary" full isLoading={resend.isPending} onClick={() => resend.mutate()}>
         Renvoyer le lien
       </Button>
       <Button variant="ghost" full onClick={onChangeEmail}>
         Modifier l'adresse e-mail
       </Button>
-      <p className="text-center text-sm text-stone-700 dark:text-stone-300">
-        Déjà confirmé ?{" "}
-        <Link
-          to={withRedirect("/login", redirect)}
-          className="font-semibold text-brand-800 underline dark:text-brand-200"
-        >
-          Se connecter
-        </Link>
-      </p>
+      <OtherWayLink question="Déjà confirmé ?" to={withRedirect("/login", redirect)} label="Se connecter" />
     </Page>
   );
 }

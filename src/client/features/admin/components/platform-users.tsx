@@ -1,11 +1,10 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useMutation } from "@tanstack/react-query";
 import { plural } from "../../../../domain/format.ts";
-import { ActionError, ReasonForm } from "./reason-form.tsx";
+import { ActionError, ReasonForm, useReasonAction, useRefreshConsole } from "./reason-form.tsx";
+import { SearchList } from "./search-list.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { Field } from "../../../components/ui/field.tsx";
 import { api, unwrap } from "../../../lib/api-client.ts";
-import { QueryState } from "../console-frame.tsx";
+import { adminKeys } from "../api/keys.ts";
 
 /** The platform admin's accounts: search, ban with a reason, unban, sign out everywhere, resend confirmation. */
 type User = {
@@ -20,19 +19,9 @@ type User = {
 };
 
 function UserRow({ user }: { user: User }) {
-  const queryClient = useQueryClient();
-  const [reason, setReason] = useState("");
-  const [asking, setAsking] = useState(false);
-  const done = () => {
-    setAsking(false);
-    setReason("");
-    return queryClient.invalidateQueries({ queryKey: ["admin"] });
-  };
+  const done = useRefreshConsole();
   const param = { userId: user.id };
-  const ban = useMutation({
-    mutationFn: () => unwrap(api.admin.users[":userId"].ban.$post({ param, json: { reason } })),
-    onSuccess: done,
-  });
+  const ban = useReasonAction((reason) => unwrap(api.admin.users[":userId"].ban.$post({ param, json: { reason } })));
   const unban = useMutation({
     mutationFn: () => unwrap(api.admin.users[":userId"].unban.$post({ param })),
     onSuccess: done,
@@ -45,13 +34,13 @@ function UserRow({ user }: { user: User }) {
     mutationFn: () => unwrap(api.admin.users[":userId"]["resend-confirmation"].$post({ param })),
     onSuccess: done,
   });
-  const error = ban.error ?? unban.error ?? signOut.error ?? resend.error;
+  const error = ban.call.error ?? unban.error ?? signOut.error ?? resend.error;
   const who = user.name || user.email;
   return (
     <li className="rounded-2xl border border-stone-200 bg-white p-4 dark:border-stone-800 dark:bg-stone-900">
       <p className="break-all font-semibold">{user.email}</p>
       <p className="text-sm text-stone-600 dark:text-stone-400">
-        {user.isAdmin ? "Administrateur · " : ""}
+        {user.isAdmin ? "Administration · " : ""}
         {user.emailVerified ? "adresse confirmée" : "adresse non confirmée"} ·{" "}
         {plural(user.sessions, "session", "sessions")}
       </p>
@@ -71,80 +60,46 @@ function UserRow({ user }: { user: User }) {
             >
               Débannir
             </Button>
-          ) : asking ? null : (
-            <Button variant="secondary" onClick={() => setAsking(true)} aria-label={`Bannir ${who}`}>
+          ) : ban.isAsking ? null : (
+            <Button variant="secondary" onClick={ban.ask} aria-label={`Bannir ${who}`}>
               Bannir
             </Button>
           )}
           {user.emailVerified ? null : (
-            <Button
-              variant="secondary"
-              isLoading={resend.isPending}
-              onClick={() => resend.mutate()}
-              aria-label={`Renvoyer le lien de confirmation à ${who}`}
-            >
+            <Button variant="secondary" isLoading={resend.isPending} onClick={() => resend.mutate()}>
+              {/* The name a screen reader hears starts with the words on the button (WCAG 2.5.3, label in name). */}
               {resend.isSuccess ? "Lien renvoyé" : "Renvoyer la confirmation"}
+              <span className="sr-only"> : {who}</span>
             </Button>
           )}
           {user.sessions > 0 ? (
-            <Button
-              variant="secondary"
-              isLoading={signOut.isPending}
-              onClick={() => signOut.mutate()}
-              aria-label={`Déconnecter ${who} partout`}
-            >
-              Déconnecter partout
+            <Button variant="secondary" isLoading={signOut.isPending} onClick={() => signOut.mutate()}>
+              Déconnecter partout<span className="sr-only"> : {who}</span>
             </Button>
           ) : null}
         </div>
       )}
-      {asking ? (
-        <ReasonForm
-          label="Motif du bannissement"
-          confirm="Confirmer le bannissement"
-          reason={reason}
-          onReason={setReason}
-          onSubmit={() => ban.mutate()}
-          onCancel={() => setAsking(false)}
-          isPending={ban.isPending}
-        />
-      ) : null}
+      <ReasonForm action={ban} label="Motif du bannissement" confirm="Confirmer le bannissement" />
       <ActionError error={error} />
     </li>
   );
 }
 
+/** The platform's accounts, searchable: ban with a reason, unban, sign out everywhere, resend the confirmation. */
 export function Users() {
-  const [q, setQ] = useState("");
-  const users = useQuery({
-    queryKey: ["admin", "users", q],
-    queryFn: () => unwrap(api.admin.users.$get({ query: q.trim() ? { q } : {} })),
-    placeholderData: keepPreviousData,
-  });
   return (
-    <section aria-labelledby="users-title" className="flex flex-col gap-3">
-      <h2 id="users-title" className="text-lg font-semibold">
-        Comptes
-      </h2>
-      <Field
-        label="Rechercher un compte (e-mail, nom)"
-        type="search"
-        value={q}
-        onChange={(e) => setQ(e.target.value)}
-      />
-      <QueryState query={users}>
-        {(data) =>
-          data.users.length === 0 ? (
-            <p>Aucun compte ne correspond.</p>
-          ) : (
-            <ul className="flex flex-col gap-2">
-              {data.users.map((u) => (
-                <UserRow key={u.id} user={u} />
-              ))}
-            </ul>
-          )
-        }
-      </QueryState>
-    </section>
+    <SearchList
+      id="users"
+      title="Comptes"
+      label="Rechercher un compte (e-mail, nom)"
+      search={(q) => ({
+        queryKey: adminKeys.users(q),
+        queryFn: () => unwrap(api.admin.users.$get({ query: q.trim() ? { q } : {} })),
+      })}
+      itemsOf={(data) => data.users}
+      empty="Aucun compte ne correspond."
+    >
+      {(user) => <UserRow key={user.id} user={user} />}
+    </SearchList>
   );
 }

@@ -1,7 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { formatMoment, plural } from "../../../../domain/format.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
-import { ConsolePage, QueryState } from "../console-frame.tsx";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { QueryState } from "../../../components/ui/query-state.tsx";
+import { adminKeys } from "../api/keys.ts";
 
 type Person = {
   userId: string;
@@ -27,16 +29,20 @@ function byShop(people: Person[]) {
 /** /admin/connected: who is using the app now (a request in the last 2 minutes). */
 export default function ConnectedPage() {
   const connected = useQuery({
-    queryKey: ["admin", "connected"],
+    queryKey: adminKeys.connected(),
     queryFn: () => unwrap(api.admin.connected.$get()),
     refetchInterval: 30_000,
   });
   return (
-    <ConsolePage title="Connectés" lead="Les personnes actives ces deux dernières minutes, boutique par boutique.">
+    <BackOfficeFrame
+      scope="platform"
+      title="Connectés"
+      lead="Les personnes actives ces deux dernières minutes, boutique par boutique."
+    >
       <QueryState query={connected}>
         {(data) =>
           data.people.length === 0 ? (
-            <p className="text-stone-700 dark:text-stone-300">Personne n'est connecté en ce moment.</p>
+            <p className="text-stone-700 dark:text-stone-300">Aucun compte connecté en ce moment.</p>
           ) : (
             byShop(data.people).map(([key, group]) => (
               <section key={key || "none"} aria-labelledby={`shop-${key || "none"}`} className="flex flex-col gap-2">
@@ -68,6 +74,6 @@ export default function ConnectedPage() {
           )
         }
       </QueryState>
-    </ConsolePage>
+    </BackOfficeFrame>
   );
 }

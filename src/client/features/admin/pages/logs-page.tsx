@@ -5,7 +5,9 @@ import { Field } from "../../../components/ui/field.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { DownloadButton } from "../../../components/ui/download-button.tsx";
 import { api, unwrap } from "../../../lib/api-client.ts";
-import { ConsolePage, QueryState } from "../console-frame.tsx";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { QueryState } from "../../../components/ui/query-state.tsx";
+import { adminKeys } from "../api/keys.ts";
 
 type Filters = { action: string; who: string; shopId: string; from: string; to: string };
 const EMPTY: Filters = { action: "", who: "", shopId: "", from: "", to: "" };
@@ -23,7 +25,8 @@ function detailText(details: Record<string, unknown> | null): string {
   if (typeof details.rows === "number") parts.push(plural(details.rows, "ligne", "lignes"));
   if (typeof details.role === "string") parts.push(`rôle ${details.role}`);
   if (typeof details.winners === "number") parts.push(plural(details.winners, "gagnant", "gagnants"));
-  if (typeof details.from === "string" && typeof details.to === "string") parts.push(`rôle ${details.from} → ${details.to}`);
+  if (typeof details.from === "string" && typeof details.to === "string")
+    parts.push(`rôle ${details.from} → ${details.to}`);
   if (typeof details.section === "string") parts.push(`réglage ${details.section}`);
   if (typeof details.title === "string") parts.push(`« ${details.title} »`);
   if (typeof details.name === "string") parts.push(`« ${details.name} »`);
@@ -36,7 +39,7 @@ export default function LogsPage() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const logs = useQuery({
-    queryKey: ["admin", "logs", filters],
+    queryKey: adminKeys.logs(filters),
     queryFn: () => unwrap(api.admin.logs.$get({ query: { ...queryOf(filters), limit: "200", offset: "0" } })),
     placeholderData: keepPreviousData,
   });
@@ -44,7 +47,8 @@ export default function LogsPage() {
   const set = (key: keyof Filters) => (e: { target: { value: string } }) =>
     setDraft({ ...draft, [key]: e.target.value });
   return (
-    <ConsolePage
+    <BackOfficeFrame
+      scope="platform"
       title="Journal"
       lead="Chaque action sensible : qui, quoi, quand et d'où. Le journal ne s'efface pas."
       actions={
@@ -60,13 +64,8 @@ export default function LogsPage() {
           setFilters(draft);
         }}
       >
-        <SelectField label="Action" value={draft.action} onChange={set("action")}>
+        <SelectField label="Action" value={draft.action} onChange={set("action")} options={logs.data?.actions}>
           <option value="">Toutes</option>
-          {(logs.data?.actions ?? []).map((a) => (
-            <option key={a.value} value={a.value}>
-              {a.label}
-            </option>
-          ))}
         </SelectField>
         <Field label="Qui (e-mail ou nom)" value={draft.who} onChange={set("who")} />
         <Field label="Identifiant de boutique" value={draft.shopId} onChange={set("shopId")} />
@@ -123,6 +122,6 @@ export default function LogsPage() {
           </section>
         )}
       </QueryState>
-    </ConsolePage>
+    </BackOfficeFrame>
   );
 }

@@ -2,30 +2,27 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { formatMoment } from "../../../../domain/format.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { api, ApiError, unwrap } from "../../../lib/api-client.ts";
+import { api, errorText, unwrap } from "../../../lib/api-client.ts";
 import { describeDevice } from "../../../lib/describe-device.ts";
-import { ConsolePage, QueryState } from "../console-frame.tsx";
-
-const KEY = ["admin", "sessions"] as const;
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { QueryState } from "../../../components/ui/query-state.tsx";
+import { adminKeys } from "../api/keys.ts";
 
 /** /admin/sessions: open sessions — one's own, an owner's team's, anyone's for the platform admin — to end. */
 export default function SessionsPage() {
   const queryClient = useQueryClient();
-  const sessions = useQuery({ queryKey: KEY, queryFn: () => unwrap(api.admin.sessions.$get()) });
+  const sessions = useQuery({ queryKey: adminKeys.sessions(), queryFn: () => unwrap(api.admin.sessions.$get()) });
   const revoke = useMutation({
     mutationFn: (sessionId: string) => unwrap(api.admin.sessions[":sessionId"].$delete({ param: { sessionId } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: KEY }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminKeys.sessions() }),
   });
   return (
-    <ConsolePage
+    <BackOfficeFrame
+      scope="platform"
       title="Sessions"
       lead="Les appareils connectés à un compte. « Déconnecter » ferme la session à distance."
     >
-      {revoke.isError ? (
-        <Notice tone="error">
-          {revoke.error instanceof ApiError ? revoke.error.message : "La déconnexion a échoué."}
-        </Notice>
-      ) : null}
+      {revoke.isError ? <Notice tone="error">{errorText(revoke.error, "La déconnexion a échoué.")}</Notice> : null}
       <QueryState query={sessions}>
         {(data) => (
           <ul className="flex flex-col gap-2">
@@ -62,6 +59,6 @@ export default function SessionsPage() {
           </ul>
         )}
       </QueryState>
-    </ConsolePage>
+    </BackOfficeFrame>
   );
 }

@@ -6,12 +6,12 @@ import { cardsKeys } from "./keys.ts";
 const shop = api.backoffice.shops[":shopId"];
 
 /** GET …/adjustments: waiting requests first, then every correction, newest first. */
-export const listAdjustments = (shopId: string) =>
+const listAdjustments = (shopId: string) =>
   unwrap(shop.adjustments.$get({ param: { shopId }, query: { limit: "50", alerts: "0" } }));
-export type AdjustmentsFeed = Awaited<ReturnType<typeof listAdjustments>>;
+type AdjustmentsFeed = Awaited<ReturnType<typeof listAdjustments>>;
 export type FeedAdjustment = AdjustmentsFeed["adjustments"][number];
 
-export const adjustmentsQueryOptions = (shopId: string) =>
+const adjustmentsQueryOptions = (shopId: string) =>
   queryOptions({ queryKey: cardsKeys.adjustments(shopId), queryFn: () => listAdjustments(shopId) });
 
 export const useAdjustments = (shopId: string) => useQuery(adjustmentsQueryOptions(shopId));

@@ -10,20 +10,21 @@ import {
 import { shortCodeOf } from "../../../../domain/loyalty/short-code.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { getReaderCode } from "./counter.ts";
+import { cardsKeys } from "./keys.ts";
 
 const shop = api.backoffice.shops[":shopId"];
 
 /** GET …/reader/ahead: the tokens of the next 4 hours (never the shop's key), kept on the phone for offline use. */
-export const getCodesAhead = (shopId: string) => unwrap(shop.reader.ahead.$get({ param: { shopId } }));
+const getCodesAhead = (shopId: string) => unwrap(shop.reader.ahead.$get({ param: { shopId } }));
 type Ahead = Awaited<ReturnType<typeof getCodesAhead>>;
 
 /** The code of this step, with the difference between the server's clock and this screen's. */
-async function fetchCode(shopId: string) {
-  const code = await getReaderCode(shopId);
+async function fetchCode(source: CodeSource) {
+  const code = await source.getCode();
   return { ...code, skewMs: Date.parse(code.serverTime) - Date.now() };
 }
 
-export type CounterCode = {
+type CounterCode = {
   url: string;
   /** The short code to type on /scanner when a camera fails. */
   shortCode: string | null;
@@ -35,15 +36,40 @@ export type CounterCode = {
 };
 
 /**
- * The counter's code of the moment: the live one from the server (renewed as it expires), or, when the network is
- * gone, the one of this step among the codes fetched ahead (offline-cache.ts keeps them across a restart), so the
- * counter keeps working for hours without network.
+ * Where a counter screen gets its codes: /reader from the back office of a shop, the counter tablet from its own
+ * routes (ADR 0054); the same answers either way.
  */
+type CodeSource = {
+  codeKey: readonly unknown[];
+  aheadKey: readonly unknown[];
+  getCode: () => Promise<Awaited<ReturnType<typeof getReaderCode>>>;
+  getAhead: () => Promise<Ahead>;
+};
+
+/** /reader's codes: those of a shop the signed-in member works for. */
 export function useCounterCode(shopId: string | null) {
+  return useRotatingCode(
+    shopId
+      ? {
+          codeKey: cardsKeys.counterReader(shopId),
+          aheadKey: cardsKeys.counterAhead(shopId),
+          getCode: () => getReaderCode(shopId),
+          getAhead: () => getCodesAhead(shopId),
+        }
+      : null,
+  );
+}
+
+/**
+ * A counter's code of the moment: the live one from the server (renewed as it expires), or, when the network is
+ * gone, the one of this step among the codes fetched ahead (offline-cache.ts keeps /reader's across a restart), so
+ * the counter keeps working for hours without network.
+ */
+export function useRotatingCode(source: CodeSource | null) {
   const live = useQuery({
-    queryKey: ["counter", shopId, "reader"],
-    queryFn: () => fetchCode(shopId ?? ""),
-    enabled: Boolean(shopId),
+    queryKey: source?.codeKey ?? ["counter", null, "reader"],
+    queryFn: () => fetchCode(source!),
+    enabled: Boolean(source),
     staleTime: Number.POSITIVE_INFINITY,
     // Fetched again as the code expires (a quarter second after, on the server's clock), and every 5 s while it fails.
     refetchInterval: (query) =>
@@ -54,9 +80,9 @@ export function useCounterCode(shopId: string | null) {
     retry: 1,
   });
   const ahead = useQuery({
-    queryKey: ["counter", shopId, "ahead"],
-    queryFn: async () => ({ ...(await getCodesAhead(shopId ?? "")), fetchedAt: Date.now() }),
-    enabled: Boolean(shopId),
+    queryKey: source?.aheadKey ?? ["counter", null, "ahead"],
+    queryFn: async () => ({ ...(await source!.getAhead()), fetchedAt: Date.now() }),
+    enabled: Boolean(source),
     // Renewed every half hour: four hours ahead stay in hand.
     staleTime: 30 * 60_000,
     refetchInterval: 30 * 60_000,
@@ -95,5 +121,12 @@ export function useCounterCode(shopId: string | null) {
       };
     }
   }
-  return { code, isError: live.isError && !code, error: live.error, isPending: live.isPending && !code };
+  return {
+    code,
+    isError: live.isError && !code,
+    error: live.error,
+    isPending: live.isPending && !code,
+    // No network (the query waits for it) and no code kept on this device: the screen says so, never « Préparation ».
+    isOffline: !code && live.fetchStatus === "paused",
+  };
 }

@@ -8,10 +8,9 @@ const shop = api.backoffice.shops[":shopId"];
 
 /** GET …/reader: this 30 s step's code (URL to encode), when it expires, the server's clock. */
 export const getReaderCode = (shopId: string) => unwrap(shop.reader.$get({ param: { shopId } }));
-export type ReaderCode = Awaited<ReturnType<typeof getReaderCode>>;
 
 /** GET …/today: today's scans at this shop, newest first. */
-export const getTodayScans = (shopId: string) => unwrap(shop.today.$get({ param: { shopId } }));
+const getTodayScans = (shopId: string) => unwrap(shop.today.$get({ param: { shopId } }));
 export type TodayScan = Awaited<ReturnType<typeof getTodayScans>>["scans"][number];
 
 export const todayScansQueryOptions = (shopId: string) =>

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { cardsKeys } from "./keys.ts";
 
-export const deleteDoublePoints = (shopId: string, periodId: string) =>
+const deleteDoublePoints = (shopId: string, periodId: string) =>
   unwrap(api.backoffice.shops[":shopId"]["double-points"][":periodId"].$delete({ param: { shopId, periodId } }));
 
 export function useDeleteDoublePoints(shopId: string) {
@@ -10,5 +10,5 @@ export function useDeleteDoublePoints(shopId: string) {
   return useMutation({
     mutationFn: (periodId: string) => deleteDoublePoints(shopId, periodId),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: cardsKeys.doublePoints(shopId) }),
-  }).mutateAsync;
+  });
 }

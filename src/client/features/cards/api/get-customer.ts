@@ -2,10 +2,10 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { cardsKeys } from "./keys.ts";
 
-export const getCustomer = (shopId: string, cardId: string) =>
+const getCustomer = (shopId: string, cardId: string) =>
   unwrap(api.backoffice.shops[":shopId"].customers[":cardId"].$get({ param: { shopId, cardId } }));
 
-export const customerQueryOptions = (shopId: string, cardId: string) =>
+const customerQueryOptions = (shopId: string, cardId: string) =>
   queryOptions({
     queryKey: cardsKeys.customer(shopId, cardId),
     queryFn: () => getCustomer(shopId, cardId),

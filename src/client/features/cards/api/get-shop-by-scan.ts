@@ -3,10 +3,10 @@ import { api, unwrap } from "../../../lib/api-client.ts";
 import { cardsKeys } from "./keys.ts";
 
 /** GET /api/shops/by-scan/:scanUid: the shop a code belongs to (name and design), before crediting. */
-export const getShopByScan = (scanUid: string) =>
+const getShopByScan = (scanUid: string) =>
   unwrap(api.shops["by-scan"][":scanUid"].$get({ param: { scanUid } })).then((r) => r.shop);
 
-export const shopByScanQueryOptions = (scanUid: string) =>
+const shopByScanQueryOptions = (scanUid: string) =>
   queryOptions({ queryKey: cardsKeys.byScan(scanUid), queryFn: () => getShopByScan(scanUid), staleTime: 5 * 60_000 });
 
 export const useShopByScan = (scanUid: string | null) =>

@@ -19,10 +19,10 @@ export const customersQuery = (f: CustomersFilter) => ({
   offset: "0",
 });
 
-export const listCustomers = (shopId: string, f: CustomersFilter) =>
+const listCustomers = (shopId: string, f: CustomersFilter) =>
   unwrap(api.backoffice.shops[":shopId"].customers.$get({ param: { shopId }, query: customersQuery(f) }));
 
-export const customersQueryOptions = (shopId: string, f: CustomersFilter) =>
+const customersQueryOptions = (shopId: string, f: CustomersFilter) =>
   queryOptions({
     queryKey: cardsKeys.customers(shopId, f),
     queryFn: () => listCustomers(shopId, f),
@@ -30,5 +30,3 @@ export const customersQueryOptions = (shopId: string, f: CustomersFilter) =>
   });
 
 export const useCustomers = (shopId: string, f: CustomersFilter) => useQuery(customersQueryOptions(shopId, f));
-
-export type Customer = Awaited<ReturnType<typeof listCustomers>>["customers"][number];

@@ -2,10 +2,10 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { cardsKeys } from "./keys.ts";
 
-export const listDoublePoints = (shopId: string) =>
+const listDoublePoints = (shopId: string) =>
   unwrap(api.backoffice.shops[":shopId"]["double-points"].$get({ param: { shopId } })).then((r) => r.periods);
 
-export const doublePointsQueryOptions = (shopId: string) =>
+const doublePointsQueryOptions = (shopId: string) =>
   queryOptions({ queryKey: cardsKeys.doublePoints(shopId), queryFn: () => listDoublePoints(shopId) });
 
 export const useDoublePoints = (shopId: string) => useQuery(doublePointsQueryOptions(shopId));

@@ -15,10 +15,10 @@ export const scansQuery = (f: ScansFilter) => ({
   offset: "0",
 });
 
-export const listScans = (shopId: string, f: ScansFilter) =>
+const listScans = (shopId: string, f: ScansFilter) =>
   unwrap(api.backoffice.shops[":shopId"].scans.$get({ param: { shopId }, query: scansQuery(f) }));
 
-export const scansQueryOptions = (shopId: string, f: ScansFilter) =>
+const scansQueryOptions = (shopId: string, f: ScansFilter) =>
   queryOptions({
     queryKey: cardsKeys.scans(shopId, f),
     queryFn: () => listScans(shopId, f),

@@ -4,6 +4,7 @@ import { ApiError } from "../../../lib/api-client.ts";
 import { OFFLINE_SCANS_KEY } from "./offline-scans-start.ts";
 import { postScan, type ScanAnswer } from "./post-scan.ts";
 import { endAttempt } from "./scan-keys.ts";
+import { SCAN_KEYS } from "./keys.ts";
 
 /**
  * Visits scanned with no network (issue 12): the counter code is kept on the phone (localStorage) with the moment
@@ -16,7 +17,7 @@ import { endAttempt } from "./scan-keys.ts";
 /** Fired on window when a kept scan got its answer: `detail` is { idempotencyKey, answer }. */
 export const OFFLINE_SCAN_SENT = "fidele:offline-scan-sent";
 
-export type KeptScan = {
+type KeptScan = {
   scanUid: string;
   token: string;
   deviceId?: string;
@@ -47,8 +48,6 @@ export function keepOfflineScan(scan: KeptScan) {
   write([...read().filter((s) => s.idempotencyKey !== scan.idempotencyKey), scan]);
 }
 
-export const keptOfflineScans = () => read();
-
 let sending: Promise<void> | null = null;
 
 /** Sends every kept scan; stops at the first one that meets no network (the next 'online' event resumes). */
@@ -70,8 +69,7 @@ export function sendOfflineScans(queryClient: QueryClient): Promise<void> {
       window.dispatchEvent(
         new CustomEvent(OFFLINE_SCAN_SENT, { detail: { idempotencyKey: scan.idempotencyKey, answer } }),
       );
-      void queryClient.invalidateQueries({ queryKey: ["cards"] });
-      void queryClient.invalidateQueries({ queryKey: ["shops"] });
+      for (const key of SCAN_KEYS) void queryClient.invalidateQueries({ queryKey: [...key] });
     }
   })().finally(() => {
     sending = null;

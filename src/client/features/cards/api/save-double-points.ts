@@ -6,12 +6,12 @@ import { cardsKeys } from "./keys.ts";
 
 type Input = z.output<typeof doublePointsSchema>;
 
-export const createDoublePoints = (shopId: string, input: Input) =>
+const createDoublePoints = (shopId: string, input: Input) =>
   unwrap(api.backoffice.shops[":shopId"]["double-points"].$post({ param: { shopId }, json: input })).then(
     (r) => r.period,
   );
 
-export const updateDoublePoints = (shopId: string, periodId: string, input: Input) =>
+const updateDoublePoints = (shopId: string, periodId: string, input: Input) =>
   unwrap(
     api.backoffice.shops[":shopId"]["double-points"][":periodId"].$put({ param: { shopId, periodId }, json: input }),
   ).then((r) => r.period);

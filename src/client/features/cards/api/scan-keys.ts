@@ -19,14 +19,6 @@ export function attemptIdempotencyKey(code: ScanCode): string {
   }
 }
 
-export function hasPendingAttempt(code: ScanCode): boolean {
-  try {
-    return sessionStorage.getItem(attemptKey(code)) !== null;
-  } catch {
-    return false;
-  }
-}
-
 const CLAIM_PREFIX = "fidele:scan-claim:";
 const claimKey = (code: ScanCode) => `${CLAIM_PREFIX}${code.scanUid}:${code.token ?? ""}`;
 type KeptClaim = { claim: string; expiresAt: string };

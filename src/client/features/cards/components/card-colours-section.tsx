@@ -1,5 +1,5 @@
 import type { CardDesign } from "../../../../domain/schemas/shops.ts";
-import { Section } from "../../../components/back-office/back-office-page.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import { ColourInput } from "./colour-input.tsx";
 
 const PALETTES: { name: string; background: string; foreground: string; accent: string }[] = [

@@ -1,5 +1,6 @@
 import { type CardMode, formatAmount } from "../../../../domain/format.ts";
-import { Checkbox, Field } from "../../../components/ui/field.tsx";
+import { Checkbox, NumberField } from "../../../components/ui/field.tsx";
+import { bindDraft } from "../../../lib/bind-draft.ts";
 
 export type CorrectionDraft = {
   adjustmentLimit: string;
@@ -26,42 +27,31 @@ export function CorrectionSettingsFields({
   /** What one visit gives: the cap when no limit is set. */
   visitWorth: number;
 }) {
+  const field = bindDraft(draft, update, errors);
   return (
     <fieldset className="flex flex-col gap-4 rounded-xl border border-stone-200 p-3 dark:border-stone-700">
       <legend className="px-1 text-sm font-semibold">Corrections de solde par l'équipe</legend>
-      <Field
-        label="Correction la plus forte permise à un équipier"
-        type="number"
-        inputMode="numeric"
+      <NumberField
+        label="Correction la plus forte permise à un membre de l'équipe"
         min={1}
         max={10000}
         placeholder={String(visitWorth)}
-        value={draft.adjustmentLimit}
-        onChange={(ev) => update({ adjustmentLimit: ev.target.value })}
-        hint={`Vide : un passage (${formatAmount(mode, visitWorth)}). Au-delà, la correction attend votre accord ou celui d'un gérant.`}
-        error={errors.adjustmentLimit}
+        {...field("adjustmentLimit")}
+        hint={`Vide : un passage (${formatAmount(mode, visitWorth)}). Au-delà, la correction attend votre accord ou celui d'une personne responsable.`}
       />
-      <Field
-        label="Corrections par équipier et par jour, sans accord"
-        type="number"
-        inputMode="numeric"
+      <NumberField
+        label="Corrections par membre de l'équipe et par jour, sans accord"
         min={0}
         max={50}
-        value={draft.staffAdjustmentsPerDay}
-        onChange={(ev) => update({ staffAdjustmentsPerDay: ev.target.value })}
+        {...field("staffAdjustmentsPerDay")}
         hint="Les suivantes attendent votre accord. Chaque correction, avec son auteur et son motif, est listée dans Passages."
-        error={errors.staffAdjustmentsPerDay}
       />
-      <div>
-        <Checkbox
-          label="Les corrections des équipiers comptent pour les niveaux VIP"
-          checked={draft.staffAdjustmentsLifetime}
-          onChange={(ev) => update({ staffAdjustmentsLifetime: ev.target.checked })}
-        />
-        <p className="mt-1 pl-8 text-sm text-stone-600 dark:text-stone-400">
-          Sinon elles changent le solde seulement : le cumul qui donne les niveaux VIP n'en tient pas compte.
-        </p>
-      </div>
+      <Checkbox
+        label="Les corrections de l'équipe comptent pour les niveaux VIP"
+        checked={draft.staffAdjustmentsLifetime}
+        onChange={(ev) => update({ staffAdjustmentsLifetime: ev.target.checked })}
+        hint="Sinon elles changent le solde seulement : le cumul qui donne les niveaux VIP n'en tient pas compte."
+      />
     </fieldset>
   );
 }

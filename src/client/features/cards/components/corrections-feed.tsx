@@ -1,14 +1,13 @@
-import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { type CardMode, formatAmount, formatDateTime, plural } from "../../../../domain/format.ts";
-import { Section } from "../../../components/back-office/back-office-page.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
-import { useMutationFn } from "../../../lib/use-mutation-fn.ts";
+import { errorText } from "../../../lib/api-client.ts";
 import { decideAdjustment, type FeedAdjustment, useAdjustments } from "../api/adjustments.ts";
 import { cardsKeys } from "../api/keys.ts";
+import { FlaggedItem } from "./flagged-item.tsx";
 
 const signedAmount = (mode: CardMode, delta: number) => `${delta > 0 ? "+" : ""}${formatAmount(mode, delta)}`;
 
@@ -28,34 +27,15 @@ function StatusBadge({ item }: { item: FeedAdjustment }) {
 
 function CorrectionItem({ shopId, mode, item }: { shopId: string; mode: CardMode; item: FeedAdjustment }) {
   const queryClient = useQueryClient();
-  const decide = useMutationFn(decideAdjustment);
-  const [busy, setBusy] = useState<"approve" | "refuse" | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const onDecide = async (verb: "approve" | "refuse") => {
-    setBusy(verb);
-    setError(null);
-    try {
-      await decide(shopId, item.id, verb);
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : "La décision n'a pas été enregistrée. Réessayez.");
-    } finally {
-      setBusy(null);
-      await queryClient.invalidateQueries({ queryKey: cardsKeys.adjustments(shopId) });
-    }
-  };
+  const decide = useMutation({
+    mutationFn: (verb: "approve" | "refuse") => decideAdjustment(shopId, item.id, verb),
+    // Decided or refused (someone else decided first): the feed as it is now.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: cardsKeys.adjustments(shopId) }),
+  });
+  const busy = decide.isPending ? decide.variables : null;
   const flagged = item.alerts.length > 0;
   return (
-    <li
-      className={`rounded-2xl border bg-white p-4 shadow-sm dark:bg-stone-900 ${
-        flagged ? "border-amber-400 border-l-8 dark:border-amber-600" : "border-stone-200 dark:border-stone-800"
-      }`}
-    >
-      {flagged ? (
-        <p className="mb-2 flex items-start gap-1.5 text-sm font-semibold text-amber-900 dark:text-amber-200">
-          <span aria-hidden="true">⚠</span>
-          <span>À vérifier : {item.alertLabels.join(" · ")}</span>
-        </p>
-      ) : null}
+    <FlaggedItem flagged={flagged} labels={item.alertLabels}>
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           {item.customer.id ? (
@@ -88,19 +68,19 @@ function CorrectionItem({ shopId, mode, item }: { shopId: string; mode: CardMode
           {item.status === "applied" ? "Validée" : "Refusée"} par {item.decidedBy}
         </p>
       ) : null}
-      {error ? (
+      {decide.isError ? (
         <div className="mt-2">
-          <Notice tone="error">{error}</Notice>
+          <Notice tone="error">{errorText(decide.error, "La décision n'a pas été enregistrée. Réessayez.")}</Notice>
         </div>
       ) : null}
       {item.status === "pending" ? (
         <div className="mt-3 grid grid-cols-2 gap-2">
-          <Button onClick={() => onDecide("approve")} isLoading={busy === "approve"} disabled={busy !== null}>
+          <Button onClick={() => decide.mutate("approve")} isLoading={busy === "approve"} disabled={busy !== null}>
             Valider
           </Button>
           <Button
             variant="secondary"
-            onClick={() => onDecide("refuse")}
+            onClick={() => decide.mutate("refuse")}
             isLoading={busy === "refuse"}
             disabled={busy !== null}
           >
@@ -108,7 +88,7 @@ function CorrectionItem({ shopId, mode, item }: { shopId: string; mode: CardMode
           </Button>
         </div>
       ) : null}
-    </li>
+    </FlaggedItem>
   );
 }
 
@@ -125,7 +105,7 @@ export function CorrectionsFeed({ shopId, mode }: { shopId: string; mode: CardMo
       id="corrections"
       lead={
         rules
-          ? `L'équipe corrige seule jusqu'à ${formatAmount(mode, rules.cap)}, ${plural(rules.perDay, "fois", "fois")} par jour au plus ; au-delà, la correction attend votre accord ou celui d'un gérant. Réglage : Design de la carte.`
+          ? `L'équipe corrige seule jusqu'à ${formatAmount(mode, rules.cap)}, ${plural(rules.perDay, "fois", "fois")} par jour au plus ; au-delà, la correction attend votre accord ou celui d'une personne responsable. Réglage : Design de la carte.`
           : undefined
       }
     >
@@ -133,9 +113,7 @@ export function CorrectionsFeed({ shopId, mode }: { shopId: string; mode: CardMo
         <p className="mt-2 text-stone-600 dark:text-stone-400">Chargement…</p>
       ) : feed.isError ? (
         <div className="mt-2">
-          <Notice tone="error">
-            {feed.error instanceof ApiError ? feed.error.message : "Les corrections n'ont pas pu être chargées."}
-          </Notice>
+          <Notice tone="error">{errorText(feed.error, "Les corrections n'ont pas pu être chargées.")}</Notice>
         </div>
       ) : feed.data.adjustments.length === 0 ? (
         <p className="mt-2 text-stone-600 dark:text-stone-400">Aucune correction pour l'instant.</p>

@@ -1,6 +1,5 @@
-import { formatAmountFr } from "../../../../domain/loyalty/scan-rules.ts";
 import { useCustomer } from "../api/get-customer.ts";
-import { formatDateTime } from "../../../../domain/format.ts";
+import { formatAmount, formatDateTime } from "../../../../domain/format.ts";
 
 /** A customer's last ledger entries (scans, bonuses, rewards, corrections), newest first. */
 export function CustomerHistory({
@@ -15,7 +14,7 @@ export function CustomerHistory({
   const customer = useCustomer(shopId, cardId);
   if (customer.isPending)
     return <p className="text-sm text-stone-600 dark:text-stone-400">Chargement de l'historique…</p>;
-  if (customer.isError) return <p className="text-sm font-medium text-red-700">{customer.error.message}</p>;
+  if (customer.isError) return <p className="text-sm font-medium text-red-700 dark:text-red-400">{customer.error.message}</p>;
   const entries = customer.data.entries;
   if (entries.length === 0)
     return <p className="text-sm text-stone-600 dark:text-stone-400">Aucun mouvement pour l'instant.</p>;
@@ -39,7 +38,7 @@ export function CustomerHistory({
             ) : (
               <>
                 {e.delta > 0 ? "+" : ""}
-                {formatAmountFr(mode, e.delta)}
+                {formatAmount(mode, e.delta)}
               </>
             )}
           </span>

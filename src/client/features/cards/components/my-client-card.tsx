@@ -3,7 +3,7 @@ import { Glyph } from "../../../components/loyalty/glyph.tsx";
 import { QrImage } from "../../../components/qr/qr-image.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { errorText } from "../../../lib/api-client.ts";
 import { usePersonalCode, useRenewPersonalCode } from "../api/personal-code.ts";
 
 /**
@@ -15,24 +15,6 @@ export function MyClientCard() {
   const [isOpen, setOpen] = useState(false);
   const code = usePersonalCode(isOpen);
   const renew = useRenewPersonalCode();
-  const [isRenewing, setRenewing] = useState(false);
-  const [message, setMessage] = useState<{ tone: "success" | "error"; text: string } | null>(null);
-
-  const onRenew = async () => {
-    setRenewing(true);
-    setMessage(null);
-    try {
-      await renew();
-      setMessage({ tone: "success", text: "Nouveau code créé : l'ancien ne fonctionne plus." });
-    } catch (error) {
-      setMessage({
-        tone: "error",
-        text: error instanceof ApiError ? error.message : "Le code n'a pas pu être renouvelé. Réessayez.",
-      });
-    } finally {
-      setRenewing(false);
-    }
-  };
 
   return (
     <section
@@ -66,8 +48,12 @@ export function MyClientCard() {
                 <span aria-hidden="true">{code.data.display}</span>
                 <span className="sr-only">{code.data.code.split("").join(" ")}</span>
               </p>
-              {message ? <Notice tone={message.tone}>{message.text}</Notice> : null}
-              <Button type="button" variant="secondary" isLoading={isRenewing} onClick={onRenew}>
+              {renew.isSuccess ? (
+                <Notice tone="success">Nouveau code créé : l'ancien ne fonctionne plus.</Notice>
+              ) : renew.isError ? (
+                <Notice tone="error">{errorText(renew.error, "Le code n'a pas pu être renouvelé. Réessayez.")}</Notice>
+              ) : null}
+              <Button type="button" variant="secondary" isLoading={renew.isPending} onClick={() => renew.mutate()}>
                 Changer de code
               </Button>
               <p className="text-center text-xs text-stone-600 dark:text-stone-400">

@@ -4,8 +4,13 @@ import { Link } from "react-router";
 import { formatDateMedium, formatNumber, personName, plural } from "../../../../domain/format.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { DownloadButton } from "../../../components/ui/download-button.tsx";
-import { Notice } from "../../../components/ui/notice.tsx";
-import { api, ApiError, unwrap } from "../../../lib/api-client.ts";
+import { CustomerFilters } from "../components/customer-filters.tsx";
+import { SelectField } from "../../../components/ui/select-field.tsx";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { api, unwrap } from "../../../lib/api-client.ts";
+import { cardsKeys } from "../api/keys.ts";
 import { useDebounced } from "../../../lib/use-debounced.ts";
 
 const SORTS = {
@@ -26,109 +31,87 @@ export default function AllCustomersPage() {
   const q = useDebounced(search.trim());
   const query = { sort, limit: String(limit), offset: "0", ...(q ? { q } : {}) };
   const list = useQuery({
-    queryKey: ["all-customers", q, sort, limit],
+    queryKey: cardsKeys.allCustomers({ q, sort, limit }),
     queryFn: () => unwrap(api.backoffice.customers.$get({ query })),
     placeholderData: keepPreviousData,
   });
   const exportUrl = `/api/backoffice/customers/export.csv?${new URLSearchParams({ sort, ...(q ? { q } : {}) })}`;
 
   return (
-    <div className="mx-auto w-full max-w-3xl px-4 pb-12 pt-5 sm:px-6">
-      <Link
-        to="/admin"
-        className="inline-flex min-h-10 items-center gap-1 text-sm font-semibold text-brand-800 dark:text-brand-200"
+    <BackOfficeFrame
+      scope="platform"
+      title="Tous les clients"
+      lead="Les clients de toutes vos boutiques, en une liste."
+    >
+      <CustomerFilters
+        search={search}
+        onSearch={(next) => {
+          setSearch(next);
+          setLimit(PAGE);
+        }}
+        placeholder="Nom, e-mail ou boutique"
       >
-        <span aria-hidden="true">←</span> Tableau de bord
-      </Link>
-      <h1 className="text-2xl font-bold tracking-tight">Tous les clients</h1>
-      <p className="mt-1 text-stone-600 dark:text-stone-400">Les clients de toutes vos boutiques, en une liste.</p>
-      <div className="mt-5 flex flex-col gap-5">
-        <div className="flex flex-col gap-3 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm sm:flex-row sm:items-end dark:border-stone-800 dark:bg-stone-900">
-          <label className="flex flex-1 flex-col gap-1.5 text-sm font-medium">
-            Rechercher un client
-            <input
-              type="search"
-              value={search}
-              onChange={(e) => {
-                setSearch(e.target.value);
-                setLimit(PAGE);
-              }}
-              placeholder="Nom, e-mail ou boutique"
-              className="min-h-12 rounded-xl border border-stone-300 bg-white px-4 text-base dark:border-stone-700 dark:bg-stone-900"
-            />
-          </label>
-          <label className="flex flex-col gap-1.5 text-sm font-medium">
-            Trier par
-            <select
-              value={sort}
-              onChange={(e) => setSort(e.target.value as Sort)}
-              className="min-h-12 rounded-xl border border-stone-300 bg-white px-3 text-base dark:border-stone-700 dark:bg-stone-900"
-            >
-              {(Object.keys(SORTS) as Sort[]).map((s) => (
-                <option key={s} value={s}>
-                  {SORTS[s]}
-                </option>
+        <SelectField
+          label="Trier par"
+          value={sort}
+          onValue={(v) => setSort(v as Sort)}
+          options={(Object.keys(SORTS) as Sort[]).map((s) => ({ value: s, label: SORTS[s] }))}
+        />
+      </CustomerFilters>
+      {list.isError ? (
+        <LoadError error={list.error} onRetry={() => list.refetch()} />
+      ) : list.isPending ? (
+        <Skeleton blocks={2} />
+      ) : (
+        <>
+          <div className="flex flex-wrap items-center justify-between gap-3">
+            <p className="font-semibold">
+              {list.data.totalIsCapped ? "Plus de " : ""}
+              {plural(list.data.total, "client", "clients")}
+            </p>
+            <DownloadButton url={exportUrl} fallbackName="tous-les-clients.csv">
+              Exporter en CSV
+            </DownloadButton>
+          </div>
+          {list.data.customers.length === 0 ? (
+            <p className="rounded-2xl border border-dashed border-stone-300 p-6 text-center text-stone-600 dark:border-stone-700 dark:text-stone-400">
+              {q ? "Aucun client ne correspond à cette recherche." : "Pas encore de client."}
+            </p>
+          ) : (
+            <ul className="flex flex-col gap-2" aria-label="Clients">
+              {list.data.customers.map((c) => (
+                <li
+                  key={c.cardId}
+                  className="flex items-start justify-between gap-3 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm dark:border-stone-800 dark:bg-stone-900"
+                >
+                  <div className="min-w-0">
+                    <Link
+                      to={`/profile/${c.userId}`}
+                      className="block truncate font-semibold underline-offset-2 hover:underline"
+                    >
+                      {personName(c)}
+                    </Link>
+                    <p className="truncate text-sm text-stone-600 dark:text-stone-400">{c.email}</p>
+                    <p className="text-sm text-stone-700 dark:text-stone-300">{c.shopName}</p>
+                  </div>
+                  <p className="shrink-0 text-right text-sm">
+                    <span className="block text-base font-bold tabular-nums">{formatNumber(c.balance)}</span>
+                    {plural(c.visits, "passage", "passages")}
+                    <span className="block text-stone-600 dark:text-stone-400">
+                      {c.lastVisitAt ? formatDateMedium(c.lastVisitAt) : "Aucun passage"}
+                    </span>
+                  </p>
+                </li>
               ))}
-            </select>
-          </label>
-        </div>
-        {list.isPending ? (
-          <p className="text-stone-600">Chargement…</p>
-        ) : list.isError ? (
-          <Notice tone="error">
-            {list.error instanceof ApiError ? list.error.message : "La liste n'a pas pu être chargée."}
-          </Notice>
-        ) : (
-          <>
-            <div className="flex flex-wrap items-center justify-between gap-3">
-              <p className="font-semibold">
-                {list.data.totalIsCapped ? "Plus de " : ""}
-                {plural(list.data.total, "client", "clients")}
-              </p>
-              <DownloadButton url={exportUrl} fallbackName="tous-les-clients.csv">
-                Exporter en CSV
-              </DownloadButton>
-            </div>
-            {list.data.customers.length === 0 ? (
-              <p className="rounded-2xl border border-dashed border-stone-300 p-6 text-center text-stone-600 dark:border-stone-700 dark:text-stone-400">
-                {q ? "Aucun client ne correspond à cette recherche." : "Pas encore de client."}
-              </p>
-            ) : (
-              <ul className="flex flex-col gap-2" aria-label="Clients">
-                {list.data.customers.map((c) => (
-                  <li
-                    key={c.cardId}
-                    className="flex items-start justify-between gap-3 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm dark:border-stone-800 dark:bg-stone-900"
-                  >
-                    <div className="min-w-0">
-                      <Link
-                        to={`/profile/${c.userId}`}
-                        className="block truncate font-semibold underline-offset-2 hover:underline"
-                      >
-                        {personName(c)}
-                      </Link>
-                      <p className="truncate text-sm text-stone-600 dark:text-stone-400">{c.email}</p>
-                      <p className="text-sm text-stone-700 dark:text-stone-300">{c.shopName}</p>
-                    </div>
-                    <p className="shrink-0 text-right text-sm">
-                      <span className="block text-base font-bold tabular-nums">{formatNumber(c.balance)}</span>
-                      {plural(c.visits, "passage", "passages")}
-                      <span className="block text-stone-600 dark:text-stone-400">
-                        {c.lastVisitAt ? formatDateMedium(c.lastVisitAt) : "Aucun passage"}
-                      </span>
-                    </p>
-                  </li>
-                ))}
-              </ul>
-            )}
-            {list.data.total > list.data.customers.length ? (
-              <Button variant="secondary" isLoading={list.isFetching} onClick={() => setLimit((l) => l + PAGE)}>
-                Afficher plus
-              </Button>
-            ) : null}
-          </>
-        )}
-      </div>
-    </div>
+            </ul>
+          )}
+          {list.data.total > list.data.customers.length ? (
+            <Button variant="secondary" isLoading={list.isFetching} onClick={() => setLimit((l) => l + PAGE)}>
+              Afficher plus
+            </Button>
+          ) : null}
+        </>
+      )}
+    </BackOfficeFrame>
   );
 }

@@ -2,43 +2,27 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { formatAmount, plural } from "../../../../domain/format.ts";
 import { cardProgress } from "../../../../domain/loyalty/ledger.ts";
-import {
-  type CardDesign,
-  cardSettingsSchema,
-  STAMP_ICONS,
-  type StampIcon as StampIconName,
-} from "../../../../domain/schemas/shops.ts";
+import { type CardDesign, cardSettingsSchema } from "../../../../domain/schemas/shops.ts";
 import { LoyaltyCard } from "../../../components/loyalty/loyalty-card.tsx";
-import { StampIcon } from "../../../components/loyalty/stamp-icon.tsx";
-import { Button } from "../../../components/ui/button.tsx";
-import { Checkbox, Field } from "../../../components/ui/field.tsx";
+import { Checkbox, NumberField } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
+import { bindDraft } from "../../../lib/bind-draft.ts";
 import { useForm } from "../../../lib/use-form.ts";
 import { type CardSettings, useCardSettings } from "../../../components/back-office/card-settings.ts";
 import { useSaveCardSettings } from "../api/save-card-settings.ts";
 import { type CorrectionDraft, CorrectionSettingsFields } from "../components/correction-settings-fields.tsx";
-import {
-  BackofficeError,
-  BackofficePage,
-  PageSkeleton,
-  Section,
-} from "../../../components/back-office/back-office-page.tsx";
+import { type EarnByDraft, EarnByFields } from "../components/earn-by-fields.tsx";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import { contrastRatio } from "../components/colour.ts";
 import { PosterSection } from "../components/poster-section.tsx";
 import { CardColoursSection } from "../components/card-colours-section.tsx";
+import { StampIconSection } from "../components/stamp-icon-section.tsx";
+import { WalletPreviewSection } from "../components/wallet-preview.tsx";
 import { ChoiceCards } from "../../../components/ui/choice-cards.tsx";
-
-const STAMP_ICON_LABELS_FR: Record<StampIconName, string> = {
-  star: "Étoile",
-  heart: "Cœur",
-  coffee: "Tasse",
-  croissant: "Croissant",
-  scissors: "Ciseaux",
-  flower: "Fleur",
-  check: "Coche",
-  gift: "Cadeau",
-};
+import { SaveBar } from "../../../components/ui/save-bar.tsx";
+import { QueryState } from "../../../components/ui/query-state.tsx";
 
 const COOLDOWNS = [
   { value: 0, label: "Aucun délai" },
@@ -63,16 +47,17 @@ const OFFLINE_GRACES = [
   { value: 240, label: "Acceptés s'ils arrivent dans les 4 heures" },
 ];
 
-type Draft = CorrectionDraft & {
-  mode: "stamps" | "points";
-  stampsGoal: string;
-  pointsPerVisit: string;
-  cooldownMinutes: string;
-  dailyCap: string;
-  allowStaticPoster: boolean;
-  offlineGraceMinutes: string;
-  design: CardDesign;
-};
+type Draft = CorrectionDraft &
+  EarnByDraft & {
+    mode: "stamps" | "points";
+    stampsGoal: string;
+    pointsPerVisit: string;
+    cooldownMinutes: string;
+    dailyCap: string;
+    allowStaticPoster: boolean;
+    offlineGraceMinutes: string;
+    design: CardDesign;
+  };
 
 const toDraft = (c: CardSettings): Draft => ({
   mode: c.mode,
@@ -85,6 +70,10 @@ const toDraft = (c: CardSettings): Draft => ({
   staffAdjustmentsPerDay: String(c.staffAdjustmentsPerDay),
   staffAdjustmentsLifetime: c.staffAdjustmentsLifetime,
   offlineGraceMinutes: String(c.offlineGraceMinutes),
+  earnBy: c.earnBy,
+  pointsPerEuro: String(c.pointsPerEuro),
+  amountRounding: c.amountRounding,
+  receiptWindowMinutes: String(c.receiptWindowMinutes),
   design: { ...c.design },
 });
 
@@ -113,6 +102,7 @@ function CardDesignForm({ shopId, settings }: { shopId: string; settings: CardSe
     setSaved(null);
     setDraft((d) => ({ ...d, ...patch }));
   };
+  const field = bindDraft(draft, update, e);
   const setDesign = (patch: Partial<CardDesign>) => update({ design: { ...draft.design, ...patch } });
 
   const goal = clampInt(draft.stampsGoal, 3, 50, settings.stampsGoal);
@@ -178,37 +168,19 @@ function CardDesignForm({ shopId, settings }: { shopId: string; settings: CardSe
         {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
         <CardColoursSection design={draft.design} setDesign={setDesign} errors={e} />
 
-        <Section title="Icône du tampon">
-          <fieldset>
-            <legend className="sr-only">Icône du tampon</legend>
-            <div className="grid grid-cols-4 gap-2">
-              {STAMP_ICONS.map((icon) => (
-                <label
-                  key={icon}
-                  className={`flex cursor-pointer flex-col items-center gap-1 rounded-xl border p-2 text-xs font-medium has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-600 ${
-                    draft.design.stampIcon === icon
-                      ? "border-brand-700 bg-brand-50 text-brand-900 dark:bg-stone-800 dark:text-brand-100"
-                      : "border-stone-200 text-stone-700 dark:border-stone-700 dark:text-stone-300"
-                  }`}
-                >
-                  <input
-                    type="radio"
-                    name="stampIcon"
-                    value={icon}
-                    checked={draft.design.stampIcon === icon}
-                    onChange={() => setDesign({ stampIcon: icon })}
-                    className="sr-only"
-                  />
-                  <StampIcon name={icon} className="size-7" />
-                  {STAMP_ICON_LABELS_FR[icon]}
-                </label>
-              ))}
-            </div>
-            {e["design.stampIcon"] ? (
-              <p className="mt-2 text-sm font-medium text-red-700">{e["design.stampIcon"]}</p>
-            ) : null}
-          </fieldset>
-        </Section>
+        <StampIconSection
+          value={draft.design.stampIcon}
+          onChange={(stampIcon) => setDesign({ stampIcon })}
+          error={e["design.stampIcon"]}
+        />
+
+        <WalletPreviewSection
+          shopName={settings.shop.name}
+          design={draft.design}
+          mode={draft.mode}
+          stampsGoal={goal}
+          balance={draft.mode === "stamps" ? visits : visits * perVisit}
+        />
 
         <Section
           title="Règles de la carte"
@@ -235,81 +207,53 @@ function CardDesignForm({ shopId, settings }: { shopId: string; settings: CardSe
               ]}
             />
             {draft.mode === "stamps" ? (
-              <Field
-                label="Tampons pour remplir la carte"
-                type="number"
-                inputMode="numeric"
-                min={3}
-                max={50}
-                value={draft.stampsGoal}
-                onChange={(ev) => update({ stampsGoal: ev.target.value })}
-                error={e.stampsGoal}
-              />
+              <NumberField label="Tampons pour remplir la carte" min={3} max={50} {...field("stampsGoal")} />
             ) : (
-              <Field
-                label="Points par passage"
-                type="number"
-                inputMode="numeric"
-                min={1}
-                max={1000}
-                value={draft.pointsPerVisit}
-                onChange={(ev) => update({ pointsPerVisit: ev.target.value })}
-                error={e.pointsPerVisit}
-              />
+              <>
+                <EarnByFields draft={draft} update={update} errors={e} />
+                <NumberField
+                  label="Points par passage"
+                  min={1}
+                  max={1000}
+                  {...field("pointsPerVisit")}
+                  hint={draft.earnBy === "amount" ? "Pour une carte par passage." : undefined}
+                />
+              </>
             )}
             <SelectField
               label="Délai minimum entre deux passages d'un client"
-              value={draft.cooldownMinutes}
-              onChange={(ev) => update({ cooldownMinutes: ev.target.value })}
+              {...field("cooldownMinutes")}
               hint="Un second scan dans ce délai est refusé, avec l'heure du prochain passage possible."
-              error={e.cooldownMinutes}
-            >
-              {cooldowns.map((c) => (
-                <option key={c.value} value={String(c.value)}>
-                  {c.label}
-                </option>
-              ))}
-            </SelectField>
-            <Field
+              options={cooldowns}
+            />
+            <NumberField
               label="Passages crédités par jour et par client, au plus"
-              type="number"
-              inputMode="numeric"
               min={1}
               max={20}
-              value={draft.dailyCap}
-              onChange={(ev) => update({ dailyCap: ev.target.value })}
-              error={e.dailyCap}
+              {...field("dailyCap")}
             />
             <CorrectionSettingsFields
               draft={draft}
               update={update}
               errors={e}
               mode={draft.mode}
-              visitWorth={draft.mode === "stamps" ? 1 : clampInt(draft.pointsPerVisit, 1, 1000, settings.pointsPerVisit)}
+              visitWorth={
+                draft.mode === "stamps" ? 1 : clampInt(draft.pointsPerVisit, 1, 1000, settings.pointsPerVisit)
+              }
             />
             <SelectField
               label="Passages scannés sans réseau"
-              value={draft.offlineGraceMinutes}
-              onChange={(ev) => update({ offlineGraceMinutes: ev.target.value })}
+              {...field("offlineGraceMinutes")}
               hint="Le téléphone d'un client sans réseau garde le code scanné et l'envoie au retour du réseau : le passage compte s'il arrive dans ce délai, à l'heure où il a eu lieu."
-              error={e.offlineGraceMinutes}
-            >
-              {OFFLINE_GRACES.map((g) => (
-                <option key={g.value} value={String(g.value)}>
-                  {g.label}
-                </option>
-              ))}
-            </SelectField>
+              options={OFFLINE_GRACES}
+            />
             <div className="rounded-xl border border-stone-200 p-3 dark:border-stone-700">
               <Checkbox
                 label="Autoriser l'affiche imprimée (code fixe)"
                 checked={draft.allowStaticPoster}
                 onChange={(ev) => update({ allowStaticPoster: ev.target.checked })}
+                hint="Pratique sans tablette au comptoir. Un code fixe peut être photographié : le délai et la limite par jour s'appliquent toujours, et vous pouvez le renouveler à tout moment."
               />
-              <p className="mt-1 pl-8 text-sm text-stone-600 dark:text-stone-400">
-                Pratique sans tablette au comptoir. Un code fixe peut être photographié : le délai et la limite par jour
-                s'appliquent toujours, et vous pouvez le renouveler à tout moment.
-              </p>
             </div>
           </div>
         </Section>
@@ -319,36 +263,34 @@ function CardDesignForm({ shopId, settings }: { shopId: string; settings: CardSe
             Carte enregistrée. <span className="block">{saved}.</span>
           </Notice>
         ) : null}
-        <div className="sticky bottom-0 -mx-4 border-t border-stone-200 bg-stone-50/95 px-4 py-3 backdrop-blur sm:static sm:mx-0 sm:border-0 sm:bg-transparent sm:p-0 dark:border-stone-800 dark:bg-stone-950/95">
-          <Button type="submit" full isLoading={form.isSubmitting}>
-            Enregistrer la carte
-          </Button>
-        </div>
+        <SaveBar isLoading={form.isSubmitting}>Enregistrer la carte</SaveBar>
       </div>
     </form>
   );
 }
 
 function CardDesignBody({ shopId }: { shopId: string }) {
-  const settings = useCardSettings(shopId);
-  if (settings.isPending) return <PageSkeleton />;
-  if (settings.isError) return <BackofficeError error={settings.error} onRetry={() => settings.refetch()} />;
   return (
-    <>
-      <CardDesignForm key={shopId} shopId={shopId} settings={settings.data} />
-      <PosterSection shopId={shopId} allowed={settings.data.allowStaticPoster} />
-    </>
+    <QueryState query={useCardSettings(shopId)}>
+      {(settings) => (
+        <>
+          <CardDesignForm key={shopId} shopId={shopId} settings={settings} />
+          <PosterSection shopId={shopId} allowed={settings.allowStaticPoster} />
+        </>
+      )}
+    </QueryState>
   );
 }
 
 /** /admin/creativcard: the card's design and rules, with a live preview, and the printable poster. */
 export default function CardDesignPage() {
   return (
-    <BackofficePage
+    <BackOfficeFrame
+      scope="shop"
       title="Carte et règles"
       lead="Le design de votre carte de fidélité et la façon dont les passages sont crédités."
     >
       {(shop) => <CardDesignBody shopId={shop.id} />}
-    </BackofficePage>
+    </BackOfficeFrame>
   );
 }

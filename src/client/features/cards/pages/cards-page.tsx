@@ -1,25 +1,16 @@
 import { Link } from "react-router";
 import { LotsToCollect } from "../../../components/contests/won-lots.tsx";
-import { loyaltyCardsFr, rewardsGlanceFr, seenAtFr, visitsFr } from "../../../../domain/phrases.ts";
+import { MyPrepaid } from "../../../components/prepaid/my-prepaid.tsx";
+import { loyaltyCardsFr, seenAtFr, visitsFr } from "../../../../domain/phrases.ts";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { LoyaltyCard } from "../../../components/loyalty/loyalty-card.tsx";
 import { type MyCard, useMyCards } from "../../../components/loyalty/my-cards-query.ts";
 import { ButtonLink } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { formatMoment } from "../../../../domain/format.ts";
+import { CardOffersLine, CardRewardsLine, cardHint } from "../components/card-rewards.tsx";
 import { MyClientCard } from "../components/my-client-card.tsx";
-
-/** "2 récompenses disponibles · Prochaine récompense : Café offert (encore 3 tampons)", from the card's glance. */
-function RewardsLine({ card }: { card: MyCard }) {
-  const line = card.rewards ? rewardsGlanceFr(card.progress.mode, card.rewards) : null;
-  if (!line) return null;
-  return (
-    <p className="mb-2 flex items-start gap-1.5 font-semibold" data-testid="card-rewards">
-      <Glyph name="sparkle" className="mt-0.5 size-4 shrink-0" />
-      {line}
-    </p>
-  );
-}
+import { useNoWallet, WalletButtons } from "../components/wallet-buttons.tsx";
 
 function CardFooter({ card }: { card: MyCard }) {
   const visits = visitsFr(card.visits);
@@ -70,6 +61,7 @@ function EmptyCards() {
 /** /cartes-de-fidelite: my cards in each shop's design, readable offline once seen (my-cards-query.ts). */
 export default function CardsPage() {
   const cards = useMyCards();
+  const noWallet = useNoWallet();
   const isStale = Boolean(cards.data) && (cards.isError || cards.isPaused || cards.fetchStatus === "paused");
   return (
     <div className="mx-auto flex max-w-md flex-col gap-5 px-5 pb-8 pt-6">
@@ -92,14 +84,22 @@ export default function CardsPage() {
       </div>
 
       <MyClientCard />
+      {noWallet && cards.data && cards.data.length > 0 ? (
+        <p className="text-sm text-stone-600 dark:text-stone-400" data-testid="wallet-off">
+          L'ajout des cartes au portefeuille du téléphone (Apple Wallet, Google Wallet) n'est pas proposé sur ce
+          service.
+        </p>
+      ) : null}
 
       {isStale ? (
         <Notice tone="info">
-          Hors connexion : soldes {seenAtFr(cards.dataUpdatedAt, undefined, cards.data && cards.data.length > 1)}. Ils se mettront à jour dès le retour du réseau.
+          Hors connexion : soldes {seenAtFr(cards.dataUpdatedAt, undefined, cards.data && cards.data.length > 1)}. Ils
+          se mettront à jour dès le retour du réseau.
         </Notice>
       ) : null}
       {cards.isError && !cards.data ? <Notice tone="error">{cards.error.message}</Notice> : null}
       <LotsToCollect />
+      <MyPrepaid />
 
       {cards.data === undefined ? (
         cards.isError ? null : (
@@ -123,11 +123,11 @@ export default function CardsPage() {
                   design={card.shop.design}
                   logoUrl={card.shop.logoUrl}
                   progress={card.progress}
-                  // The shop's rewards line says what is next: the full-card hint would contradict it.
-                  hint={card.rewards && (card.rewards.reachable > 0 || card.rewards.next) ? null : undefined}
+                  hint={cardHint(card.rewards)}
                   footer={
                     <>
-                      <RewardsLine card={card} />
+                      <CardRewardsLine mode={card.progress.mode} rewards={card.rewards} />
+                      <CardOffersLine mode={card.progress.mode} offers={card.offers} />
                       <CardFooter card={card} />
                       {isStale ? (
                         <p className="mt-1 text-xs font-medium" data-testid="card-seen-at">
@@ -138,6 +138,22 @@ export default function CardsPage() {
                   }
                 />
               </Link>
+              {card.offers?.some((o) => o.kind === "reward" && !o.claimed) ? (
+                <div className="mt-2">
+                  <ButtonLink to="/vip" variant="secondary" full>
+                    Recevoir mon offre<span className="sr-only"> de {card.shop.name}</span>
+                  </ButtonLink>
+                </div>
+              ) : null}
+              <div className="mt-2 flex flex-col gap-2">
+                <WalletButtons cardId={card.id} shopName={card.shop.name} />
+                <Link
+                  to={`/parrainer?shop=${card.shop.slug}`}
+                  className="self-start rounded-lg px-1 py-2 text-sm font-semibold text-brand-800 underline dark:text-brand-200"
+                >
+                  Parrainer un proche chez {card.shop.name}
+                </Link>
+              </div>
             </li>
           ))}
         </ul>

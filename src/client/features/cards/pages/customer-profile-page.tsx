@@ -1,14 +1,24 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useLocation, useParams } from "react-router";
-import { formatDateMedium, formatDateTime, formatNumber, formatSigned, plural } from "../../../../domain/format.ts";
+import {
+  capitalize,
+  formatAmount,
+  formatDateMedium,
+  formatDateTime,
+  formatNumber,
+  formatSigned,
+  unitWord,
+} from "../../../../domain/format.ts";
+import { visitsFr } from "../../../../domain/phrases.ts";
 import { ErrorView } from "../../../components/errors/error-view.tsx";
 import { NOT_FOUND_HEADING_FR } from "../../../components/errors/route-error.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { TextareaField } from "../../../components/ui/textarea-field.tsx";
-import { api, ApiError, unwrap } from "../../../lib/api-client.ts";
+import { api, ApiError, errorFields, errorText, unwrap } from "../../../lib/api-client.ts";
+import { cardsKeys } from "../api/keys.ts";
 import { adjustmentOutcomeFr } from "../../../../domain/loyalty/adjustments.ts";
 import { adjustCard } from "../api/counter.ts";
 
@@ -22,16 +32,14 @@ const box = "rounded-2xl border border-stone-200 bg-white p-4 shadow-sm dark:bor
 export default function CustomerProfilePage() {
   const { id = "" } = useParams();
   const { pathname } = useLocation();
-  const query = useQuery({ queryKey: ["profiles", id], queryFn: () => getProfile(id), retry: false });
+  const query = useQuery({ queryKey: cardsKeys.profile(id), queryFn: () => getProfile(id), retry: false });
   if (query.isPending) return <p className="px-5 py-8 text-center text-stone-600">Chargement…</p>;
   if (query.isError) {
     if (query.error instanceof ApiError && query.error.status === 404)
       return <ErrorView status={404} title={NOT_FOUND_HEADING_FR} message={`Page not found: ${pathname}`} />;
     return (
       <div className="mx-auto max-w-md px-5 py-8">
-        <Notice tone="error">
-          {query.error instanceof ApiError ? query.error.message : "Le profil n'a pas pu être chargé."}
-        </Notice>
+        <Notice tone="error">{errorText(query.error, "Le profil n'a pas pu être chargé.")}</Notice>
       </div>
     );
   }
@@ -62,7 +70,7 @@ export default function CustomerProfilePage() {
                 <li key={c.slug} className="flex justify-between gap-3">
                   <span className="font-medium">{c.shopName}</span>
                   <span className="text-stone-700 dark:text-stone-300">
-                    {formatNumber(c.balance)} · {plural(c.visits, "passage", "passages")}
+                    {formatAmount(c.mode, c.balance)} · {visitsFr(c.visits)}
                   </span>
                 </li>
               ))}
@@ -78,58 +86,38 @@ export default function CustomerProfilePage() {
 
 function ShopCustomer({ personId, shop }: { personId: string; shop: ShopView }) {
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["profiles", personId] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: cardsKeys.profile(personId) });
   const [delta, setDelta] = useState("");
   const [reason, setReason] = useState("");
-  const [adjustState, setAdjustState] = useState<{
-    busy: boolean;
-    error?: string;
-    fields?: Record<string, string>;
-    done?: string;
-  }>({
-    busy: false,
-  });
   const [note, setNote] = useState(shop.note);
-  const [noteState, setNoteState] = useState<{ busy: boolean; error?: string; done?: boolean }>({ busy: false });
-
-  const onAdjust = async (event: FormEvent) => {
-    event.preventDefault();
-    setAdjustState({ busy: true });
-    try {
-      const result = await adjustCard(shop.shopId, {
-        cardId: shop.card.id,
-        delta: Number(delta),
-        reason,
-        idempotencyKey: crypto.randomUUID(),
-      });
-      setAdjustState({ busy: false, done: adjustmentOutcomeFr(result.status, Number(delta)) });
+  const adjust = useMutation({
+    mutationFn: (change: { delta: number; reason: string }) =>
+      adjustCard(shop.shopId, { cardId: shop.card.id, ...change, idempotencyKey: crypto.randomUUID() }),
+    onSuccess: () => {
       setDelta("");
       setReason("");
-      await refresh();
-    } catch (e) {
-      setAdjustState(
-        e instanceof ApiError
-          ? { busy: false, error: e.message, fields: e.fields }
-          : { busy: false, error: "La correction a échoué. Réessayez." },
-      );
-    }
-  };
-
-  const onNote = async (event: FormEvent) => {
-    event.preventDefault();
-    setNoteState({ busy: true });
-    try {
-      await unwrap(
+      return refresh();
+    },
+  });
+  const saveNote = useMutation({
+    mutationFn: () =>
+      unwrap(
         api.backoffice.shops[":shopId"].customers[":userId"].note.$put({
           param: { shopId: shop.shopId, userId: personId },
           json: { note },
         }),
-      );
-      setNoteState({ busy: false, done: true });
-      await refresh();
-    } catch (e) {
-      setNoteState({ busy: false, error: e instanceof ApiError ? e.message : "La note n'a pas été enregistrée." });
-    }
+      ),
+    onSuccess: refresh,
+  });
+  const adjustFields = errorFields(adjust.error);
+
+  const onAdjust = (event: FormEvent) => {
+    event.preventDefault();
+    adjust.mutate({ delta: Number(delta), reason });
+  };
+  const onNote = (event: FormEvent) => {
+    event.preventDefault();
+    saveNote.mutate();
   };
 
   const headingId = `shop-${shop.shopId}`;
@@ -141,7 +129,7 @@ function ShopCustomer({ personId, shop }: { personId: string; shop: ShopView }) 
       <dl className={`${box} grid grid-cols-2 gap-3`}>
         <div>
           <dt className="text-sm text-stone-600 dark:text-stone-400">Solde</dt>
-          <dd className="text-2xl font-bold tabular-nums">{formatNumber(shop.card.balance)}</dd>
+          <dd className="text-2xl font-bold tabular-nums">{formatAmount(shop.card.mode, shop.card.balance)}</dd>
         </div>
         <div>
           <dt className="text-sm text-stone-600 dark:text-stone-400">Passages</dt>
@@ -149,7 +137,7 @@ function ShopCustomer({ personId, shop }: { personId: string; shop: ShopView }) 
         </div>
         <div>
           <dt className="text-sm text-stone-600 dark:text-stone-400">Cumul</dt>
-          <dd className="tabular-nums">{formatNumber(shop.card.lifetime)}</dd>
+          <dd className="tabular-nums">{formatAmount(shop.card.mode, shop.card.lifetime)}</dd>
         </div>
         <div>
           <dt className="text-sm text-stone-600 dark:text-stone-400">Dernière visite</dt>
@@ -160,40 +148,41 @@ function ShopCustomer({ personId, shop }: { personId: string; shop: ShopView }) 
       <form onSubmit={onAdjust} className={`${box} flex flex-col gap-3`} noValidate aria-label="Corriger le solde">
         <h3 className="font-semibold">Corriger le solde</h3>
         <p className="text-sm text-stone-600 dark:text-stone-400">
-          Un équipier corrige seul dans la limite fixée par la boutique ; au-delà, la correction attend l'accord du
-          propriétaire ou d'un gérant. Personne ne corrige sa propre carte.
+          Un membre de l'équipe corrige sans accord dans la limite fixée par la boutique ; au-delà, la correction attend
+          l'accord de la boutique (propriétaire ou responsable). Personne ne corrige sa propre carte.
         </p>
-        {adjustState.error ? <Notice tone="error">{adjustState.error}</Notice> : null}
-        {adjustState.done ? <Notice tone="success">{adjustState.done}</Notice> : null}
+        {adjust.isError ? (
+          <Notice tone="error">{errorText(adjust.error, "La correction a échoué. Réessayez.")}</Notice>
+        ) : null}
+        {adjust.isSuccess ? (
+          <Notice tone="success">{adjustmentOutcomeFr(adjust.data.status, adjust.variables.delta)}</Notice>
+        ) : null}
         <Field
-          label="Points à ajouter (ou retirer avec -)"
+          label={`${capitalize(unitWord(shop.card.mode, 2))} à ajouter (ou retirer avec -)`}
           inputMode="numeric"
           value={delta}
-          onChange={(e) => setDelta(e.target.value)}
-          error={adjustState.fields?.delta}
+          onValue={setDelta}
+          error={adjustFields.delta}
         />
-        <Field
-          label="Motif"
-          value={reason}
-          onChange={(e) => setReason(e.target.value)}
-          error={adjustState.fields?.reason}
-        />
-        <Button type="submit" isLoading={adjustState.busy}>
+        <Field label="Motif" value={reason} onValue={setReason} error={adjustFields.reason} />
+        <Button type="submit" isLoading={adjust.isPending}>
           Enregistrer la correction
         </Button>
       </form>
 
       <form onSubmit={onNote} className={`${box} flex flex-col gap-3`} noValidate aria-label="Note privée">
-        {noteState.error ? <Notice tone="error">{noteState.error}</Notice> : null}
-        {noteState.done ? <Notice tone="success">Note enregistrée.</Notice> : null}
+        {saveNote.isError ? (
+          <Notice tone="error">{errorText(saveNote.error, "La note n'a pas été enregistrée.")}</Notice>
+        ) : null}
+        {saveNote.isSuccess ? <Notice tone="success">Note enregistrée.</Notice> : null}
         <TextareaField
           label="Note privée (visible de l'équipe seulement)"
           value={note}
           maxLength={2000}
           rows={3}
-          onChange={(e) => setNote(e.target.value)}
+          onValue={setNote}
         />
-        <Button type="submit" variant="secondary" isLoading={noteState.busy}>
+        <Button type="submit" variant="secondary" isLoading={saveNote.isPending}>
           Enregistrer la note
         </Button>
       </form>

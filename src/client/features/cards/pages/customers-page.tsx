@@ -1,16 +1,19 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { formatAmountFr } from "../../../../domain/loyalty/scan-rules.ts";
 import { CUSTOMER_SORTS } from "../../../../domain/schemas/cards.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { backofficeFileUrl } from "../../../lib/download-file.ts";
 import type { ShopOverview } from "../../../components/back-office/shop-overview.ts";
 import { type CustomersFilter, customersQuery, useCustomers } from "../api/list-customers.ts";
-import { BackofficeError, BackofficePage, PageSkeleton } from "../../../components/back-office/back-office-page.tsx";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { CustomerHistory } from "../components/customer-history.tsx";
 import { DownloadButton } from "../../../components/ui/download-button.tsx";
+import { CustomerFilters } from "../components/customer-filters.tsx";
+import { labelOptions, SelectField } from "../../../components/ui/select-field.tsx";
 import { useDebounced } from "../../../lib/use-debounced.ts";
-import { formatDateMedium, formatNumber, personName, plural } from "../../../../domain/format.ts";
+import { formatAmount, formatDateMedium, personName, plural } from "../../../../domain/format.ts";
 
 const SORT_LABELS: Record<(typeof CUSTOMER_SORTS)[number], string> = {
   lastVisit: "Dernier passage",
@@ -35,39 +38,26 @@ function CustomersBody({ shop }: { shop: ShopOverview }) {
 
   return (
     <>
-      <div className="flex flex-col gap-3 rounded-2xl border border-stone-200 bg-white p-4 shadow-sm sm:flex-row sm:items-end dark:border-stone-800 dark:bg-stone-900">
-        <label className="flex flex-1 flex-col gap-1.5 text-sm font-medium">
-          Rechercher un client
-          <input
-            type="search"
-            value={search}
-            onChange={(e) => {
-              setSearch(e.target.value);
-              setLimit(PAGE);
-            }}
-            placeholder="Nom, prénom ou e-mail"
-            className="min-h-12 rounded-xl border border-stone-300 bg-white px-4 text-base dark:border-stone-700 dark:bg-stone-900"
-          />
-        </label>
+      <CustomerFilters
+        search={search}
+        onSearch={(next) => {
+          setSearch(next);
+          setLimit(PAGE);
+        }}
+        placeholder="Nom, prénom ou e-mail"
+      >
         <div className="flex gap-2">
-          <label className="flex flex-1 flex-col gap-1.5 text-sm font-medium">
-            Trier par
-            <select
-              value={sort}
-              onChange={(e) => {
-                const next = e.target.value as typeof sort;
-                setSort(next);
-                setOrder(next === "name" ? "asc" : "desc");
-              }}
-              className="min-h-12 rounded-xl border border-stone-300 bg-white px-3 text-base dark:border-stone-700 dark:bg-stone-900"
-            >
-              {CUSTOMER_SORTS.map((s) => (
-                <option key={s} value={s}>
-                  {SORT_LABELS[s]}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SelectField
+            label="Trier par"
+            className="flex-1"
+            value={sort}
+            onChange={(e) => {
+              const next = e.target.value as typeof sort;
+              setSort(next);
+              setOrder(next === "name" ? "asc" : "desc");
+            }}
+            options={labelOptions(CUSTOMER_SORTS, SORT_LABELS)}
+          />
           <button
             type="button"
             onClick={() => setOrder((o) => (o === "asc" ? "desc" : "asc"))}
@@ -77,12 +67,12 @@ function CustomersBody({ shop }: { shop: ShopOverview }) {
             {order === "asc" ? "↑" : "↓"}
           </button>
         </div>
-      </div>
+      </CustomerFilters>
 
       {customers.isPending ? (
-        <PageSkeleton />
+        <Skeleton />
       ) : customers.isError ? (
-        <BackofficeError error={customers.error} onRetry={() => customers.refetch()} />
+        <LoadError error={customers.error} onRetry={() => customers.refetch()} />
       ) : (
         <>
           <div className="flex flex-wrap items-center justify-between gap-3">
@@ -124,9 +114,9 @@ function CustomersBody({ shop }: { shop: ShopOverview }) {
                       ) : null}
                     </div>
                     <p className="shrink-0 text-right font-bold tabular-nums text-brand-800 sm:text-left dark:text-brand-200">
-                      {formatAmountFr(shop.mode, c.balance)}
+                      {formatAmount(shop.mode, c.balance)}
                       <span className="block text-xs font-normal text-stone-600 dark:text-stone-400">
-                        {formatNumber(c.lifetime)} au total
+                        {formatAmount(shop.mode, c.lifetime)} au total
                       </span>
                     </p>
                   </div>
@@ -186,8 +176,8 @@ function CustomersBody({ shop }: { shop: ShopOverview }) {
 /** /admin/liste-clients: the shop's customers, searchable and sortable, with a CSV export. */
 export default function CustomersPage() {
   return (
-    <BackofficePage title="Clients" lead="Vos clients, leurs soldes et leurs passages.">
+    <BackOfficeFrame scope="shop" title="Clients" lead="Vos clients, leurs soldes et leurs passages.">
       {(shop) => <CustomersBody shop={shop} />}
-    </BackofficePage>
+    </BackOfficeFrame>
   );
 }

@@ -5,13 +5,17 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Checkbox, Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { errorText } from "../../../lib/api-client.ts";
 import { useForm } from "../../../lib/use-form.ts";
 import { useDeleteDoublePoints } from "../api/delete-double-points.ts";
 import { type DoublePointsPeriod, useDoublePoints } from "../api/list-double-points.ts";
 import { useSaveDoublePoints } from "../api/save-double-points.ts";
-import { BackofficeError, BackofficePage, PageSkeleton } from "../../../components/back-office/back-office-page.tsx";
-import { formatPeriod, localIsoDate } from "../../../../domain/format.ts";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { type CardMode, formatPeriod, localIsoDate } from "../../../../domain/format.ts";
+import { multipliedFr } from "../../../../domain/phrases.ts";
+import { ConfirmBox } from "../../../components/ui/confirm-box.tsx";
 
 const SHORT_DAYS = ["L", "M", "M", "J", "V", "S", "D"];
 
@@ -23,6 +27,30 @@ function statusOf(p: DoublePointsPeriod, today: string): { label: string; classN
   if (p.startDate && p.startDate > today)
     return { label: "À venir", className: "bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-100" };
   return { label: "Active", className: "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100" };
+}
+
+/** [name, label, default value] of one end of a range. */
+type RangeEnd = readonly [name: string, label: string, defaultValue: string];
+
+/** Two dates or two times side by side: where the operation starts and where it ends. */
+function RangeFields({
+  type,
+  from,
+  to,
+  errors,
+}: {
+  type: "date" | "time";
+  from: RangeEnd;
+  to: RangeEnd;
+  errors: Partial<Record<string, string>>;
+}) {
+  return (
+    <div className="grid grid-cols-2 gap-3 [&>*]:min-w-0">
+      {[from, to].map(([name, label, defaultValue]) => (
+        <Field key={name} label={label} name={name} type={type} defaultValue={defaultValue} error={errors[name]} />
+      ))}
+    </div>
+  );
 }
 
 function PeriodForm({
@@ -85,22 +113,12 @@ function PeriodForm({
           ))}
         </SelectField>
       </div>
-      <div className="grid grid-cols-2 gap-3 [&>*]:min-w-0">
-        <Field
-          label="Début (facultatif)"
-          name="startDate"
-          type="date"
-          defaultValue={period?.startDate ?? localIsoDate()}
-          error={e.startDate}
-        />
-        <Field
-          label="Fin (facultatif)"
-          name="endDate"
-          type="date"
-          defaultValue={period?.endDate ?? ""}
-          error={e.endDate}
-        />
-      </div>
+      <RangeFields
+        type="date"
+        errors={e}
+        from={["startDate", "Début (facultatif)", period?.startDate ?? localIsoDate()]}
+        to={["endDate", "Fin (facultatif)", period?.endDate ?? ""]}
+      />
       <fieldset>
         <legend className="text-sm font-medium text-stone-800 dark:text-stone-200">
           Jours (aucun coché : tous les jours)
@@ -123,24 +141,14 @@ function PeriodForm({
             </label>
           ))}
         </div>
-        {e.weekdays ? <p className="mt-1 text-sm font-medium text-red-700">{e.weekdays}</p> : null}
+        {e.weekdays ? <p className="mt-1 text-sm font-medium text-red-700 dark:text-red-400">{e.weekdays}</p> : null}
       </fieldset>
-      <div className="grid grid-cols-2 gap-3 [&>*]:min-w-0">
-        <Field
-          label="De (facultatif)"
-          name="startTime"
-          type="time"
-          defaultValue={period?.startTime ?? ""}
-          error={e.startTime}
-        />
-        <Field
-          label="À (facultatif)"
-          name="endTime"
-          type="time"
-          defaultValue={period?.endTime ?? ""}
-          error={e.endTime}
-        />
-      </div>
+      <RangeFields
+        type="time"
+        errors={e}
+        from={["startTime", "De (facultatif)", period?.startTime ?? ""]}
+        to={["endTime", "À (facultatif)", period?.endTime ?? ""]}
+      />
       <Checkbox name="isActive" label="Opération active" defaultChecked={period?.isActive ?? true} />
       <div className="flex flex-col gap-2 sm:flex-row">
         <Button type="submit" isLoading={form.isSubmitting} className="sm:flex-1">
@@ -156,19 +164,19 @@ function PeriodForm({
 
 function PeriodItem({
   shopId,
+  mode,
   period,
   today,
   onEdit,
 }: {
   shopId: string;
+  mode: CardMode;
   period: DoublePointsPeriod;
   today: string;
   onEdit: () => void;
 }) {
   const remove = useDeleteDoublePoints(shopId);
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const status = statusOf(period, today);
   return (
     <li className="rounded-2xl border border-stone-200 bg-white p-4 shadow-sm dark:border-stone-800 dark:bg-stone-900">
@@ -185,60 +193,51 @@ function PeriodItem({
             <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${status.className}`}>{status.label}</span>
           </div>
           <p className="mt-1 text-sm text-stone-700 dark:text-stone-300">
-            <span className="sr-only">Points ×{period.multiplier}. </span>
+            <span className="sr-only">{multipliedFr(mode, period.multiplier)}. </span>
             {formatPeriod(period)}
           </p>
         </div>
       </div>
       {confirming ? (
-        <div className="mt-3 rounded-xl bg-red-50 p-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-100">
-          <p>Supprimer « {period.label} » ? Les points déjà doublés restent acquis.</p>
-          <div className="mt-2 flex gap-2">
-            <Button
-              variant="danger"
-              isLoading={busy}
-              onClick={async () => {
-                setBusy(true);
-                setError(null);
-                try {
-                  await remove(period.id);
-                } catch (err) {
-                  setError(err instanceof ApiError ? err.message : "La suppression a échoué.");
-                  setBusy(false);
-                }
-              }}
-            >
-              Supprimer
-            </Button>
-            <Button variant="secondary" onClick={() => setConfirming(false)}>
-              Annuler
-            </Button>
-          </div>
-        </div>
+        <ConfirmBox
+          className="mt-3"
+          label={`Supprimer « ${period.label} »`}
+          confirmLabel="Supprimer"
+          // Still busy once deleted: the list is about to drop it.
+          isLoading={remove.isPending || remove.isSuccess}
+          onConfirm={() => remove.mutate(period.id)}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>Supprimer « {period.label} » ? Les passages déjà multipliés restent acquis.</p>
+        </ConfirmBox>
       ) : (
         <div className="mt-3 flex gap-2">
           <Button variant="secondary" onClick={onEdit} className="!min-h-10 !px-4 text-sm">
             Modifier<span className="sr-only"> « {period.label} »</span>
           </Button>
-          <Button variant="ghost" onClick={() => setConfirming(true)} className="!min-h-10 !px-4 text-sm !text-red-700">
+          <Button
+            variant="ghost"
+            onClick={() => setConfirming(true)}
+            className="!min-h-10 !px-4 text-sm !text-red-700 dark:!text-red-400"
+          >
             Supprimer<span className="sr-only"> « {period.label} »</span>
           </Button>
         </div>
       )}
-      {error ? (
+      {remove.isError ? (
         <div className="mt-2">
-          <Notice tone="error">{error}</Notice>
+          <Notice tone="error">{errorText(remove.error, "La suppression a échoué.")}</Notice>
         </div>
       ) : null}
     </li>
   );
 }
 
-function DoublePointsBody({ shopId }: { shopId: string }) {
+function DoublePointsBody({ shopId, mode }: { shopId: string; mode: CardMode }) {
   const periods = useDoublePoints(shopId);
   const [editing, setEditing] = useState<string | null>(null);
-  if (periods.isPending) return <PageSkeleton />;
-  if (periods.isError) return <BackofficeError error={periods.error} onRetry={() => periods.refetch()} />;
+  if (periods.isPending) return <Skeleton />;
+  if (periods.isError) return <LoadError error={periods.error} onRetry={() => periods.refetch()} />;
   const today = localIsoDate();
   return (
     <>
@@ -252,7 +251,9 @@ function DoublePointsBody({ shopId }: { shopId: string }) {
       {periods.data.length === 0 && editing !== "new" ? (
         <div className="rounded-2xl border border-dashed border-stone-300 p-6 text-center text-stone-700 dark:border-stone-700 dark:text-stone-300">
           <p className="font-semibold">Aucune opération pour l'instant</p>
-          <p className="mt-1 text-sm">Exemple : points ×2 le mardi de 14 h à 17 h, pour remplir les heures creuses.</p>
+          <p className="mt-1 text-sm">
+            Exemple : {multipliedFr(mode, 2).toLowerCase()} le mardi de 14 h à 17 h, pour remplir les heures creuses.
+          </p>
         </div>
       ) : (
         <ul className="flex flex-col gap-3">
@@ -262,7 +263,14 @@ function DoublePointsBody({ shopId }: { shopId: string }) {
                 <PeriodForm shopId={shopId} period={p} onDone={() => setEditing(null)} />
               </li>
             ) : (
-              <PeriodItem key={p.id} shopId={shopId} period={p} today={today} onEdit={() => setEditing(p.id)} />
+              <PeriodItem
+                key={p.id}
+                shopId={shopId}
+                mode={mode}
+                period={p}
+                today={today}
+                onEdit={() => setEditing(p.id)}
+              />
             ),
           )}
         </ul>
@@ -274,11 +282,12 @@ function DoublePointsBody({ shopId }: { shopId: string }) {
 /** /admin/points-double: periods when each visit earns more (dates, weekdays, hours, multiplier). */
 export default function DoublePointsPage() {
   return (
-    <BackofficePage
+    <BackOfficeFrame
+      scope="shop"
       title="Points doublés"
-      lead="Multipliez les points à certaines dates, certains jours ou certaines heures : idéal pour les heures creuses."
+      lead="Multipliez ce que rapporte un passage à certaines dates, certains jours ou certaines heures : idéal pour les heures creuses."
     >
-      {(shop) => <DoublePointsBody shopId={shop.id} />}
-    </BackofficePage>
+      {(shop) => <DoublePointsBody shopId={shop.id} mode={shop.mode} />}
+    </BackOfficeFrame>
   );
 }

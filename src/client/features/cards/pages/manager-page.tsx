@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { z } from "zod";
 import { parsePersonalCode } from "../../../../domain/loyalty/personal-code.ts";
@@ -8,12 +8,13 @@ import { adjustmentOutcomeFr } from "../../../../domain/loyalty/adjustments.ts";
 import { adjustmentSchema, creditVisitFormSchema } from "../../../../domain/schemas/cards.ts";
 import { Glyph } from "../../../components/loyalty/glyph.tsx";
 import { Button } from "../../../components/ui/button.tsx";
-import { Field } from "../../../components/ui/field.tsx";
+import { EmailField, Field, NumberField } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { useForm } from "../../../lib/use-form.ts";
 import { randomKey } from "../../../lib/random-key.ts";
-import { Section } from "../../../components/back-office/back-office-page.tsx";
+import { PrepaidSale } from "../../../components/prepaid/prepaid-sale.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import {
   adjustCard,
   type CounterCustomer,
@@ -22,17 +23,19 @@ import {
   type TodayScan,
   todayScansQueryOptions,
 } from "../api/counter.ts";
-import { CounterShopPicker, useCounterShop } from "../components/counter-shop.tsx";
+import { useCounterShop } from "../components/counter-shop.tsx";
 import { formatClock, formatMoment, formatSigned } from "../../../../domain/format.ts";
+import { creditedTodayFr } from "../../../../domain/phrases.ts";
 import { cardsKeys } from "../api/keys.ts";
 import { useMutationFn } from "../../../lib/use-mutation-fn.ts";
+import { Form } from "../../../components/ui/form.tsx";
+import { PurchaseAmountField } from "../components/purchase-amount-field.tsx";
 
 const emailFormSchema = z.object({ email: emailSchema });
 const correctionSchema = adjustmentSchema.pick({ delta: true, reason: true });
 
 const fullName = (c: { firstName: string | null; lastName: string | null; email?: string | null }) =>
   [c.firstName, c.lastName].filter(Boolean).join(" ") || c.email || "Client";
-
 
 /**
  * A key per attempt: made at the first submit, kept through retries after a network failure, dropped once the
@@ -51,16 +54,32 @@ function useAttemptKey() {
   };
 }
 
-function CreditVisit({ shopId, presetCode, onDone }: { shopId: string; presetCode: string | null; onDone: () => void }) {
+function CreditVisit({
+  shopId,
+  presetCode,
+  onDone,
+}: {
+  shopId: string;
+  presetCode: string | null;
+  onDone: () => void;
+}) {
   const credit = useMutationFn(creditVisit);
   const attempt = useAttemptKey();
   const [result, setResult] = useState<{ accepted: boolean; text: string } | null>(null);
-  const form = useForm(creditVisitFormSchema, async ({ code, email }) => {
+  const form = useForm(creditVisitFormSchema, async ({ code, email, amountCents }) => {
     setResult(null);
     try {
-      const answer = await credit(shopId, { code: code ?? undefined, email: email ?? undefined, idempotencyKey: attempt.current() });
+      const answer = await credit(shopId, {
+        code: code ?? undefined,
+        email: email ?? undefined,
+        amountCents: amountCents ?? undefined,
+        idempotencyKey: attempt.current(),
+      });
       attempt.done();
-      setResult({ accepted: answer.accepted, text: `${answer.accepted ? "Crédité" : "Non crédité"} · ${fullName(answer.customer)} : ${answer.message}` });
+      setResult({
+        accepted: answer.accepted,
+        text: `${answer.accepted ? "Crédité" : "Non crédité"} · ${fullName(answer.customer)} : ${answer.message}`,
+      });
       onDone();
     } catch (error) {
       // A refusal by the server (unknown e-mail, own card) is final; a network failure keeps the key for the retry.
@@ -73,8 +92,7 @@ function CreditVisit({ shopId, presetCode, onDone }: { shopId: string; presetCod
       title="Créditer un passage"
       lead="Pour un client sans appareil photo : son code client (dans l'app : Mes cartes › Ma carte client), ou l'e-mail d'un client déjà inscrit chez vous. Les mêmes règles s'appliquent (délai entre deux passages, limite du jour)."
     >
-      <form onSubmit={form.handleSubmit} noValidate className="flex flex-col gap-3" key={presetCode ?? "credit"}>
-        {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
+      <Form key={presetCode ?? "credit"} form={form} className="flex flex-col gap-3" submit="Créditer le passage">
         {result ? <Notice tone={result.accepted ? "success" : "info"}>{result.text}</Notice> : null}
         <Field
           label="Code client"
@@ -86,16 +104,25 @@ function CreditVisit({ shopId, presetCode, onDone }: { shopId: string; presetCod
           hint="Scannez-le avec « Valider une récompense », ou tapez les 8 caractères."
           error={form.fieldErrors.code}
         />
-        <Field label="Ou e-mail d'un client de la boutique" name="email" type="email" autoComplete="off" autoCapitalize="none" error={form.fieldErrors.email} />
-        <Button type="submit" full isLoading={form.isSubmitting}>
-          Créditer le passage
-        </Button>
-      </form>
+        <EmailField label="Ou e-mail d'un client de la boutique" autoComplete="off" error={form.fieldErrors.email} />
+        <PurchaseAmountField
+          hint="Pour une carte qui donne des points selon le montant."
+          error={form.fieldErrors.amountCents}
+        />
+      </Form>
     </Section>
   );
 }
 
-function Correction({ shopId, preset, onDone }: { shopId: string; preset: { email: string; nonce: number } | null; onDone: () => void }) {
+function Correction({
+  shopId,
+  preset,
+  onDone,
+}: {
+  shopId: string;
+  preset: { email: string; nonce: number } | null;
+  onDone: () => void;
+}) {
   const adjust = useMutationFn(adjustCard);
   const attempt = useAttemptKey();
   const [customer, setCustomer] = useState<CounterCustomer | null>(null);
@@ -108,7 +135,12 @@ function Correction({ shopId, preset, onDone }: { shopId: string; preset: { emai
   const correctionForm = useForm(correctionSchema, async ({ delta, reason }) => {
     if (!customer) return;
     try {
-      const result = await adjust(shopId, { cardId: customer.cardId, delta, reason, idempotencyKey: attempt.current() });
+      const result = await adjust(shopId, {
+        cardId: customer.cardId,
+        delta,
+        reason,
+        idempotencyKey: attempt.current(),
+      });
       attempt.done();
       setCustomer({ ...customer, balance: result.card.balance });
       setSaved(
@@ -136,16 +168,27 @@ function Correction({ shopId, preset, onDone }: { shopId: string; preset: { emai
   }, [preset, shopId, setFormError]);
 
   return (
-    <Section title="Corriger une erreur" lead="Un passage crédité deux fois, un tampon oublié : la correction et son motif restent dans l'historique du client.">
-      <form onSubmit={lookupForm.handleSubmit} noValidate className="flex flex-col gap-3" key={preset?.nonce ?? "lookup"}>
-        {lookupForm.formError ? <Notice tone="error">{lookupForm.formError}</Notice> : null}
-        <Field label="E-mail du client à corriger" name="email" type="email" autoComplete="off" autoCapitalize="none" defaultValue={preset?.email ?? ""} error={lookupForm.fieldErrors.email} />
+    <Section
+      title="Corriger une erreur"
+      lead="Un passage crédité deux fois, un tampon oublié : la correction et son motif restent dans l'historique du client."
+    >
+      <Form key={preset?.nonce ?? "lookup"} form={lookupForm} className="flex flex-col gap-3">
+        <EmailField
+          label="E-mail du client à corriger"
+          autoComplete="off"
+          defaultValue={preset?.email ?? ""}
+          error={lookupForm.fieldErrors.email}
+        />
         <Button type="submit" variant="secondary" full isLoading={lookupForm.isSubmitting}>
           Rechercher la carte
         </Button>
-      </form>
+      </Form>
       {customer ? (
-        <form onSubmit={correctionForm.handleSubmit} noValidate className="mt-5 flex flex-col gap-3 border-t border-stone-200 pt-5 dark:border-stone-800">
+        <form
+          onSubmit={correctionForm.handleSubmit}
+          noValidate
+          className="mt-5 flex flex-col gap-3 border-t border-stone-200 pt-5 dark:border-stone-800"
+        >
           <div className="rounded-xl bg-stone-50 p-4 dark:bg-stone-950">
             <p className="font-semibold">{fullName(customer)}</p>
             <p className="text-sm text-stone-700 dark:text-stone-300">
@@ -155,16 +198,20 @@ function Correction({ shopId, preset, onDone }: { shopId: string; preset: { emai
           </div>
           {saved ? <Notice tone="success">{saved}</Notice> : null}
           {correctionForm.formError ? <Notice tone="error">{correctionForm.formError}</Notice> : null}
-          <Field
+          <NumberField
             label="À ajouter ou retirer"
             name="delta"
-            type="number"
-            inputMode="numeric"
             step={1}
             hint="Par exemple -1 pour retirer un tampon crédité par erreur, 2 pour en ajouter deux."
             error={correctionForm.fieldErrors.delta}
           />
-          <Field label="Motif" name="reason" maxLength={200} placeholder="Passage crédité deux fois" error={correctionForm.fieldErrors.reason} />
+          <Field
+            label="Motif"
+            name="reason"
+            maxLength={200}
+            placeholder="Passage crédité deux fois"
+            error={correctionForm.fieldErrors.reason}
+          />
           <Button type="submit" full isLoading={correctionForm.isSubmitting}>
             Enregistrer la correction
           </Button>
@@ -184,7 +231,9 @@ function TodayRow({ scan, onCorrect }: { scan: TodayScan; onCorrect: (email: str
   const { customer } = scan;
   return (
     <li className="flex items-start gap-3 py-3">
-      <span className="w-16 shrink-0 whitespace-nowrap pt-0.5 text-sm font-semibold tabular-nums text-stone-700 dark:text-stone-300">{formatClock(new Date(scan.createdAt))}</span>
+      <span className="w-16 shrink-0 whitespace-nowrap pt-0.5 text-sm font-semibold tabular-nums text-stone-700 dark:text-stone-300">
+        {formatClock(new Date(scan.createdAt))}
+      </span>
       <div className="min-w-0 flex-1">
         <p className="truncate font-semibold">{fullName(customer)}</p>
         <p className="text-sm text-stone-600 dark:text-stone-400">
@@ -200,11 +249,17 @@ function TodayRow({ scan, onCorrect }: { scan: TodayScan; onCorrect: (email: str
         ) : null}
       </div>
       <div className="flex shrink-0 flex-col items-end gap-1">
-        <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${OUTCOME_TONE[scan.outcome] ?? "bg-stone-100 text-stone-800 dark:bg-stone-800 dark:text-stone-200"}`}>
+        <span
+          className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${OUTCOME_TONE[scan.outcome] ?? "bg-stone-100 text-stone-800 dark:bg-stone-800 dark:text-stone-200"}`}
+        >
           {scan.outcomeLabel}
         </span>
         {customer.email && customer.cardId ? (
-          <button type="button" onClick={() => onCorrect(customer.email as string)} className="min-h-9 rounded-lg px-2 text-sm font-semibold text-brand-800 hover:bg-brand-50 dark:text-brand-200 dark:hover:bg-stone-800">
+          <button
+            type="button"
+            onClick={() => onCorrect(customer.email as string)}
+            className="min-h-9 rounded-lg px-2 text-sm font-semibold text-brand-800 hover:bg-brand-50 dark:text-brand-200 dark:hover:bg-stone-800"
+          >
             Corriger
           </button>
         ) : null}
@@ -241,7 +296,6 @@ export default function ManagerPage() {
         <h1 className="text-2xl font-bold tracking-tight">Comptoir</h1>
         {counter.shopName ? <p className="mt-1 text-stone-700 dark:text-stone-300">{counter.shopName}</p> : null}
       </div>
-      <CounterShopPicker counter={counter} />
       <Link
         to={`/reader?boutique=${encodeURIComponent(shopId)}`}
         className="flex items-center gap-4 rounded-2xl bg-brand-700 p-5 text-white shadow-sm hover:bg-brand-800"
@@ -258,8 +312,9 @@ export default function ManagerPage() {
         <CreditVisit shopId={shopId} presetCode={presetCode} onDone={refresh} />
         <Correction shopId={shopId} preset={preset} onDone={refresh} />
       </div>
+      <PrepaidSale shopId={shopId} />
 
-      <Section title="Passages du jour" lead={today.data ? `${credited} passage${credited > 1 ? "s" : ""} crédité${credited > 1 ? "s" : ""} sur ${scans.length} aujourd'hui.` : undefined}>
+      <Section title="Passages du jour" lead={scans.length > 0 ? creditedTodayFr(credited, scans.length) : undefined}>
         {today.isError ? <Notice tone="error">{today.error.message}</Notice> : null}
         {today.isPending ? (
           <p className="text-sm text-stone-600 dark:text-stone-400">Chargement…</p>

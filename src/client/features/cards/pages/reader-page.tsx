@@ -1,73 +1,10 @@
-import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { CODE_STEP_SECONDS } from "../../../../domain/loyalty/scan-code.ts";
-import { SCAN_OUTCOME_LABELS_FR, scanMessageFr } from "../../../../domain/loyalty/scan-rules.ts";
-import { displayShortCode } from "../../../../domain/loyalty/short-code.ts";
 import { APP_DESIGN } from "../../../components/loyalty/loyalty-card.tsx";
 import { StampIcon } from "../../../components/loyalty/stamp-icon.tsx";
-import { QrImage } from "../../../components/qr/qr-image.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { useCounterCode } from "../api/counter-code.ts";
+import { CodeSquare, Countdown, ShortCode, SuspendedCounter, useWakeLock } from "../components/counter-code-panel.tsx";
 import { CounterShopPicker, useCounterShop } from "../components/counter-shop.tsx";
-import { cardsKeys } from "../api/keys.ts";
-
-/** A ring emptying over the 30 s of a code, and the seconds left. */
-function Countdown({ endsAt, foreground }: { endsAt: number; foreground: string }) {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), 250);
-    return () => window.clearInterval(timer);
-  }, []);
-  const left = Math.max(0, Math.min(CODE_STEP_SECONDS, (endsAt - now) / 1000));
-  const radius = 26;
-  const circumference = 2 * Math.PI * radius;
-  return (
-    <div className="flex items-center gap-3">
-      <svg viewBox="0 0 64 64" className="size-16 -rotate-90" aria-hidden="true">
-        <circle cx="32" cy="32" r={radius} fill="none" stroke={foreground} strokeOpacity="0.25" strokeWidth="6" />
-        <circle
-          cx="32"
-          cy="32"
-          r={radius}
-          fill="none"
-          stroke={foreground}
-          strokeWidth="6"
-          strokeLinecap="round"
-          strokeDasharray={circumference}
-          strokeDashoffset={circumference * (1 - left / CODE_STEP_SECONDS)}
-          style={{ transition: "stroke-dashoffset 250ms linear" }}
-        />
-      </svg>
-      <p className="text-lg font-semibold">
-        Nouveau code dans <span className="tabular-nums">{Math.ceil(left)}</span> s
-      </p>
-    </div>
-  );
-}
-
-/** Keeps a counter tablet's screen on while the code is shown (Screen Wake Lock API, where there is one). */
-function useWakeLock() {
-  useEffect(() => {
-    if (!("wakeLock" in navigator)) return;
-    let lock: WakeLockSentinel | null = null;
-    const request = () => {
-      if (document.visibilityState === "visible") {
-        navigator.wakeLock
-          .request("screen")
-          .then((l) => {
-            lock = l;
-          })
-          .catch(() => {});
-      }
-    };
-    request();
-    document.addEventListener("visibilitychange", request);
-    return () => {
-      document.removeEventListener("visibilitychange", request);
-      void lock?.release().catch(() => {});
-    };
-  }, []);
-}
 
 /**
  * /reader (staff): the counter's QR code, big enough to scan from a step away, renewed every 30 s (fetched again
@@ -83,10 +20,14 @@ function CounterTopBar({
 }) {
   return (
     <div className={`${className} flex items-center justify-between gap-3 px-4 pt-3`}>
-      <Link to="/manager" className="rounded-lg px-3 py-2 text-sm font-semibold underline-offset-4 hover:underline">
+      <Link
+        to="/manager"
+        className="shrink-0 rounded-lg px-3 py-2 text-sm font-semibold underline-offset-4 hover:underline"
+      >
         ← Comptoir
       </Link>
-      <div className="w-56 text-stone-900">
+      {/* Narrower than the screen at 320 px (it pushed the page 29 px sideways at its fixed 224 px). */}
+      <div className="min-w-0 max-w-64 flex-1">
         <CounterShopPicker counter={counter} />
       </div>
     </div>
@@ -98,7 +39,8 @@ export default function ReaderPage() {
   const { shopId } = counter;
   useWakeLock();
   // The live code, or offline the one of this step among the codes fetched ahead (counter-code.ts).
-  const { code: current, ...code } = useCounterCode(shopId);
+  const counterCode = useCounterCode(shopId);
+  const { code: current, ...code } = counterCode;
   const design = current?.shop.design ?? APP_DESIGN;
   const name = current?.shop.name ?? counter.shopName ?? "Votre boutique";
 
@@ -119,29 +61,7 @@ export default function ReaderPage() {
   // A suspended shop shows no code at all (a shopper would scan it for nothing): the screen says why, in the words
   // a shopper's scan gets (issue 25 row 2).
   if (current?.shop.status === "suspended") {
-    return (
-      <div className="flex min-h-dvh flex-col bg-stone-900 text-white">
-        <CounterTopBar counter={counter} />
-        <div className="flex flex-1 flex-col items-center justify-center gap-4 px-6 pb-10 text-center" role="alert">
-          <h1 className="text-4xl font-black tracking-tight">{SCAN_OUTCOME_LABELS_FR.suspended}</h1>
-          <p className="max-w-md text-xl">
-            {scanMessageFr({
-              outcome: "suspended",
-              shopName: name,
-              mode: "stamps",
-              delta: 0,
-              multiplier: 1,
-              nextAt: null,
-              timezone: "Europe/Paris",
-              now: new Date(),
-            })}
-          </p>
-          <p className="max-w-md text-base text-stone-300">
-            Aucun code n'est affiché tant que la boutique est suspendue.
-          </p>
-        </div>
-      </div>
-    );
+    return <SuspendedCounter shopName={name} topBar={<CounterTopBar counter={counter} />} />;
   }
 
   return (
@@ -154,30 +74,11 @@ export default function ReaderPage() {
       </span>
       <CounterTopBar counter={counter} className="relative" />
       <div className="relative flex flex-1 flex-col items-center justify-center gap-6 px-6 pb-8 pt-2 landscape:flex-row landscape:gap-12">
-        <div className="aspect-square w-[min(86vw,60vh)] rounded-3xl bg-white p-3 shadow-2xl landscape:w-auto landscape:h-[min(78vh,55vw)]">
-          {current ? (
-            <QrImage text={current.url} label={`QR code à scanner pour valider un passage chez ${name}`} />
-          ) : (
-            <div
-              className="flex size-full flex-col items-center justify-center gap-3 p-6 text-center text-stone-800"
-              role="status"
-            >
-              {code.isError || !code.isPending ? (
-                <p className="font-semibold">
-                  Connexion perdue : le code ne peut pas être renouvelé. Nouvel essai dans quelques secondes…
-                </p>
-              ) : (
-                <>
-                  <span
-                    className="size-10 animate-spin rounded-full border-4 border-brand-700 border-t-transparent"
-                    aria-hidden="true"
-                  />
-                  <p className="font-semibold">Préparation du code…</p>
-                </>
-              )}
-            </div>
-          )}
-        </div>
+        <CodeSquare
+          counterCode={counterCode}
+          shopName={name}
+          className="w-[min(86vw,60vh)] landscape:h-[min(78vh,55vw)] landscape:w-auto"
+        />
         {current?.shortCode ? <ShortCode code={current.shortCode} /> : null}
         <div className="flex max-w-md flex-col items-center gap-4 text-center landscape:items-start landscape:text-left">
           {current?.shop.logoUrl ? (
@@ -192,18 +93,6 @@ export default function ReaderPage() {
           ) : null}
         </div>
       </div>
-    </div>
-  );
-}
-
-/** The code to type on /scanner when a camera fails: big, spaced, in two groups of three. */
-function ShortCode({ code }: { code: string }) {
-  return (
-    <div className="relative -mt-2 flex flex-col items-center text-center landscape:mt-0">
-      <p className="text-sm font-semibold">Pas de caméra ? Tapez ce code dans l'application :</p>
-      <p className="font-mono text-4xl font-black tracking-[0.2em] tabular-nums" data-testid="short-code">
-        {displayShortCode(code)}
-      </p>
     </div>
   );
 }

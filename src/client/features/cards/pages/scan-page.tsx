@@ -2,12 +2,12 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from "react-router";
 import { SCAN_UID_PATTERN, type ScanCode } from "../../../../domain/loyalty/scan-code.ts";
-import { formatAmountFr } from "../../../../domain/loyalty/scan-rules.ts";
 import { Glyph, GlyphBadge, type GlyphName, type GlyphTone } from "../../../components/loyalty/glyph.tsx";
 import { APP_DESIGN, LoyaltyCard, readableOn } from "../../../components/loyalty/loyalty-card.tsx";
 import { Button, ButtonLink } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { ApiError, errorText } from "../../../lib/api-client.ts";
+import { SCAN_KEYS } from "../api/keys.ts";
 import { useMe } from "../../../lib/me.ts";
 import { useShopByScan } from "../api/get-shop-by-scan.ts";
 import { postScan, type ScanAnswer } from "../api/post-scan.ts";
@@ -15,11 +15,18 @@ import { postScanClaim } from "../api/post-scan-claim.ts";
 import { keepOfflineScan, OFFLINE_SCAN_SENT } from "../api/offline-scans.ts";
 import { deviceId } from "../../../lib/device-id.ts";
 import { attemptIdempotencyKey, endAttempt, keepClaim, pendingClaim } from "../api/scan-keys.ts";
-import { formatMoment } from "../../../../domain/format.ts";
+import { formatAmount, formatMoment } from "../../../../domain/format.ts";
+import { multipliedFr } from "../../../../domain/phrases.ts";
+import { useMyCards } from "../../../components/loyalty/my-cards-query.ts";
+import { WalletButtons } from "../components/wallet-buttons.tsx";
+import { CardRewardsLine, cardHint } from "../components/card-rewards.tsx";
 
 type Outcome = ScanAnswer["outcome"];
 
-const REFUSAL: Record<Exclude<Outcome, "accepted">, { title: string; glyph: GlyphName; tone: GlyphTone; rescan: boolean }> = {
+const REFUSAL: Record<
+  Exclude<Outcome, "accepted">,
+  { title: string; glyph: GlyphName; tone: GlyphTone; rescan: boolean }
+> = {
   cooldown: { title: "Passage déjà crédité", glyph: "clock", tone: "warning", rescan: false },
   daily_cap: { title: "Limite du jour atteinte", glyph: "clock", tone: "warning", rescan: false },
   stale_code: { title: "Ce code a expiré", glyph: "refresh", tone: "warning", rescan: true },
@@ -28,6 +35,9 @@ const REFUSAL: Record<Exclude<Outcome, "accepted">, { title: string; glyph: Glyp
   suspended: { title: "Boutique suspendue", glyph: "alert", tone: "danger", rescan: false },
   unknown_shop: { title: "Boutique inconnue", glyph: "alert", tone: "danger", rescan: true },
   offline_late: { title: "Passage envoyé trop tard", glyph: "clock", tone: "warning", rescan: false },
+  amount_required: { title: "Points selon vos achats", glyph: "alert", tone: "warning", rescan: false },
+  receipt_expired: { title: "Ticket trop ancien", glyph: "clock", tone: "warning", rescan: false },
+  receipt_used: { title: "Ticket déjà utilisé", glyph: "alert", tone: "warning", rescan: false },
 };
 
 type State = { kind: "waiting" } | { kind: "error"; message: string } | { kind: "kept" };
@@ -86,8 +96,7 @@ export default function ScanPage() {
         idempotencyKey: attemptIdempotencyKey(code),
       });
       endAttempt(code);
-      void queryClient.invalidateQueries({ queryKey: ["cards"] });
-      void queryClient.invalidateQueries({ queryKey: ["shops"] });
+      for (const key of SCAN_KEYS) void queryClient.invalidateQueries({ queryKey: [...key] });
       navigate(here, { replace: true, state: { answer: result } });
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) return toSignIn();
@@ -103,7 +112,7 @@ export default function ScanPage() {
         return setState({ kind: "kept" });
       }
       // The key stays: "Réessayer" sends the same one, so a request that did arrive is not credited twice.
-      setState({ kind: "error", message: error instanceof ApiError ? error.message : "Une erreur inattendue est survenue. Réessayez." });
+      setState({ kind: "error", message: errorText(error) });
     }
   }, [code, here, navigate, queryClient, toSignIn]);
 
@@ -151,7 +160,7 @@ export default function ScanPage() {
       <Refusal {...REFUSAL[answer.outcome as Exclude<Outcome, "accepted">]} message={answer.message}>
         {answer.card && answer.shop ? (
           <Link to={`/shop/${answer.shop.slug}`} className="block rounded-3xl focus-visible:outline-offset-4">
-            <LoyaltyCard shopName={answer.shop.name} design={design} logoUrl={shop.data?.logoUrl ?? null} progress={answer.card.progress} />
+            <ScannedCard answer={answer} design={design} logoUrl={shop.data?.logoUrl ?? null} />
           </Link>
         ) : null}
       </Refusal>
@@ -160,9 +169,15 @@ export default function ScanPage() {
   return (
     <div className="mx-auto flex max-w-md flex-col gap-5 px-5 pb-10 pt-8">
       <div className="flex flex-col items-center gap-4 text-center" aria-live="polite">
-        <span className="relative flex size-20 items-center justify-center rounded-full" style={{ background: design.background, color: design.foreground }}>
+        <span
+          className="relative flex size-20 items-center justify-center rounded-full"
+          style={{ background: design.background, color: design.foreground }}
+        >
           {state.kind === "waiting" ? (
-            <span className="size-10 animate-spin rounded-full border-4 border-current border-t-transparent" aria-hidden="true" />
+            <span
+              className="size-10 animate-spin rounded-full border-4 border-current border-t-transparent"
+              aria-hidden="true"
+            />
           ) : (
             <Glyph name="alert" className="size-10" />
           )}
@@ -178,7 +193,9 @@ export default function ScanPage() {
           <Button full onClick={() => void send()}>
             Réessayer
           </Button>
-          <p className="text-center text-sm text-stone-600 dark:text-stone-400">Votre passage ne sera compté qu'une fois, même si vous réessayez.</p>
+          <p className="text-center text-sm text-stone-600 dark:text-stone-400">
+            Votre passage ne sera compté qu'une fois, même si vous réessayez.
+          </p>
         </>
       ) : null}
     </div>
@@ -199,13 +216,58 @@ const CONFETTI = [
   [84, 44, 5, 0],
 ] as const;
 
-function Accepted({ answer, design, logoUrl }: { answer: ScanAnswer; design: typeof APP_DESIGN; logoUrl: string | null }) {
+/**
+ * The card the scan answered with, saying what comes next the way the card does everywhere else: « Prochaine
+ * récompense : Croissant offert (encore 2 tampons) » when the shop names rewards, « Plus qu'un tampon avant votre
+ * récompense » when it names none (issue 25 row 12). The rewards come with my cards, refreshed by the scan (read off
+ * the scan's own hot path); until they match the answer's balance, the card says nothing that might be untrue.
+ */
+function ScannedCard({
+  answer,
+  design,
+  logoUrl,
+  fresh = 0,
+}: {
+  answer: ScanAnswer;
+  design: typeof APP_DESIGN;
+  logoUrl: string | null;
+  fresh?: number;
+}) {
+  const cards = useMyCards();
+  if (!answer.card || !answer.shop) return null;
+  const { id, balance, progress } = answer.card;
+  const mine = cards.data?.find((c) => c.id === id && c.balance === balance);
+  return (
+    <LoyaltyCard
+      shopName={answer.shop.name}
+      design={design}
+      logoUrl={logoUrl}
+      progress={progress}
+      fresh={fresh}
+      hint={mine ? cardHint(mine.rewards) : cards.isFetching ? null : undefined}
+      footer={mine ? <CardRewardsLine mode={progress.mode} rewards={mine.rewards} /> : undefined}
+    />
+  );
+}
+
+function Accepted({
+  answer,
+  design,
+  logoUrl,
+}: {
+  answer: ScanAnswer;
+  design: typeof APP_DESIGN;
+  logoUrl: string | null;
+}) {
   const mode = answer.card?.mode ?? "stamps";
-  const gained = formatAmountFr(mode, answer.delta);
+  const gained = formatAmount(mode, answer.delta);
   const onAccent = readableOn(design.accent);
   return (
     <div className="pb-10">
-      <section className="relative overflow-hidden px-5 pb-16 pt-8 text-center" style={{ background: design.background, color: design.foreground }}>
+      <section
+        className="relative overflow-hidden px-5 pb-16 pt-8 text-center"
+        style={{ background: design.background, color: design.foreground }}
+      >
         {CONFETTI.map(([left, top, size, rotate], i) => (
           <span
             // biome-ignore lint/suspicious/noArrayIndexKey: fixed decoration.
@@ -223,29 +285,40 @@ function Accepted({ answer, design, logoUrl }: { answer: ScanAnswer; design: typ
             aria-hidden="true"
           />
         ))}
-        <span className="relative mx-auto flex size-20 items-center justify-center rounded-full shadow-lg" style={{ background: design.accent, color: onAccent }}>
+        <span
+          className="relative mx-auto flex size-20 items-center justify-center rounded-full shadow-lg"
+          style={{ background: design.accent, color: onAccent }}
+        >
           <Glyph name="check" className="size-11" />
         </span>
         <h1 className="relative mt-4 text-3xl font-black tracking-tight">Passage validé !</h1>
         <p className="relative mt-1 text-5xl font-black tabular-nums">+{gained}</p>
         {answer.multiplier > 1 ? (
-          <p className="relative mt-3 inline-flex rounded-full px-3 py-1 text-sm font-bold" style={{ background: design.accent, color: onAccent }}>
-            Points ×{answer.multiplier}
+          <p
+            className="relative mt-3 inline-flex rounded-full px-3 py-1 text-sm font-bold"
+            style={{ background: design.accent, color: onAccent }}
+          >
+            {multipliedFr(mode, answer.multiplier)}
             {answer.periodLabel ? ` · ${answer.periodLabel}` : ""}
           </p>
         ) : null}
       </section>
       <div className="relative mx-auto -mt-10 flex max-w-md flex-col gap-5 px-5">
-        <div className="rounded-2xl bg-white p-4 text-center font-medium shadow-md ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800" role="status">
+        <div
+          className="rounded-2xl bg-white p-4 text-center font-medium shadow-md ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800"
+          role="status"
+        >
           {answer.message}
         </div>
-        {answer.card && answer.shop ? (
-          <LoyaltyCard shopName={answer.shop.name} design={design} logoUrl={logoUrl} progress={answer.card.progress} fresh={mode === "stamps" ? answer.delta : 1} />
-        ) : null}
+        <ScannedCard answer={answer} design={design} logoUrl={logoUrl} fresh={mode === "stamps" ? answer.delta : 1} />
         {answer.nextAt ? (
           <p className="text-center text-sm text-stone-600 dark:text-stone-400">
             Prochain passage crédité : {formatMoment(answer.nextAt)}.
           </p>
+        ) : null}
+        {answer.card && answer.shop && answer.card.lifetime === answer.delta ? (
+          // The first visit (the card's whole total is this one): the card can go into the phone's wallet.
+          <WalletButtons cardId={answer.card.id} shopName={answer.shop.name} />
         ) : null}
         <div className="grid grid-cols-2 gap-3">
           <ButtonLink to="/cartes-de-fidelite" full>

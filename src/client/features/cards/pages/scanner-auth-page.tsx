@@ -1,10 +1,9 @@
-import { Navigate, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import { parseScanCode } from "../../../../domain/loyalty/scan-code.ts";
 import { safeRedirect } from "../../../../domain/schemas/accounts.ts";
 import { Glyph } from "../../../components/loyalty/glyph.tsx";
 import { APP_DESIGN, readableOn } from "../../../components/loyalty/loyalty-card.tsx";
-import { ButtonLink } from "../../../components/ui/button.tsx";
-import { useMe } from "../../../lib/me.ts";
+import { SignInGate } from "../../../components/sign-in-gate.tsx";
 import { useShopByScan } from "../api/get-shop-by-scan.ts";
 
 /**
@@ -16,45 +15,37 @@ export default function ScannerAuthPage() {
   const redirect = safeRedirect(params.get("redirect"), "/scanner");
   const code = parseScanCode(redirect);
   const shop = useShopByScan(code?.scanUid ?? null);
-  const { data: me, isPending } = useMe();
-
-  // Already signed in (e.g. came back with the browser's back button): straight to the code.
-  if (!isPending && me) return <Navigate to={redirect} replace />;
-
   const design = shop.data?.design ?? APP_DESIGN;
-  const withRedirect = (path: string) => `${path}?redirect=${encodeURIComponent(redirect)}`;
   return (
-    <div className="mx-auto flex max-w-md flex-col gap-6 px-5 pb-10 pt-8">
-      <div className="flex flex-col items-center gap-4 text-center">
-        {shop.data?.logoUrl ? (
-          <img src={shop.data.logoUrl} alt="" className="size-20 rounded-3xl object-cover shadow-md" />
-        ) : (
-          <span
-            className="flex size-20 items-center justify-center rounded-3xl shadow-md"
-            style={{ background: design.background, color: design.foreground }}
-            aria-hidden="true"
-          >
-            <Glyph name="qr" className="size-10" />
-          </span>
-        )}
-        <h1 className="text-2xl font-bold tracking-tight">
-          {shop.data ? `Votre passage chez ${shop.data.name}` : "Connectez-vous pour valider votre passage"}
-        </h1>
-        <p className="text-stone-700 dark:text-stone-300">
-          Pour créditer ce passage sur votre carte de fidélité, connectez-vous ou créez votre compte gratuit. Vous
-          reviendrez ici aussitôt après, et votre passage sera compté une seule fois.
-        </p>
-      </div>
-
-      <div className="flex flex-col gap-3">
-        <ButtonLink to={withRedirect("/signup")} full className="shadow-md" style={{ background: design.background, color: readableOn(design.background) }}>
-          Créer mon compte
-        </ButtonLink>
-        <ButtonLink to={withRedirect("/login")} variant="secondary" full>
-          J'ai déjà un compte
-        </ButtonLink>
-      </div>
-
+    <SignInGate
+      redirect={redirect}
+      signUpLook={{
+        className: "shadow-md",
+        style: { background: design.background, color: readableOn(design.background) },
+      }}
+      top={
+        <div className="flex flex-col items-center gap-4 text-center">
+          {shop.data?.logoUrl ? (
+            <img src={shop.data.logoUrl} alt="" className="size-20 rounded-3xl object-cover shadow-md" />
+          ) : (
+            <span
+              className="flex size-20 items-center justify-center rounded-3xl shadow-md"
+              style={{ background: design.background, color: design.foreground }}
+              aria-hidden="true"
+            >
+              <Glyph name="qr" className="size-10" />
+            </span>
+          )}
+          <h1 className="text-2xl font-bold tracking-tight">
+            {shop.data ? `Votre passage chez ${shop.data.name}` : "Connectez-vous pour valider votre passage"}
+          </h1>
+          <p className="text-stone-700 dark:text-stone-300">
+            Pour créditer ce passage sur votre carte de fidélité, connectez-vous ou créez votre compte gratuit. Vous
+            reviendrez ici aussitôt après, et votre passage sera compté une seule fois.
+          </p>
+        </div>
+      }
+    >
       <ul className="flex flex-col gap-3 rounded-2xl bg-white p-5 text-sm text-stone-700 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:text-stone-300 dark:ring-stone-800">
         <li className="flex gap-3">
           <Glyph name="card" className="size-5 shrink-0 text-brand-700 dark:text-brand-200" />
@@ -65,6 +56,6 @@ export default function ScannerAuthPage() {
           Un compte gratuit, sans publicité : créé en moins d'une minute.
         </li>
       </ul>
-    </div>
+    </SignInGate>
   );
 }

@@ -1,12 +1,14 @@
-import { type FormEvent, useCallback, useEffect, useId, useState } from "react";
+import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { useNavigate } from "react-router";
 import { parseScanCode, type ScanCode, scanUrl } from "../../../../domain/loyalty/scan-code.ts";
 import { normaliseShortCode } from "../../../../domain/loyalty/short-code.ts";
-import { ApiError } from "../../../lib/api-client.ts";
+import { errorText } from "../../../lib/api-client.ts";
 import { resolveShortCode } from "../api/resolve-short-code.ts";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
+import { CameraVideo } from "../../../components/qr/camera-video.tsx";
+import { CodeEntry } from "../../../components/qr/code-entry.tsx";
 import { type CameraProblem, type QrReading, useQrCamera } from "../../../components/qr/use-qr-camera.ts";
 
 /** The French explanation of each camera problem. */
@@ -78,13 +80,7 @@ export default function ScannerPage() {
       </div>
 
       <div className="relative aspect-[3/4] w-full overflow-hidden rounded-3xl bg-stone-900 shadow-lg ring-1 ring-white/10">
-        <video
-          ref={videoRef}
-          className={`absolute inset-0 size-full object-cover ${camera.kind === "scanning" ? "" : "invisible"}`}
-          muted
-          playsInline
-          aria-label="Image de la caméra"
-        />
+        <CameraVideo videoRef={videoRef} isScanning={camera.kind === "scanning"} />
         {camera.kind === "scanning" ? (
           <div className="pointer-events-none absolute inset-0 flex items-center justify-center" aria-hidden="true">
             <div className="relative size-[68%]">
@@ -142,7 +138,6 @@ export default function ScannerPage() {
 
 /** Without a camera: type the short code shown under the counter's QR code (or paste its link). */
 function ManualEntry({ onCode }: { onCode: (code: ScanCode) => void }) {
-  const id = useId();
   const [error, setError] = useState<string | null>(null);
   const [isResolving, setResolving] = useState(false);
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -157,7 +152,7 @@ function ManualEntry({ onCode }: { onCode: (code: ScanCode) => void }) {
         setError(null);
         return onCode({ scanUid, token, poster: null });
       } catch (e) {
-        return setError(e instanceof ApiError ? e.message : "Une erreur inattendue est survenue. Réessayez.");
+        return setError(errorText(e));
       } finally {
         setResolving(false);
       }
@@ -169,35 +164,19 @@ function ManualEntry({ onCode }: { onCode: (code: ScanCode) => void }) {
     onCode(code);
   };
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate className="flex flex-col gap-3 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800">
+    <CodeEntry
+      label="Tapez le code de 6 caractères affiché sous le QR code du comptoir (ou collez son lien)."
+      placeholder="Par exemple K7M 4PX"
+      error={error}
+      busy={isResolving}
+      submitLabel="Valider le code"
+      onSubmit={(e) => void submit(e)}
+      className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800"
+    >
       <h2 className="flex items-center gap-2 text-lg font-semibold">
         <Glyph name="keyboard" className="size-5" />
         Saisir le code
       </h2>
-      <label htmlFor={id} className="text-sm text-stone-700 dark:text-stone-300">
-        Tapez le code de 6 caractères affiché sous le QR code du comptoir (ou collez son lien).
-      </label>
-      <input
-        id={id}
-        name="code"
-        autoComplete="off"
-        autoCapitalize="characters"
-        spellCheck={false}
-        placeholder="Par exemple K7M 4PX"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className={`min-h-12 rounded-xl border bg-white px-4 text-base text-stone-900 placeholder:text-stone-500 dark:bg-stone-950 dark:text-stone-100 ${
-          error ? "border-red-600" : "border-stone-300 dark:border-stone-700"
-        }`}
-      />
-      {error ? (
-        <p id={`${id}-error`} className="text-sm font-medium text-red-700 dark:text-red-400" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <Button type="submit" variant="secondary" full isLoading={isResolving}>
-        Valider le code
-      </Button>
-    </form>
+    </CodeEntry>
   );
 }

@@ -1,19 +1,17 @@
 import { useState } from "react";
 import { useSearchParams } from "react-router";
-import {
-  formatAmountFr,
-  SCAN_OUTCOME_LABELS_FR,
-  SCAN_OUTCOMES,
-  type ScanOutcome,
-} from "../../../../domain/loyalty/scan-rules.ts";
+import { SCAN_OUTCOME_LABELS_FR, SCAN_OUTCOMES, type ScanOutcome } from "../../../../domain/loyalty/scan-rules.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { backofficeFileUrl } from "../../../lib/download-file.ts";
 import type { ShopOverview } from "../../../components/back-office/shop-overview.ts";
 import { type Scan, type ScansFilter, scansQuery, useScans } from "../api/list-scans.ts";
-import { BackofficeError, BackofficePage, PageSkeleton } from "../../../components/back-office/back-office-page.tsx";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { CorrectionsFeed } from "../components/corrections-feed.tsx";
+import { FlaggedItem } from "../components/flagged-item.tsx";
 import { DownloadButton } from "../../../components/ui/download-button.tsx";
-import { formatDateTime, personName, plural } from "../../../../domain/format.ts";
+import { formatAmount, formatDateTime, personName, plural } from "../../../../domain/format.ts";
 
 const PAGE = 100;
 
@@ -34,17 +32,7 @@ function OutcomeBadge({ scan }: { scan: Scan }) {
 
 function ScanItem({ scan, mode }: { scan: Scan; mode: ShopOverview["mode"] }) {
   return (
-    <li
-      className={`rounded-2xl border bg-white p-4 shadow-sm dark:bg-stone-900 ${
-        scan.isFlagged ? "border-amber-400 border-l-8 dark:border-amber-600" : "border-stone-200 dark:border-stone-800"
-      }`}
-    >
-      {scan.isFlagged ? (
-        <p className="mb-2 flex items-start gap-1.5 text-sm font-semibold text-amber-900 dark:text-amber-200">
-          <span aria-hidden="true">⚠</span>
-          <span>À vérifier : {scan.flagLabels.join(" · ")}</span>
-        </p>
-      ) : null}
+    <FlaggedItem flagged={scan.isFlagged} labels={scan.flagLabels}>
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
           <p className="truncate font-semibold">{personName(scan.customer)}</p>
@@ -57,7 +45,7 @@ function ScanItem({ scan, mode }: { scan: Scan; mode: ShopOverview["mode"] }) {
           {scan.delta !== 0 ? (
             <span className="text-sm font-bold tabular-nums text-brand-800 dark:text-brand-200">
               {scan.delta > 0 ? "+" : ""}
-              {formatAmountFr(mode, scan.delta)}
+              {formatAmount(mode, scan.delta)}
               {scan.multiplier > 1 ? ` (×${scan.multiplier})` : ""}
             </span>
           ) : null}
@@ -67,7 +55,7 @@ function ScanItem({ scan, mode }: { scan: Scan; mode: ShopOverview["mode"] }) {
         <time dateTime={scan.createdAt}>{formatDateTime(scan.createdAt)}</time> · {scan.methodLabel}
         {scan.deviceLabel ? ` · ${scan.deviceLabel}` : ""}
       </p>
-    </li>
+    </FlaggedItem>
   );
 }
 
@@ -145,14 +133,16 @@ function ScansBody({ shop }: { shop: ShopOverview }) {
           Alertes seulement
         </label>
         {badRange ? (
-          <p className="col-span-2 text-sm font-medium text-red-700 sm:col-span-4">La fin doit suivre le début.</p>
+          <p className="col-span-2 text-sm font-medium text-red-700 dark:text-red-400 sm:col-span-4">
+            La fin doit suivre le début.
+          </p>
         ) : null}
       </fieldset>
 
       {scans.isPending ? (
-        <PageSkeleton />
+        <Skeleton />
       ) : scans.isError ? (
-        <BackofficeError error={scans.error} onRetry={() => scans.refetch()} />
+        <LoadError error={scans.error} onRetry={() => scans.refetch()} />
       ) : (
         <>
           <div className="flex flex-wrap items-center justify-between gap-3">
@@ -202,7 +192,8 @@ function ScansBody({ shop }: { shop: ShopOverview }) {
  */
 export default function ScansPage() {
   return (
-    <BackofficePage
+    <BackOfficeFrame
+      scope="shop"
       title="Passages"
       lead="Chaque scan de votre code, crédité ou refusé, et pourquoi ; chaque correction de solde faite par l'équipe."
     >
@@ -212,6 +203,6 @@ export default function ScansPage() {
           <ScansBody shop={shop} />
         </>
       )}
-    </BackofficePage>
+    </BackOfficeFrame>
   );
 }

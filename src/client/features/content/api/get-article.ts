@@ -4,7 +4,7 @@ import { contentKeys } from "./keys.ts";
 
 export type ArticleKind = "blog" | "presentation";
 
-export const getArticle = (kind: ArticleKind, slug: string) =>
+const getArticle = (kind: ArticleKind, slug: string) =>
   unwrap(api.content[":kind"][":slug"].$get({ param: { kind, slug } })).then((r) => r.article);
 
 export const articleQueryOptions = (kind: ArticleKind, slug: string) =>
@@ -12,5 +12,3 @@ export const articleQueryOptions = (kind: ArticleKind, slug: string) =>
 
 /** The article the route's loader already fetched. */
 export const useArticle = (kind: ArticleKind, slug: string) => useSuspenseQuery(articleQueryOptions(kind, slug));
-
-export type Article = Awaited<ReturnType<typeof getArticle>>;

@@ -3,7 +3,7 @@ import { api, unwrap } from "../../../lib/api-client.ts";
 import type { ArticleKind } from "./get-article.ts";
 import { contentKeys } from "./keys.ts";
 
-export const listArticles = (kind: ArticleKind) =>
+const listArticles = (kind: ArticleKind) =>
   unwrap(api.content[":kind"].$get({ param: { kind } })).then((r) => r.articles);
 
 export const articlesQueryOptions = (kind: ArticleKind) =>

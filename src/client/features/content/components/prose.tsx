@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 
 /** Long-form text: readable measure, spacing and link colours for Markdown or JSX content. */
-export const PROSE_CLASS = [
+const PROSE_CLASS = [
   "text-[1.0625rem] leading-relaxed text-stone-800 dark:text-stone-200",
   "[&_h2]:mt-8 [&_h2]:mb-3 [&_h2]:text-xl [&_h2]:font-bold [&_h2]:tracking-tight [&_h2]:text-stone-900 dark:[&_h2]:text-stone-50",
   "[&_h3]:mt-6 [&_h3]:mb-2 [&_h3]:text-lg [&_h3]:font-semibold",

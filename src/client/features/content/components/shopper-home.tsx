@@ -1,10 +1,10 @@
-import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { CardsGlance } from "../../../components/cards-glance.tsx";
 import { WonLotsGlance } from "../../../components/contests/won-lots.tsx";
 import { ButtonLink } from "../../../components/ui/button.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import type { Me } from "../../../lib/me.ts";
-import { LatestArticles, PANEL } from "./latest-articles.tsx";
+import { LatestArticles } from "./latest-articles.tsx";
 import { SiteFooter } from "./site-footer.tsx";
 
 /** The signed-in shopper's home (its own chunk: a visitor never downloads it). */
@@ -36,15 +36,6 @@ function Tile({
   );
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className={`p-5 ${PANEL}`}>
-      <h2 className="text-lg font-semibold">{title}</h2>
-      {children}
-    </section>
-  );
-}
-
 export default function ShopperHome({ me }: { me: Me }) {
   const ownShop = me.memberships.find((m) => m.role === "owner");
   const staffShop = me.memberships.find((m) => m.role !== "owner");
@@ -69,11 +60,11 @@ export default function ShopperHome({ me }: { me: Me }) {
 
         <CardsGlance />
 
-        <Section title="Boutiques près de chez vous">
-          <p className="mt-1 text-stone-700 dark:text-stone-300">
-            Les commerces de votre quartier qui proposent une carte Fidèle.
-          </p>
-          <div className="mt-4 grid grid-cols-2 gap-3">
+        <Section
+          title="Boutiques près de chez vous"
+          lead="Les commerces de votre quartier qui proposent une carte Fidèle."
+        >
+          <div className="grid grid-cols-2 gap-3">
             <ButtonLink to="/boutique-a-proximite" variant="secondary" full>
               À proximité
             </ButtonLink>

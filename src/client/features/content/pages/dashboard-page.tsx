@@ -6,19 +6,7 @@ import { Notice } from "../../../components/ui/notice.tsx";
 import { Card } from "../../../components/ui/page.tsx";
 import { type Me, useMe } from "../../../lib/me.ts";
 import { useActivity } from "../api/get-activity.ts";
-import { formatDate, formatTimeOfDay } from "../../../../domain/format.ts";
-
-const sameDay = (a: Date, b: Date) => a.toDateString() === b.toDateString();
-
-/** "aujourd'hui à 14:05", "hier à 09:12", or "3 mars 2026". */
-export function formatLastSeen(iso: string, now = new Date()): string {
-  const date = new Date(iso);
-  if (sameDay(date, now)) return `aujourd'hui à ${formatTimeOfDay(date)}`;
-  const yesterday = new Date(now);
-  yesterday.setDate(now.getDate() - 1);
-  if (sameDay(date, yesterday)) return `hier à ${formatTimeOfDay(date)}`;
-  return `le ${formatDate(date)}`;
-}
+import { formatDate, formatMoment } from "../../../../domain/format.ts";
 
 const PROFILE_FIELDS = [
   { key: "firstName", label: "Prénom" },
@@ -92,7 +80,7 @@ export default function DashboardPage() {
             {activity.data?.memberSince ? formatDate(activity.data.memberSince) : <span className="text-stone-500">…</span>}
           </Row>
           <Row label="Dernière activité">
-            {activity.data ? (activity.data.lastSeen ? formatLastSeen(activity.data.lastSeen) : "maintenant") : <span className="text-stone-500">…</span>}
+            {activity.data ? (activity.data.lastSeen ? formatMoment(activity.data.lastSeen) : "maintenant") : <span className="text-stone-500">…</span>}
           </Row>
           <Row label="Sessions ouvertes" to="/protected" action="Gérer">
             {activity.data ? activity.data.activeSessions : <span className="text-stone-500">…</span>}

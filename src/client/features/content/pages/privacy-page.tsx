@@ -108,7 +108,7 @@ export default function PrivacyPage() {
 
           <Section title="Cookies et stockage sur votre appareil">
             <p>
-              Fidèle utilise un seul cookie, indispensable pour vous garder connecté, et garde sur votre appareil quelques
+              Fidèle utilise un seul cookie, indispensable pour garder votre session ouverte, et garde sur votre appareil quelques
               préférences (thème clair ou sombre, choix d'installation de l'application). Aucun cookie publicitaire ni outil
               de mesure d'audience tiers n'est utilisé ; aucun consentement n'est donc demandé pour ces éléments.
             </p>

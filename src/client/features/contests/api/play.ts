@@ -1,4 +1,4 @@
-import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { FeaturedSlot } from "../../../../domain/contests/schemas.ts";
 import { myContestsQueryOptions } from "../../../components/contests/won-lots.tsx";
 import { api, unwrap } from "../../../lib/api-client.ts";
@@ -6,7 +6,7 @@ import { deviceId } from "../../../lib/device-id.ts";
 import { contestsKeys } from "./keys.ts";
 
 /** The shopper's side: open contests, mine, a contest's public page and règlement, entering and spinning. */
-export const listOpenContests = (near: { lat: number; lng: number } | null) =>
+const listOpenContests = (near: { lat: number; lng: number } | null) =>
   unwrap(api.contests.$get({ query: near ? { lat: near.lat, lng: near.lng } : {} }));
 export const useOpenContests = (near: { lat: number; lng: number } | null) =>
   useQuery(queryOptions({ queryKey: contestsKeys.open(near), queryFn: () => listOpenContests(near) }));
@@ -14,7 +14,7 @@ export type ContestSummary = Awaited<ReturnType<typeof listOpenContests>>["conte
 
 export const useMyContests = (enabled: boolean) => useQuery(myContestsQueryOptions(enabled));
 
-export const getPublicContest = (id: string) => unwrap(api.contests[":id"].$get({ param: { id } }));
+const getPublicContest = (id: string) => unwrap(api.contests[":id"].$get({ param: { id } }));
 export const usePublicContest = (id: string | null) =>
   useQuery(
     queryOptions({
@@ -25,46 +25,49 @@ export const usePublicContest = (id: string | null) =>
   );
 export type PublicContest = Awaited<ReturnType<typeof getPublicContest>>;
 
-export const getRules = (id: string, version: number | null) =>
+const getRules = (id: string, version: number | null) =>
   unwrap(api.contests[":id"].rules.$get({ param: { id }, query: version ? { version } : {} }));
 export const useRules = (id: string, version: number | null) =>
   useQuery(queryOptions({ queryKey: contestsKeys.rules(id, version), queryFn: () => getRules(id, version) }));
 
-export const getFeatured = (slot: FeaturedSlot) => unwrap(api.contests.featured[":slot"].$get({ param: { slot } }));
+const getFeatured = (slot: FeaturedSlot) => unwrap(api.contests.featured[":slot"].$get({ param: { slot } }));
 export const useFeatured = (slot: FeaturedSlot) =>
   useQuery(queryOptions({ queryKey: contestsKeys.featured(slot), queryFn: () => getFeatured(slot) }));
 
 /** The phone's device id goes with every entry: one person, one entry (src/domain/contests/one-person.ts). */
 const playBody = (marketingConsent: boolean) => ({ marketingConsent, deviceId: deviceId() ?? null });
 
-export const spin = (id: string, marketingConsent: boolean) =>
+const spin = (id: string, marketingConsent: boolean) =>
   unwrap(api.contests[":id"].spin.$post({ param: { id }, json: playBody(marketingConsent) }));
-export type SpinResult = Awaited<ReturnType<typeof spin>>;
 
-export function usePlay() {
+/** Enters a draw; the contests shown (mine, the open ones) follow. */
+export function useEnterDraw() {
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["contests"] });
-  return {
-    enter: async (id: string, marketingConsent: boolean) => {
-      const result = await unwrap(api.contests[":id"].enter.$post({ param: { id }, json: playBody(marketingConsent) }));
-      await refresh();
-      return result;
-    },
-    spin: async (id: string, marketingConsent: boolean) => {
-      const result = await spin(id, marketingConsent);
-      // Refreshed after the wheel stops (the page calls refresh), so the result is not given away early.
-      return result;
-    },
-    refresh,
-  };
+  return useMutation({
+    mutationFn: ({ id, marketingConsent }: { id: string; marketingConsent: boolean }) =>
+      unwrap(api.contests[":id"].enter.$post({ param: { id }, json: playBody(marketingConsent) })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: contestsKeys.all() }),
+  });
+}
+
+/**
+ * Spins a wheel. The contests shown are refreshed only once the wheel stops (`refresh`, called by the page), so
+ * the result is not given away early.
+ */
+export function useSpin() {
+  const queryClient = useQueryClient();
+  const mutation = useMutation({
+    mutationFn: ({ id, marketingConsent }: { id: string; marketingConsent: boolean }) => spin(id, marketingConsent),
+  });
+  return { ...mutation, refresh: () => queryClient.invalidateQueries({ queryKey: contestsKeys.all() }) };
 }
 
 /** The platform admin pins a contest to a featured page (or unpins it with null). */
 export function usePinFeatured(slot: FeaturedSlot) {
   const queryClient = useQueryClient();
-  return async (contestId: string | null) => {
-    const result = await unwrap(api.contests.featured[":slot"].$put({ param: { slot }, json: { contestId } }));
-    await queryClient.invalidateQueries({ queryKey: contestsKeys.featured(slot) });
-    return result;
-  };
+  return useMutation({
+    mutationFn: (contestId: string | null) =>
+      unwrap(api.contests.featured[":slot"].$put({ param: { slot }, json: { contestId } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: contestsKeys.featured(slot) }),
+  });
 }

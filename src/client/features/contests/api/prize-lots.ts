@@ -1,14 +1,14 @@
-import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { PrizeLotInput } from "../../../../domain/contests/schemas.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { contestsKeys } from "./keys.ts";
 
 /** GET/POST/PUT/DELETE …/prize-lots: the shop's stock of prizes. */
-export const listPrizeLots = (shopId: string) =>
+const listPrizeLots = (shopId: string) =>
   unwrap(api.backoffice.shops[":shopId"]["prize-lots"].$get({ param: { shopId } }));
 
-export const prizeLotsQueryOptions = (shopId: string) =>
-  queryOptions({ queryKey: contestsKeys.part(shopId, "prize-lots"), queryFn: () => listPrizeLots(shopId) });
+const prizeLotsQueryOptions = (shopId: string) =>
+  queryOptions({ queryKey: contestsKeys.prizeLots(shopId), queryFn: () => listPrizeLots(shopId) });
 
 export const usePrizeLots = (shopId: string) => useQuery(prizeLotsQueryOptions(shopId));
 export type PrizeLot = Awaited<ReturnType<typeof listPrizeLots>>["lots"][number];
@@ -24,19 +24,21 @@ const updateLot = (shopId: string, lotId: string, json: PrizeLotInput) =>
 const archiveLot = (shopId: string, lotId: string) =>
   unwrap(api.backoffice.shops[":shopId"]["prize-lots"][":lotId"].$delete({ param: { shopId, lotId } }));
 
-/** Creates (no id) or updates a lot, or archives one; then refreshes the shop's back-office data. */
-export function usePrizeLotActions(shopId: string) {
+/** Creates (no id) or updates a lot; then refreshes the shop's back-office data (contests show their lots). */
+export function useSavePrizeLot(shopId: string) {
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: contestsKeys.shop(shopId) });
-  return {
-    save: async (lotId: string | null, input: PrizeLotInput) => {
-      const lot = lotId ? await updateLot(shopId, lotId, input) : await createLot(shopId, input);
-      await refresh();
-      return lot;
-    },
-    archive: async (lotId: string) => {
-      await archiveLot(shopId, lotId);
-      await refresh();
-    },
-  };
+  return useMutation({
+    mutationFn: ({ lotId, input }: { lotId: string | null; input: PrizeLotInput }) =>
+      lotId ? updateLot(shopId, lotId, input) : createLot(shopId, input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: contestsKeys.shop(shopId) }),
+  });
+}
+
+/** Takes a lot out of the stock (archived: the lots already won keep it). */
+export function useArchivePrizeLot(shopId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (lotId: string) => archiveLot(shopId, lotId),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: contestsKeys.shop(shopId) }),
+  });
 }

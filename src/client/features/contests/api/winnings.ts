@@ -5,18 +5,17 @@ import { contestsKeys } from "./keys.ts";
 export type WinningsFilter = { q: string; status: "all" | "to_hand_over" | "handed_over" | "expired" | "redrawn" };
 
 /** GET …/contest-winnings: every lot won in the shop, searchable. */
-export const listWinnings = (shopId: string, filter: WinningsFilter) =>
+const listWinnings = (shopId: string, filter: WinningsFilter) =>
   unwrap(api.backoffice.shops[":shopId"]["contest-winnings"].$get({ param: { shopId }, query: filter }));
 
-export const winningsQueryOptions = (shopId: string, filter: WinningsFilter) =>
+const winningsQueryOptions = (shopId: string, filter: WinningsFilter) =>
   queryOptions({
-    queryKey: contestsKeys.part(shopId, "contest-winnings", filter),
+    queryKey: contestsKeys.winnings(shopId, filter),
     queryFn: () => listWinnings(shopId, filter),
     placeholderData: keepPreviousData,
   });
 
 export const useWinnings = (shopId: string, filter: WinningsFilter) => useQuery(winningsQueryOptions(shopId, filter));
-export type Winning = Awaited<ReturnType<typeof listWinnings>>["winnings"][number];
 
 /** The CSV export's address (downloaded by the browser with the session cookie). */
 export const winningsCsvUrl = (shopId: string, filter: WinningsFilter) =>

@@ -5,8 +5,8 @@ import { Button, ButtonLink } from "../../../components/ui/button.tsx";
 import { Checkbox } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { useMe } from "../../../lib/me.ts";
-import { type ContestSummary, usePlay } from "../api/play.ts";
-import { errorText } from "./contests-frame.tsx";
+import { type ContestSummary, useEnterDraw } from "../api/play.ts";
+import { errorText } from "../../../lib/api-client.ts";
 
 /** Where a signed-out person goes to take part: the sign-in gate, then back here. */
 export const authGate = (back: string) => `/jeux-concours-auth?redirect=${encodeURIComponent(back)}`;
@@ -15,30 +15,20 @@ export const authGate = (back: string) => `/jeux-concours-auth?redirect=${encode
  * Taking part in a draw: one button. Consent to the shop's offers is a separate box, unticked, never a condition
  * (RGPD art. 7(4)).
  */
-export function EnterDraw({ contest }: { contest: ContestSummary }) {
+function EnterDraw({ contest }: { contest: ContestSummary }) {
   const me = useMe();
-  const play = usePlay();
+  const enter = useEnterDraw();
   const [consent, setConsent] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const left = contest.entriesPerPerson - contest.myEntries;
   if (!me.isPending && !me.data)
     return <ButtonLink to={authGate(`/jeu-concours?concours=${contest.id}`)}>Se connecter pour participer</ButtonLink>;
-  const enter = async () => {
-    setBusy(true);
-    setMessage(null);
-    try {
-      await play.enter(contest.id, consent);
-      setMessage({ tone: "success", text: "C'est noté : vous participez au tirage. Bonne chance !" });
-    } catch (e) {
-      setMessage({ tone: "error", text: errorText(e) });
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
     <div className="flex flex-col gap-3">
-      {message ? <Notice tone={message.tone}>{message.text}</Notice> : null}
+      {enter.isSuccess ? (
+        <Notice tone="success">C'est noté : vous participez au tirage. Bonne chance !</Notice>
+      ) : enter.isError ? (
+        <Notice tone="error">{errorText(enter.error)}</Notice>
+      ) : null}
       {left > 0 ? (
         <>
           <Checkbox
@@ -46,7 +36,10 @@ export function EnterDraw({ contest }: { contest: ContestSummary }) {
             checked={consent}
             onChange={(e) => setConsent(e.target.checked)}
           />
-          <Button onClick={() => void enter()} isLoading={busy}>
+          <Button
+            onClick={() => enter.mutate({ id: contest.id, marketingConsent: consent })}
+            isLoading={enter.isPending}
+          >
             {contest.myEntries > 0 ? "Participer encore" : "Participer au tirage"}
           </Button>
         </>

@@ -1,6 +1,6 @@
 import { formatDateTime, formatNumber, plural } from "../../../../domain/format.ts";
 import { useEntrantGroups } from "../api/entrant-groups.ts";
-import { LoadError } from "./contests-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
 
 /**
  * The owner's view before the draw (issue 22 row 3): groups of accounts presumed to be one person, and whose

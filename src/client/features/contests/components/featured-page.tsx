@@ -7,7 +7,8 @@ import { SelectField } from "../../../components/ui/select-field.tsx";
 import { useMe } from "../../../lib/me.ts";
 import { useFeatured, useOpenContests, usePinFeatured } from "../api/play.ts";
 import { ContestCard } from "./contest-card.tsx";
-import { errorText, LoadError } from "./contests-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { errorText } from "../../../lib/api-client.ts";
 import { Verification } from "./verification.tsx";
 
 /** For the platform admin: which open contest this page shows. */
@@ -15,18 +16,7 @@ function PinControl({ slot, pinnedId }: { slot: FeaturedSlot; pinnedId: string |
   const open = useOpenContests(null);
   const pin = usePinFeatured(slot);
   const [choice, setChoice] = useState(pinnedId ?? "");
-  const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(null);
-  const save = async () => {
-    try {
-      await pin(choice || null);
-      setMessage({
-        tone: "success",
-        text: choice ? "Jeu mis en avant sur cette page." : "Plus aucun jeu mis en avant ici.",
-      });
-    } catch (e) {
-      setMessage({ tone: "error", text: errorText(e) });
-    }
-  };
+
   return (
     <section
       aria-labelledby="pin-title"
@@ -35,7 +25,7 @@ function PinControl({ slot, pinnedId }: { slot: FeaturedSlot; pinnedId: string |
       <h2 id="pin-title" className="font-semibold">
         Administration : jeu mis en avant
       </h2>
-      <SelectField label="Jeu affiché sur cette page" value={choice} onChange={(e) => setChoice(e.target.value)}>
+      <SelectField label="Jeu affiché sur cette page" value={choice} onValue={setChoice}>
         <option value="">Aucun (liste des jeux ouverts)</option>
         {(open.data?.contests ?? []).map((c) => (
           <option key={c.id} value={c.id}>
@@ -43,8 +33,14 @@ function PinControl({ slot, pinnedId }: { slot: FeaturedSlot; pinnedId: string |
           </option>
         ))}
       </SelectField>
-      {message ? <Notice tone={message.tone}>{message.text}</Notice> : null}
-      <Button variant="secondary" onClick={() => void save()}>
+      {pin.isSuccess ? (
+        <Notice tone="success">
+          {pin.variables ? "Jeu mis en avant sur cette page." : "Plus aucun jeu mis en avant ici."}
+        </Notice>
+      ) : pin.isError ? (
+        <Notice tone="error">{errorText(pin.error)}</Notice>
+      ) : null}
+      <Button variant="secondary" onClick={() => pin.mutate(choice || null)} isLoading={pin.isPending}>
         Enregistrer
       </Button>
     </section>

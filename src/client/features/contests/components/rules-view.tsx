@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { formatDateTime } from "../../../../domain/format.ts";
 import { useRules } from "../api/play.ts";
-import { LoadError } from "./contests-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
 
 /** The published règlement of a contest (latest version, or one asked for), with its other versions. */
 export function RulesView({ contestId, version }: { contestId: string; version: number | null }) {

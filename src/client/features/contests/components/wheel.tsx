@@ -5,7 +5,7 @@ const COLOURS = ["#0f766e", "#f59e0b", "#be123c", "#4338ca", "#15803d", "#c2410c
 const LOSING_COLOUR = "#57534e";
 const SPIN_MS = 4200;
 
-export const prefersReducedMotion = () =>
+const prefersReducedMotion = () =>
   typeof window !== "undefined" &&
   typeof window.matchMedia === "function" &&
   window.matchMedia("(prefers-reduced-motion: reduce)").matches;

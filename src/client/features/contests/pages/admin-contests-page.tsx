@@ -3,27 +3,25 @@ import { Link } from "react-router";
 import { formatDateTime, formatNumber } from "../../../../domain/format.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { type OwnerContest, useOwnerContestActions, useOwnerContests } from "../api/owner-contests.ts";
+import { type ContestAction, type OwnerContest, useContestAction, useOwnerContests } from "../api/owner-contests.ts";
 import { ContestForm } from "../components/contest-form.tsx";
 import { EntrantGroups } from "../components/entrant-groups.tsx";
-import { ContestsFrame, errorText, LoadError, Section } from "../components/contests-frame.tsx";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { tabsOf } from "../../../components/back-office/menu.ts";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Section } from "../../../components/ui/section.tsx";
+import { errorText } from "../../../lib/api-client.ts";
+
+const DONE_FR: Record<ContestAction, string> = {
+  schedule: "Jeu programmé : son règlement est publié.",
+  draw: "Tirage effectué : chaque personne tirée au sort a reçu un message.",
+  remove: "Brouillon supprimé.",
+};
 
 function ContestItem({ shopId, contest, onEdit }: { shopId: string; contest: OwnerContest; onEdit: () => void }) {
-  const actions = useOwnerContestActions(shopId);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | null>(null);
-  const run = async (name: string, action: () => Promise<unknown>, success: string) => {
-    setBusy(name);
-    setMessage(null);
-    try {
-      await action();
-      setMessage({ tone: "success", text: success });
-    } catch (e) {
-      setMessage({ tone: "error", text: errorText(e) });
-    } finally {
-      setBusy(null);
-    }
-  };
+  const act = useContestAction(shopId);
+  const busy = act.isPending ? act.variables.action : null;
+  const run = (action: ContestAction) => act.mutate({ id: contest.id, action });
   const c = contest;
   return (
     <li className="flex flex-col gap-2 py-4">
@@ -52,7 +50,11 @@ function ContestItem({ shopId, contest, onEdit }: { shopId: string; contest: Own
       {c.kind === "draw" && (c.phase === "open" || c.phase === "closed") ? (
         <EntrantGroups shopId={shopId} contestId={c.id} />
       ) : null}
-      {message ? <Notice tone={message.tone}>{message.text}</Notice> : null}
+      {act.isSuccess ? (
+        <Notice tone="success">{DONE_FR[act.variables.action]}</Notice>
+      ) : act.isError ? (
+        <Notice tone="error">{errorText(act.error)}</Notice>
+      ) : null}
       <div className="flex flex-wrap gap-2">
         {c.phase === "draft" || c.phase === "scheduled" || c.phase === "open" ? (
           <Button variant="secondary" onClick={onEdit}>
@@ -60,29 +62,17 @@ function ContestItem({ shopId, contest, onEdit }: { shopId: string; contest: Own
           </Button>
         ) : null}
         {c.phase === "draft" ? (
-          <Button
-            isLoading={busy === "schedule"}
-            onClick={() =>
-              void run("schedule", () => actions.schedule(c.id), "Jeu programmé : son règlement est publié.")
-            }
-          >
+          <Button isLoading={busy === "schedule"} onClick={() => run("schedule")}>
             Programmer
           </Button>
         ) : null}
         {c.kind === "draw" && c.phase === "closed" ? (
-          <Button
-            isLoading={busy === "draw"}
-            onClick={() => void run("draw", () => actions.draw(c.id), "Tirage effectué : les gagnants sont prévenus.")}
-          >
+          <Button isLoading={busy === "draw"} onClick={() => run("draw")}>
             Tirer au sort
           </Button>
         ) : null}
         {c.phase === "draft" ? (
-          <Button
-            variant="ghost"
-            isLoading={busy === "delete"}
-            onClick={() => void run("delete", () => actions.remove(c.id), "Brouillon supprimé.")}
-          >
+          <Button variant="ghost" isLoading={busy === "remove"} onClick={() => run("remove")}>
             Supprimer
           </Button>
         ) : null}
@@ -134,11 +124,13 @@ function Contests({ shopId }: { shopId: string }) {
 /** /admin/jeux-concours: the shop's draws and wheels, their schedule, and the draw button. */
 export default function AdminContestsPage() {
   return (
-    <ContestsFrame
+    <BackOfficeFrame
+      scope="shop"
+      tabs={tabsOf("Jeux")}
       title="Jeux concours"
       lead="Tirages au sort vérifiables et roues de la chance, avec un règlement généré à partir de vos informations légales."
     >
-      {(shopId) => <Contests shopId={shopId} />}
-    </ContestsFrame>
+      {(shop) => <Contests shopId={shop.id} />}
+    </BackOfficeFrame>
   );
 }

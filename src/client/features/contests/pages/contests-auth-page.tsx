@@ -1,7 +1,6 @@
-import { Navigate, useSearchParams } from "react-router";
+import { useSearchParams } from "react-router";
 import { safeRedirect } from "../../../../domain/schemas/accounts.ts";
-import { ButtonLink } from "../../../components/ui/button.tsx";
-import { useMe } from "../../../lib/me.ts";
+import { SignInGate } from "../../../components/sign-in-gate.tsx";
 
 /**
  * /jeux-concours-auth?redirect=/jeu-concours…: the sign-in gate of contests. Sign in or create an account, then
@@ -9,34 +8,26 @@ import { useMe } from "../../../lib/me.ts";
  */
 export default function ContestsAuthPage() {
   const [params] = useSearchParams();
-  const redirect = safeRedirect(params.get("redirect"), "/jeu-concours");
-  const { data: me, isPending } = useMe();
-  if (!isPending && me) return <Navigate to={redirect} replace />;
-  const withRedirect = (path: string) => `${path}?redirect=${encodeURIComponent(redirect)}`;
   return (
-    <div className="mx-auto flex max-w-md flex-col gap-6 px-5 pb-10 pt-8">
-      <div className="flex flex-col items-center gap-3 text-center">
-        <span className="text-5xl" aria-hidden="true">
-          🎁
-        </span>
-        <h1 className="text-2xl font-bold tracking-tight">Connectez-vous pour jouer</h1>
-        <p className="text-stone-700 dark:text-stone-300">
-          Les jeux concours de vos commerçants sont gratuits et sans obligation d'achat. Connectez-vous ou créez votre
-          compte gratuit : vous reviendrez au jeu aussitôt après.
-        </p>
-      </div>
-      <div className="flex flex-col gap-3">
-        <ButtonLink to={withRedirect("/signup")} full>
-          Créer mon compte
-        </ButtonLink>
-        <ButtonLink to={withRedirect("/login")} variant="secondary" full>
-          J'ai déjà un compte
-        </ButtonLink>
-      </div>
+    <SignInGate
+      redirect={safeRedirect(params.get("redirect"), "/jeu-concours")}
+      top={
+        <div className="flex flex-col items-center gap-3 text-center">
+          <span className="text-5xl" aria-hidden="true">
+            🎁
+          </span>
+          <h1 className="text-2xl font-bold tracking-tight">Connectez-vous pour jouer</h1>
+          <p className="text-stone-700 dark:text-stone-300">
+            Les jeux concours de vos commerçants sont gratuits et sans obligation d'achat. Connectez-vous ou créez votre
+            compte gratuit : vous reviendrez au jeu aussitôt après.
+          </p>
+        </div>
+      }
+    >
       <p className="text-sm text-stone-700 dark:text-stone-300">
         Pour participer, votre adresse e-mail doit être confirmée : c'est ce qui garantit une participation par
         personne.
       </p>
-    </div>
+    </SignInGate>
   );
 }

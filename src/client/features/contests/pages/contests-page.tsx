@@ -6,7 +6,7 @@ import { Page } from "../../../components/ui/page.tsx";
 import { useMe } from "../../../lib/me.ts";
 import { useMyContests, useOpenContests, usePublicContest } from "../api/play.ts";
 import { ContestCard } from "../components/contest-card.tsx";
-import { LoadError } from "../components/contests-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
 import { RulesView } from "../components/rules-view.tsx";
 import { Verification } from "../components/verification.tsx";
 

@@ -8,11 +8,15 @@ import { Field } from "../../../components/ui/field.tsx";
 import { ImageInput } from "../../../components/ui/image-input.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { SavedStatus } from "../../../components/ui/saved-status.tsx";
-import { SelectField } from "../../../components/ui/select-field.tsx";
+import { labelOptions, SelectField } from "../../../components/ui/select-field.tsx";
 import { TextareaField } from "../../../components/ui/textarea-field.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
-import { type PrizeLot, usePrizeLotActions, usePrizeLots } from "../api/prize-lots.ts";
-import { ContestsFrame, errorText, LoadError, Section } from "../components/contests-frame.tsx";
+import { errorFields, errorText } from "../../../lib/api-client.ts";
+import { bindDraft } from "../../../lib/bind-draft.ts";
+import { type PrizeLot, useArchivePrizeLot, usePrizeLots, useSavePrizeLot } from "../api/prize-lots.ts";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { tabsOf } from "../../../components/back-office/menu.ts";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 
 type Draft = {
   name: string;
@@ -59,52 +63,40 @@ function LotForm({
   onSaved: () => void;
 }) {
   const [draft, setDraft] = useState<Draft>(editing ? fromLot(editing) : empty);
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const { save } = usePrizeLotActions(shopId);
-  const set = (k: keyof Draft) => (e: { target: { value: string } }) =>
-    setDraft((d) => ({ ...d, [k]: e.target.value }));
+  const save = useSavePrizeLot(shopId);
+  const fields = errorFields(save.error);
+  const field = bindDraft(draft, (patch) => setDraft((d) => ({ ...d, ...patch })), fields);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    setFields({});
     const euros = Number(draft.value.replace(",", ".").replace(/\s/g, ""));
-    try {
-      await save(editing?.id ?? null, {
-        name: draft.name,
-        description: draft.description || null,
-        photo: draft.photo,
-        valueCents: Number.isFinite(euros) ? Math.round(euros * 100) : Number.NaN,
-        quantity: draft.quantity as unknown as number,
-        handover: draft.handover,
-        points: draft.handover === "points" ? (draft.points as unknown as number) : null,
-        claimDays: draft.claimDays as unknown as number,
-      });
-      setDraft(empty);
-      onSaved();
-      onDone();
-    } catch (e) {
-      setError(errorText(e));
-      if (e instanceof ApiError) setFields(e.fields);
-    } finally {
-      setBusy(false);
-    }
+    const input = {
+      name: draft.name,
+      description: draft.description || null,
+      photo: draft.photo,
+      valueCents: Number.isFinite(euros) ? Math.round(euros * 100) : Number.NaN,
+      quantity: draft.quantity as unknown as number,
+      handover: draft.handover,
+      points: draft.handover === "points" ? (draft.points as unknown as number) : null,
+      claimDays: draft.claimDays as unknown as number,
+    };
+    save.mutate(
+      { lotId: editing?.id ?? null, input },
+      {
+        onSuccess: () => {
+          setDraft(empty);
+          onSaved();
+          onDone();
+        },
+      },
+    );
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} className="flex flex-col gap-4" noValidate>
-      {error ? <Notice tone="error">{error}</Notice> : null}
-      <Field label="Nom du lot" value={draft.name} onChange={set("name")} error={fields.name} required />
-      <TextareaField
-        label="Description (facultatif)"
-        value={draft.description}
-        onChange={set("description")}
-        error={fields.description}
-        rows={2}
-      />
+    <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+      {save.isError ? <Notice tone="error">{errorText(save.error)}</Notice> : null}
+      <Field label="Nom du lot" {...field("name")} required />
+      <TextareaField label="Description (facultatif)" {...field("description")} rows={2} />
       <ImageInput
         label="Photo (facultative)"
         hint={`Réduite ici à ${formatKilobytes(LOT_PHOTO_MAX_BYTES)} au plus.`}
@@ -120,44 +112,21 @@ function LotForm({
         <Field
           label="Valeur commerciale (€)"
           inputMode="decimal"
-          value={draft.value}
-          onChange={set("value")}
+          {...field("value")}
           error={fields.valueCents}
           hint="Indiquée dans le règlement."
         />
-        <Field
-          label="Quantité"
-          inputMode="numeric"
-          value={draft.quantity}
-          onChange={set("quantity")}
-          error={fields.quantity}
-        />
+        <Field label="Quantité" inputMode="numeric" {...field("quantity")} />
       </div>
-      <SelectField label="Remise du lot" value={draft.handover} onChange={set("handover")} error={fields.handover}>
-        {HANDOVER_MODES.map((m) => (
-          <option key={m} value={m}>
-            {HANDOVER_LABELS_FR[m]}
-          </option>
-        ))}
-      </SelectField>
-      {draft.handover === "points" ? (
-        <Field
-          label="Points crédités"
-          inputMode="numeric"
-          value={draft.points}
-          onChange={set("points")}
-          error={fields.points}
-        />
-      ) : null}
-      <Field
-        label="Délai pour retirer le lot (jours)"
-        inputMode="numeric"
-        value={draft.claimDays}
-        onChange={set("claimDays")}
-        error={fields.claimDays}
+      <SelectField
+        label="Remise du lot"
+        {...field("handover")}
+        options={labelOptions(HANDOVER_MODES, HANDOVER_LABELS_FR)}
       />
+      {draft.handover === "points" ? <Field label="Points crédités" inputMode="numeric" {...field("points")} /> : null}
+      <Field label="Délai pour retirer le lot (jours)" inputMode="numeric" {...field("claimDays")} />
       <div className="flex flex-wrap gap-3">
-        <Button type="submit" isLoading={busy}>
+        <Button type="submit" isLoading={save.isPending}>
           {editing ? "Enregistrer le lot" : "Ajouter le lot"}
         </Button>
         {editing ? (
@@ -172,9 +141,8 @@ function LotForm({
 
 function Lots({ shopId }: { shopId: string }) {
   const lots = usePrizeLots(shopId);
-  const { archive } = usePrizeLotActions(shopId);
+  const archive = useArchivePrizeLot(shopId);
   const [editing, setEditing] = useState<PrizeLot | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
   const [savedAt, setSavedAt] = useState<number | null>(null);
   // « Modifier » on a lot's own page (/admin/lot-<id>) lands here with ?lot=<id>: that lot's form, once.
   const [params, setParams] = useSearchParams();
@@ -197,7 +165,7 @@ function Lots({ shopId }: { shopId: string }) {
         />
       </Section>
       <Section title="Stock de lots">
-        {message ? <Notice tone="error">{message}</Notice> : null}
+        {archive.isError ? <Notice tone="error">{errorText(archive.error)}</Notice> : null}
         {lots.isPending ? (
           <p aria-busy="true">Chargement…</p>
         ) : lots.error ? (
@@ -225,13 +193,11 @@ function Lots({ shopId }: { shopId: string }) {
                 </Button>
                 <Button
                   variant="ghost"
-                  aria-label={`Retirer ${l.name}`}
-                  onClick={() => {
-                    setMessage(null);
-                    archive(l.id).catch((e) => setMessage(errorText(e)));
-                  }}
+                  aria-label={`Archiver ${l.name}`}
+                  isLoading={archive.isPending && archive.variables === l.id}
+                  onClick={() => archive.mutate(l.id)}
                 >
-                  Retirer
+                  Archiver
                 </Button>
               </li>
             ))}
@@ -246,11 +212,13 @@ function Lots({ shopId }: { shopId: string }) {
 /** /admin/gestion-des-lots: the shop's stock of prizes for its contests. */
 export default function PrizeLotsPage() {
   return (
-    <ContestsFrame
+    <BackOfficeFrame
+      scope="shop"
+      tabs={tabsOf("Jeux")}
       title="Gestion des lots"
       lead="Les lots que vos jeux concours font gagner : valeur, quantité, remise et délai de retrait."
     >
-      {(shopId) => <Lots shopId={shopId} />}
-    </ContestsFrame>
+      {(shop) => <Lots shopId={shop.id} />}
+    </BackOfficeFrame>
   );
 }

@@ -6,20 +6,22 @@ import { Checkbox } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Page } from "../../../components/ui/page.tsx";
 import { useMe } from "../../../lib/me.ts";
-import { type SpinResult, useOpenContests, usePlay, usePublicContest } from "../api/play.ts";
+import { useOpenContests, usePublicContest, useSpin } from "../api/play.ts";
 import { authGate } from "../components/contest-card.tsx";
-import { errorText, LoadError } from "../components/contests-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { errorText } from "../../../lib/api-client.ts";
 import { Wheel } from "../components/wheel.tsx";
 
 function WheelGame({ id }: { id: string }) {
   const contest = usePublicContest(id);
   const me = useMe();
-  const play = usePlay();
+  const play = useSpin();
   const [consent, setConsent] = useState(false);
-  const [result, setResult] = useState<SpinResult | null>(null);
   const [announced, setAnnounced] = useState<string>("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [wheelStopped, setWheelStopped] = useState(false);
+  const result = play.data ?? null;
+  // From the tap until the wheel stops on the result.
+  const busy = play.isPending || (play.isSuccess && !wheelStopped);
   if (contest.isPending) return <p aria-busy="true">Chargement…</p>;
   if (contest.error) return <LoadError error={contest.error} />;
   const c = contest.data.contest;
@@ -30,20 +32,13 @@ function WheelGame({ id }: { id: string }) {
   ];
   const played = contest.data.wheel?.played ? contest.data.wheel : null;
 
-  const spin = async () => {
-    setBusy(true);
-    setError(null);
+  const spin = () => {
+    setWheelStopped(false);
     setAnnounced("La roue tourne…");
-    try {
-      setResult(await play.spin(c.id, consent));
-    } catch (e) {
-      setError(errorText(e));
-      setAnnounced("");
-      setBusy(false);
-    }
+    play.mutate({ id: c.id, marketingConsent: consent }, { onError: () => setAnnounced("") });
   };
   const stopped = () => {
-    setBusy(false);
+    setWheelStopped(true);
     if (!result) return;
     setAnnounced(
       result.winning
@@ -67,7 +62,7 @@ function WheelGame({ id }: { id: string }) {
       >
         {announced}
       </div>
-      {error ? <Notice tone="error">{error}</Notice> : null}
+      {play.isError ? <Notice tone="error">{errorText(play.error)}</Notice> : null}
       {c.phase !== "open" ? (
         <Notice>Ce jeu n'est pas ouvert en ce moment.</Notice>
       ) : !me.isPending && !me.data ? (
@@ -93,7 +88,7 @@ function WheelGame({ id }: { id: string }) {
             checked={consent}
             onChange={(e) => setConsent(e.target.checked)}
           />
-          <Button onClick={() => void spin()} isLoading={busy} full>
+          <Button onClick={spin} isLoading={busy} full>
             Tourner la roue
           </Button>
         </>

@@ -2,10 +2,13 @@ import { useDeferredValue, useState } from "react";
 import { WINNING_STATUS_LABELS_FR, WINNING_STATUSES } from "../../../../domain/contests/contests.ts";
 import { formatDate, plural } from "../../../../domain/format.ts";
 import { Field } from "../../../components/ui/field.tsx";
-import { SelectField } from "../../../components/ui/select-field.tsx";
+import { labelOptions, SelectField } from "../../../components/ui/select-field.tsx";
 import { buttonClass } from "../../../components/ui/button.tsx";
 import { useWinnings, type WinningsFilter, winningsCsvUrl } from "../api/winnings.ts";
-import { ContestsFrame, LoadError, Section } from "../components/contests-frame.tsx";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { tabsOf } from "../../../components/back-office/menu.ts";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 
 function Winnings({ shopId }: { shopId: string }) {
   const [q, setQ] = useState("");
@@ -22,23 +25,14 @@ function Winnings({ shopId }: { shopId: string }) {
       }
     >
       <div className="grid gap-3 sm:grid-cols-2">
-        <Field
-          label="Rechercher (code, lot, gagnant, jeu)"
-          type="search"
-          value={q}
-          onChange={(e) => setQ(e.target.value)}
-        />
+        <Field label="Rechercher (code, lot, gagnant, jeu)" type="search" value={q} onValue={setQ} />
         <SelectField
           label="Statut"
           value={status}
           onChange={(e) => setStatus(e.target.value as WinningsFilter["status"])}
+          options={labelOptions(WINNING_STATUSES, WINNING_STATUS_LABELS_FR)}
         >
           <option value="all">Tous</option>
-          {WINNING_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {WINNING_STATUS_LABELS_FR[s]}
-            </option>
-          ))}
         </SelectField>
       </div>
       {list.isPending ? (
@@ -83,11 +77,13 @@ function Winnings({ shopId }: { shopId: string }) {
 /** /admin/gestion-des-lots-2: every lot won, its status, searchable, exportable. */
 export default function WinningsPage() {
   return (
-    <ContestsFrame
+    <BackOfficeFrame
+      scope="shop"
+      tabs={tabsOf("Jeux")}
       title="Lots gagnés"
       lead="Chaque lot gagné, à remettre, remis, expiré ou réattribué. Remettez-les depuis l'écran de validation."
     >
-      {(shopId) => <Winnings shopId={shopId} />}
-    </ContestsFrame>
+      {(shop) => <Winnings shopId={shop.id} />}
+    </BackOfficeFrame>
   );
 }

@@ -7,18 +7,18 @@ import { messagesKeys } from "./keys.ts";
 export type SenderScope = { kind: "shop"; shopId: string } | { kind: "platform" };
 export const scopeKey = (scope: SenderScope) => (scope.kind === "shop" ? scope.shopId : "platform");
 
-export const getComposer = (shopId: string) =>
-  unwrap(api.messages.shops[":shopId"].composer.$get({ param: { shopId } }));
+const getComposer = (shopId: string) =>
+  unwrap(api.backoffice.shops[":shopId"].messages.composer.$get({ param: { shopId } }));
 export const composerQueryOptions = (shopId: string) =>
   queryOptions({ queryKey: messagesKeys.composer(shopId), queryFn: () => getComposer(shopId) });
 
-export type Target = { segment: Segment; audience: PlatformAudience; push: boolean; email: boolean; sms: boolean };
+type Target = { segment: Segment; audience: PlatformAudience; push: boolean; email: boolean; sms: boolean };
 
 /** How many people the message would reach (all channels, and by push), before sending. */
-export const countAudience = (scope: SenderScope, target: Target) =>
+const countAudience = (scope: SenderScope, target: Target) =>
   scope.kind === "shop"
     ? unwrap(
-        api.messages.shops[":shopId"].audience.$post({
+        api.backoffice.shops[":shopId"].messages.audience.$post({
           param: { shopId: scope.shopId },
           json: { segment: target.segment, push: target.push, email: target.email, sms: target.sms },
         }),
@@ -65,7 +65,7 @@ export function useSendMessage(scope: SenderScope) {
       };
       return scope.kind === "shop"
         ? unwrap(
-            api.messages.shops[":shopId"].sent.$post({
+            api.backoffice.shops[":shopId"].messages.$post({
               param: { shopId: scope.shopId },
               json: { ...content, sms: draft.sms, segment: draft.segment },
             }),

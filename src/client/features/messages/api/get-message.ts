@@ -3,7 +3,7 @@ import { api, unwrap } from "../../../lib/api-client.ts";
 import { messagesKeys } from "./keys.ts";
 
 /** GET /api/messages/:id: one of my messages (404 when it is not mine). */
-export const getMessage = (id: string) => unwrap(api.messages[":id"].$get({ param: { id } })).then((r) => r.message);
+const getMessage = (id: string) => unwrap(api.messages[":id"].$get({ param: { id } })).then((r) => r.message);
 export const messageQueryOptions = (id: string) =>
   queryOptions({ queryKey: messagesKeys.message(id), queryFn: () => getMessage(id) });
 

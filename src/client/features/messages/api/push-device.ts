@@ -7,7 +7,7 @@ import { api, unwrap } from "../../../lib/api-client.ts";
  */
 const DEVICE_KEY = "fidele.push-device";
 const CHECKED_KEY = "fidele.push-checked-at";
-export const RECHECK_MS = 7 * 24 * 60 * 60 * 1000;
+const RECHECK_MS = 7 * 24 * 60 * 60 * 1000;
 
 function storage(): Storage | null {
   try {
@@ -28,7 +28,7 @@ export function deviceId(): string {
   return id;
 }
 
-export type PushSupport = "supported" | "ios-not-installed" | "unsupported";
+type PushSupport = "supported" | "ios-not-installed" | "unsupported";
 
 const isIos = () =>
   /iPad|iPhone|iPod/.test(navigator.userAgent) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);
@@ -69,7 +69,7 @@ async function registration(): Promise<ServiceWorkerRegistration> {
   return navigator.serviceWorker.register("/sw.js", { scope: "/" });
 }
 
-export type EnableResult = "enabled" | "denied";
+type EnableResult = "enabled" | "denied";
 
 /** After the tap: asks the permission, subscribes, and tells the server (which sends the welcome push). */
 export async function enablePush(vapidPublicKey: string): Promise<EnableResult> {

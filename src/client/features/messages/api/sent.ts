@@ -4,9 +4,9 @@ import { type SenderScope, scopeKey } from "./composer.ts";
 import { messagesKeys } from "./keys.ts";
 
 /** What was sent (and is scheduled), with delivered, read, clicked and failed counts. */
-export const listSent = (scope: SenderScope) =>
+const listSent = (scope: SenderScope) =>
   (scope.kind === "shop"
-    ? unwrap(api.messages.shops[":shopId"].sent.$get({ param: { shopId: scope.shopId } }))
+    ? unwrap(api.backoffice.shops[":shopId"].messages.$get({ param: { shopId: scope.shopId } }))
     : unwrap(api.messages.platform.sent.$get())
   ).then((r) => r.messages);
 export type SentMessage = Awaited<ReturnType<typeof listSent>>[number];
@@ -19,7 +19,7 @@ export const sentQueryOptions = (scope: SenderScope) =>
     refetchInterval: (query) => (query.state.data?.some((m) => m.status === "sending") ? 2000 : false),
   });
 
-export type SentAction = "pause" | "resume" | "cancel";
+type SentAction = "pause" | "resume" | "cancel";
 
 export function useSentAction(scope: SenderScope) {
   const queryClient = useQueryClient();
@@ -27,7 +27,9 @@ export function useSentAction(scope: SenderScope) {
     mutationFn: ({ id, action }: { id: string; action: SentAction }) =>
       scope.kind === "shop"
         ? unwrap(
-            api.messages.shops[":shopId"].sent[":id"][":action"].$post({ param: { shopId: scope.shopId, id, action } }),
+            api.backoffice.shops[":shopId"].messages[":id"][":action"].$post({
+              param: { shopId: scope.shopId, id, action },
+            }),
           )
         : unwrap(api.messages.platform.sent[":id"][":action"].$post({ param: { id, action } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: messagesKeys.sent(scopeKey(scope)) }),

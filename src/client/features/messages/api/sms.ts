@@ -1,12 +1,12 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
+import { messagesKeys } from "./keys.ts";
 
 /** A shop's SMS: the gateway, the STOP number, the month's budget, the send window (/admin/test-sms, the composer). */
-export const smsKey = (shopId: string) => ["backoffice", shopId, "sms"] as const;
-export const getSms = (shopId: string) => unwrap(api.backoffice.shops[":shopId"].sms.$get({ param: { shopId } }));
+const getSms = (shopId: string) => unwrap(api.backoffice.shops[":shopId"].sms.$get({ param: { shopId } }));
 export type SmsOverview = Awaited<ReturnType<typeof getSms>>;
 export const smsQueryOptions = (shopId: string) =>
-  queryOptions({ queryKey: smsKey(shopId), queryFn: () => getSms(shopId) });
+  queryOptions({ queryKey: messagesKeys.sms(shopId), queryFn: () => getSms(shopId) });
 
 /** The owner asks the platform admin for a monthly budget (only the admin grants it, ADR 0032). */
 export function useRequestSmsBudget(shopId: string) {
@@ -14,7 +14,7 @@ export function useRequestSmsBudget(shopId: string) {
   return useMutation({
     mutationFn: (json: { monthlySegments: number; note: string }) =>
       unwrap(api.backoffice.shops[":shopId"].sms["budget-request"].$post({ param: { shopId }, json })),
-    onSuccess: (data) => queryClient.setQueryData(smsKey(shopId), data),
+    onSuccess: (data) => queryClient.setQueryData(messagesKeys.sms(shopId), data),
   });
 }
 
@@ -24,7 +24,7 @@ export function useSendPhoneCode(shopId: string) {
   return useMutation({
     mutationFn: (phone: string) =>
       unwrap(api.backoffice.shops[":shopId"].sms.phone.$post({ param: { shopId }, json: { phone } })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: smsKey(shopId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: messagesKeys.sms(shopId) }),
   });
 }
 
@@ -33,7 +33,7 @@ export function useConfirmPhoneCode(shopId: string) {
   return useMutation({
     mutationFn: (code: string) =>
       unwrap(api.backoffice.shops[":shopId"].sms.phone.confirm.$post({ param: { shopId }, json: { code } })),
-    onSuccess: (data) => queryClient.setQueryData(smsKey(shopId), data),
+    onSuccess: (data) => queryClient.setQueryData(messagesKeys.sms(shopId), data),
   });
 }
 
@@ -42,7 +42,7 @@ export function useSendTestSms(shopId: string) {
   return useMutation({
     mutationFn: (input: { text: string }) =>
       unwrap(api.backoffice.shops[":shopId"].sms.test.$post({ param: { shopId }, json: input })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: smsKey(shopId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: messagesKeys.sms(shopId) }),
   });
 }
 
@@ -51,5 +51,5 @@ export const PROVIDER_LABELS_FR: Record<SmsOverview["provider"], string> = {
   ovh: "OVHcloud",
   twilio: "Twilio",
   smsgate: "SMSGate (un téléphone Android de la boutique)",
-  outbox: "Aucune passerelle : les SMS restent dans la boîte d'envoi de l'administrateur Fidèle",
+  outbox: "Aucune passerelle : les SMS restent dans la boîte d'envoi de l'administration Fidèle",
 };

@@ -13,7 +13,8 @@ import { Notice } from "../../../components/ui/notice.tsx";
 import { Card } from "../../../components/ui/page.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { TextareaField } from "../../../components/ui/textarea-field.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { errorFields } from "../../../lib/api-client.ts";
+import { bindDraft } from "../../../lib/bind-draft.ts";
 import { audienceQueryOptions, type Draft, type SenderScope, useSendMessage } from "../api/composer.ts";
 import { smsQueryOptions } from "../api/sms.ts";
 import { PhonePreview } from "./phone-preview.tsx";
@@ -22,12 +23,19 @@ import { SegmentFields } from "./segment-fields.tsx";
 import { SendWhen } from "./send-when.tsx";
 
 type Tier = { id: string; name: string };
+type Channels = { push: boolean; email: boolean; sms: boolean };
+
+const NO_MESSAGE = { title: "", body: "", imageUrl: "", linkUrl: "" };
+
+/** The channels beside the app, ticked in this order (SMS for shops only). */
+const CHANNELS: readonly (readonly [keyof Channels, string])[] = [
+  ["push", "Notification push aussi, pour ceux qui l'ont acceptée"],
+  ["email", "E-mail aussi, pour ceux qui l'ont accepté"],
+  ["sms", "SMS aussi, pour ceux qui l'ont accepté et ont donné leur numéro"],
+];
 
 /** ", dont 12 par notification push et 30 par e-mail" for the ticked channels. */
-function channelCounts(
-  data: { push: number; email: number; sms: number },
-  on: { push: boolean; email: boolean; sms: boolean },
-) {
+function channelCounts(data: { push: number; email: number; sms: number }, on: Channels) {
   const parts = [
     ...(on.push ? [`${formatNumber(data.push)} par notification push`] : []),
     ...(on.email ? [`${formatNumber(data.email)} par e-mail`] : []),
@@ -65,13 +73,10 @@ export function ComposerForm({
   const [days, setDays] = useState(30);
   const [tierId, setTierId] = useState(tiers[0]?.id ?? "");
   const [audience, setAudience] = useState<PlatformAudience>("all_shoppers");
-  const [title, setTitle] = useState("");
-  const [body, setBody] = useState("");
-  const [imageUrl, setImageUrl] = useState("");
-  const [linkUrl, setLinkUrl] = useState("");
-  const [push, setPush] = useState(true);
-  const [email, setEmail] = useState(false);
-  const [sms, setSms] = useState(false);
+  const [message, setMessage] = useState(NO_MESSAGE);
+  const [channels, setChannels] = useState<Channels>({ push: true, email: false, sms: false });
+  const { title, body, imageUrl } = message;
+  const { push, sms } = channels;
   const smsInfo = useQuery({
     ...smsQueryOptions(scope.kind === "shop" ? scope.shopId : ""),
     enabled: scope.kind === "shop",
@@ -84,23 +89,21 @@ export function ComposerForm({
   const segment = segmentOf(kind, days, tierId);
   const segmentReady = kind !== "vip" || tierId !== "";
   const count = useQuery({
-    ...audienceQueryOptions(scope, { segment, audience, push, email, sms }),
+    ...audienceQueryOptions(scope, { segment, audience, ...channels }),
     enabled: segmentReady,
     placeholderData: keepPreviousData,
   });
-  const fields = send.error instanceof ApiError ? send.error.fields : {};
+  const fields = errorFields(send.error);
+  const field = bindDraft(message, (patch) => setMessage((m) => ({ ...m, ...patch })), fields);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const scheduledAt = when === "later" && at ? new Date(at).toISOString() : null;
-    const draft: Draft = { title, body, imageUrl, linkUrl, push, email, sms, scheduledAt, segment, audience };
+    const draft: Draft = { ...message, ...channels, scheduledAt, segment, audience };
     send.mutate(draft, {
       onSuccess: () => {
         setSent({ title, scheduledAt });
-        setTitle("");
-        setBody("");
-        setImageUrl("");
-        setLinkUrl("");
+        setMessage(NO_MESSAGE);
       },
     });
   };
@@ -136,11 +139,7 @@ export function ComposerForm({
               daysError={fields["segment.days"]}
             />
           ) : (
-            <SelectField
-              label="Destinataires"
-              value={audience}
-              onChange={(e) => setAudience(e.target.value as PlatformAudience)}
-            >
+            <SelectField label="Destinataires" value={audience} onValue={(v) => setAudience(v as PlatformAudience)}>
               {Object.entries(PLATFORM_AUDIENCE_LABELS_FR).map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}
@@ -148,23 +147,14 @@ export function ComposerForm({
               ))}
             </SelectField>
           )}
-          <Checkbox
-            label="Notification push aussi, pour ceux qui l'ont acceptée"
-            checked={push}
-            onChange={(e) => setPush(e.target.checked)}
-          />
-          <Checkbox
-            label="E-mail aussi, pour ceux qui l'ont accepté"
-            checked={email}
-            onChange={(e) => setEmail(e.target.checked)}
-          />
-          {scope.kind === "shop" ? (
+          {CHANNELS.filter(([channel]) => channel !== "sms" || scope.kind === "shop").map(([channel, label]) => (
             <Checkbox
-              label="SMS aussi, pour ceux qui l'ont accepté et ont donné leur numéro"
-              checked={sms}
-              onChange={(e) => setSms(e.target.checked)}
+              key={channel}
+              label={label}
+              checked={channels[channel]}
+              onChange={(e) => setChannels((c) => ({ ...c, [channel]: e.target.checked }))}
             />
-          ) : null}
+          ))}
           <p className="text-sm text-stone-600 dark:text-stone-400">
             Toujours dans l'application. Au plus 2 notifications push promotionnelles par semaine et par client :
             au-delà, le message attend dans l'application.
@@ -176,42 +166,24 @@ export function ComposerForm({
             className="rounded-xl bg-brand-50 px-4 py-3 font-semibold text-brand-900 dark:bg-stone-800 dark:text-brand-100"
           >
             {count.data
-              ? `${plural(count.data.total, "personne recevra", "personnes recevront")} ce message${channelCounts(count.data, { push, email, sms })}.`
+              ? `${plural(count.data.total, "personne recevra", "personnes recevront")} ce message${channelCounts(count.data, channels)}.`
               : "Calcul du nombre de destinataires…"}
           </p>
         </Card>
         <Card className="flex flex-col gap-4">
           <h2 className="text-lg font-semibold">Le message</h2>
-          <Field
-            label="Titre"
-            value={title}
-            maxLength={80}
-            onChange={(e) => setTitle(e.target.value)}
-            error={fields.title}
-            required
-          />
-          <TextareaField
-            label="Texte"
-            value={body}
-            maxLength={1000}
-            onChange={(e) => setBody(e.target.value)}
-            error={fields.body}
-            required
-          />
+          <Field label="Titre" maxLength={80} {...field("title")} required />
+          <TextareaField label="Texte" maxLength={1000} {...field("body")} required />
           <Field
             label="Image (facultatif)"
             hint="L'adresse d'une image, commençant par https://"
-            value={imageUrl}
-            onChange={(e) => setImageUrl(e.target.value)}
-            error={fields.imageUrl}
+            {...field("imageUrl")}
             inputMode="url"
           />
           <Field
             label="Lien (facultatif)"
             hint="Une page à ouvrir depuis le message"
-            value={linkUrl}
-            onChange={(e) => setLinkUrl(e.target.value)}
-            error={fields.linkUrl}
+            {...field("linkUrl")}
             inputMode="url"
           />
         </Card>

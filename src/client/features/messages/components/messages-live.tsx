@@ -7,8 +7,8 @@ import { recheckPush } from "../api/push-device.ts";
 /** SPEC §9 realtime: the server's heartbeat every 30 s, given up 10 s after a missed one; reconnects after 1, 2, 5, then 10 s. */
 export const HEARTBEAT_MS = 30_000;
 export const TIMEOUT_MS = 10_000;
-export const RECONNECT_DELAYS_MS = [1000, 2000, 5000, 10_000] as const;
-export const EVENTS_URL = "/api/messages/events";
+const RECONNECT_DELAYS_MS = [1000, 2000, 5000, 10_000] as const;
+const EVENTS_URL = "/api/messages/events";
 
 /** The delay before reconnect attempt `n` (0-based): 1, 2, 5, then 10 s for every later one. */
 export const reconnectDelay = (attempt: number) =>

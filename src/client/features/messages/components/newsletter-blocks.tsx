@@ -1,9 +1,14 @@
 import { useState } from "react";
 import { formatAmount } from "../../../../domain/format.ts";
-import { BLOCK_LABELS_FR, BLOCK_TYPES, type Block, type BlockType } from "../../../../domain/newsletter/blocks.ts";
+import {
+  BLOCK_LABELS_FR,
+  BLOCK_TYPES,
+  type Block,
+  type BlockType,
+} from "../../../../domain/messages/newsletter-blocks.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
-import { SelectField } from "../../../components/ui/select-field.tsx";
+import { labelOptions, SelectField } from "../../../components/ui/select-field.tsx";
 import { TextareaField } from "../../../components/ui/textarea-field.tsx";
 import type { EditorContext } from "../api/newsletter.ts";
 
@@ -206,14 +211,9 @@ export function BlockList({
           label="Nouveau bloc"
           className="min-w-0 flex-1"
           value={adding}
-          onChange={(e) => setAdding(e.target.value as BlockType)}
-        >
-          {BLOCK_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {BLOCK_LABELS_FR[type]}
-            </option>
-          ))}
-        </SelectField>
+          onValue={(v) => setAdding(v as BlockType)}
+          options={labelOptions(BLOCK_TYPES, BLOCK_LABELS_FR)}
+        />
         <Button
           variant="secondary"
           disabled={blocks.length >= 30}

@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { formatDateTime, formatNumber, plural } from "../../../../domain/format.ts";
 import { type Campaign, campaignsQueryOptions, useCampaignAction } from "../api/newsletter.ts";
-import { LoadError, Loading } from "./back-office-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { SendControls } from "./send-controls.tsx";
 
 function Figure({ label, value }: { label: string; value: number }) {
@@ -84,7 +85,7 @@ function CampaignItem({
 /** The shop's campaigns, newest first; the bar of one being sent moves (re-read every 2 s). */
 export function NewsletterCampaigns({ shopId, openTracking }: { shopId: string; openTracking: boolean }) {
   const query = useQuery(campaignsQueryOptions(shopId));
-  if (query.isPending) return <Loading />;
+  if (query.isPending) return <Skeleton blocks={1} />;
   if (query.error) return <LoadError error={query.error} />;
   if (query.data.length === 0)
     return <p className="text-stone-600 dark:text-stone-400">Aucune newsletter envoyée pour le moment.</p>;

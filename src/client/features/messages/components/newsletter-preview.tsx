@@ -1,8 +1,8 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { NewsletterContent } from "../../../../domain/newsletter/blocks.ts";
+import type { NewsletterContent } from "../../../../domain/messages/newsletter-blocks.ts";
 import { previewQueryOptions } from "../api/newsletter.ts";
-import { LoadError } from "./back-office-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
 
 const WIDTHS = { phone: 375, desktop: 700 } as const;
 type Width = keyof typeof WIDTHS;

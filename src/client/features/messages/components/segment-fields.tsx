@@ -1,8 +1,8 @@
 import type { SegmentKind } from "../../../../domain/messages/segments.ts";
-import { Field } from "../../../components/ui/field.tsx";
+import { NumberField } from "../../../components/ui/field.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 
-export const SEGMENT_OPTIONS: { kind: SegmentKind; label: string }[] = [
+const SEGMENT_OPTIONS: { kind: SegmentKind; label: string }[] = [
   { kind: "all", label: "Tous mes clients" },
   { kind: "vip", label: "Un niveau VIP (et au-delà)" },
   { kind: "visited_within", label: "Venus récemment" },
@@ -33,7 +33,7 @@ export function SegmentFields({
 }) {
   return (
     <>
-      <SelectField label="Destinataires" value={kind} onChange={(e) => onKind(e.target.value as SegmentKind)}>
+      <SelectField label="Destinataires" value={kind} onValue={(v) => onKind(v as SegmentKind)}>
         {SEGMENT_OPTIONS.map((o) => (
           <option key={o.kind} value={o.kind} disabled={o.kind === "vip" && tiers.length === 0}>
             {o.label}
@@ -41,19 +41,16 @@ export function SegmentFields({
         ))}
       </SelectField>
       {kind === "vip" ? (
-        <SelectField label="Niveau VIP" value={tierId} onChange={(e) => onTierId(e.target.value)}>
-          {tiers.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-            </option>
-          ))}
-        </SelectField>
+        <SelectField
+          label="Niveau VIP"
+          value={tierId}
+          onValue={onTierId}
+          options={tiers.map((t) => ({ value: t.id, label: t.name }))}
+        />
       ) : null}
       {kind === "visited_within" || kind === "not_seen_for" ? (
-        <Field
+        <NumberField
           label={kind === "visited_within" ? "Venus il y a moins de (jours)" : "Pas venus depuis (jours)"}
-          type="number"
-          inputMode="numeric"
           min={1}
           max={730}
           value={days}

@@ -1,7 +1,7 @@
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 
-export type SendAction = "pause" | "resume" | "cancel";
+type SendAction = "pause" | "resume" | "cancel";
 
 /**
  * What an owner can do to a send, the same for messages and newsletters: pause one going out, resume a paused one,

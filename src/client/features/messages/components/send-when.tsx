@@ -1,6 +1,6 @@
 import { Field } from "../../../components/ui/field.tsx";
 
-export type When = "now" | "later";
+type When = "now" | "later";
 
 /** « Quand ? »: send now, or at a date and time (the composer and the newsletter editor). */
 export function SendWhen({
@@ -39,13 +39,7 @@ export function SendWhen({
         ))}
       </fieldset>
       {when === "later" ? (
-        <Field
-          label="Date et heure d'envoi"
-          type="datetime-local"
-          value={at}
-          onChange={(e) => onAt(e.target.value)}
-          error={error}
-        />
+        <Field label="Date et heure d'envoi" type="datetime-local" value={at} onValue={onAt} error={error} />
       ) : null}
     </>
   );

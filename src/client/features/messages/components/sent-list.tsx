@@ -2,7 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { formatDateTime, formatNumber, plural } from "../../../../domain/format.ts";
 import type { SenderScope } from "../api/composer.ts";
 import { type SentMessage, sentQueryOptions, useSentAction } from "../api/sent.ts";
-import { LoadError, Loading } from "./back-office-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { SendControls } from "./send-controls.tsx";
 
 function Count({ label, value }: { label: string; value: number }) {
@@ -83,7 +84,7 @@ function SentItem({ message, scope }: { message: SentMessage; scope: SenderScope
 /** Sent and scheduled messages with their counts; the bar of a sending one moves as it goes. */
 export function SentList({ scope }: { scope: SenderScope }) {
   const query = useQuery(sentQueryOptions(scope));
-  if (query.isPending) return <Loading />;
+  if (query.isPending) return <Skeleton blocks={1} />;
   if (query.error) return <LoadError error={query.error} />;
   if (query.data.length === 0)
     return <p className="text-stone-600 dark:text-stone-400">Aucun message envoyé pour le moment.</p>;

@@ -1,7 +1,7 @@
 import { formatDateTime, formatNumber, plural } from "../../../../domain/format.ts";
-import { countSegments } from "../../../../domain/sms/segments.ts";
-import { describeWindowFr } from "../../../../domain/sms/send-window.ts";
-import { buildSmsText } from "../../../../domain/sms/text.ts";
+import { countSegments } from "../../../../domain/messages/sms-segments.ts";
+import { describeWindowFr } from "../../../../domain/messages/send-window.ts";
+import { buildSmsText } from "../../../../domain/messages/sms-text.ts";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Card } from "../../../components/ui/page.tsx";
 import type { SmsOverview } from "../api/sms.ts";

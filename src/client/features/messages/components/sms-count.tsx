@@ -1,8 +1,8 @@
 import { formatList, plural } from "../../../../domain/format.ts";
-import { countSegments, describeEncodingFr } from "../../../../domain/sms/segments.ts";
+import { countSegments, describeEncodingFr } from "../../../../domain/messages/sms-segments.ts";
 
 /**
- * What a text costs in SMS, live as one types (src/domain/sms/segments.ts): the number
+ * What a text costs in SMS, live as one types (src/domain/messages/sms-segments.ts): the number
  * of SMS, the characters left in the last one, and which characters force Unicode.
  */
 export function SmsCount({ text, id }: { text: string; id?: string }) {

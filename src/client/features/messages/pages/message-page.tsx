@@ -8,7 +8,8 @@ import { buttonClass, ButtonLink } from "../../../components/ui/button.tsx";
 import { Page } from "../../../components/ui/page.tsx";
 import { ApiError } from "../../../lib/api-client.ts";
 import { markClicked, messageQueryOptions, useMarkRead } from "../api/get-message.ts";
-import { LoadError, Loading } from "../components/back-office-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
 
 /** /messages/{id}: one message; opening it marks it read. Someone else's message is a 404. */
 export default function MessagePage() {
@@ -29,7 +30,7 @@ export default function MessagePage() {
   if (query.isPending)
     return (
       <Page title="Message">
-        <Loading />
+        <Skeleton blocks={1} />
       </Page>
     );
   if (query.error) {

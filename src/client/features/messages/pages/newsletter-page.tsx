@@ -2,12 +2,15 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useMemo, useState } from "react";
 import { formatDateTime, formatNumber, plural } from "../../../../domain/format.ts";
 import type { SegmentKind } from "../../../../domain/messages/segments.ts";
-import { MERGE_FIELDS, type NewsletterContent } from "../../../../domain/newsletter/blocks.ts";
+import { MERGE_HINT_FR, type NewsletterContent } from "../../../../domain/messages/newsletter-blocks.ts";
 import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Card } from "../../../components/ui/page.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { errorFields } from "../../../lib/api-client.ts";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { tabsOf } from "../../../components/back-office/menu.ts";
+import { QueryState } from "../../../components/ui/query-state.tsx";
 import { useDebounced } from "../../../lib/use-debounced.ts";
 import {
   type EditorContext,
@@ -16,17 +19,12 @@ import {
   useCreateCampaign,
   useSendTest,
 } from "../api/newsletter.ts";
-import { LoadError, Loading, MessagesFrame, WithShop } from "../components/back-office-frame.tsx";
 import { segmentOf } from "../components/composer-form.tsx";
 import { SegmentFields } from "../components/segment-fields.tsx";
 import { BlockList, type DraftBlock, newBlock } from "../components/newsletter-blocks.tsx";
 import { NewsletterCampaigns } from "../components/newsletter-campaigns.tsx";
 import { NewsletterPreview } from "../components/newsletter-preview.tsx";
 import { SendWhen } from "../components/send-when.tsx";
-
-const MERGE_HINT = Object.entries(MERGE_FIELDS)
-  .map(([field, label]) => `{{${field}}} (${label.toLowerCase()})`)
-  .join(", ");
 
 /** The content as the API takes it (the editor's keys dropped), or null while it cannot be previewed. */
 function contentOf(subject: string, preheader: string, blocks: DraftBlock[]): NewsletterContent | null {
@@ -60,7 +58,7 @@ function Editor({ shopId, context }: { shopId: string; context: EditorContext })
   const content = useMemo(() => contentOf(subject, preheader, blocks), [subject, preheader, blocks]);
   const previewContent = useDebounced(content, 500);
   const error = create.error ?? test.error;
-  const fields = error instanceof ApiError ? error.fields : {};
+  const fields = errorFields(error);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -109,24 +107,17 @@ function Editor({ shopId, context }: { shopId: string; context: EditorContext })
 
       <Card className="flex flex-col gap-4">
         <h2 className="text-lg font-semibold">L'e-mail</h2>
-        <Field
-          label="Objet"
-          value={subject}
-          maxLength={150}
-          onChange={(e) => setSubject(e.target.value)}
-          error={fields.subject}
-          required
-        />
+        <Field label="Objet" value={subject} maxLength={150} onValue={setSubject} error={fields.subject} required />
         <Field
           label="Texte d'aperçu (facultatif)"
           hint="La ligne que la boîte de réception affiche après l'objet."
           value={preheader}
           maxLength={150}
-          onChange={(e) => setPreheader(e.target.value)}
+          onValue={setPreheader}
           error={fields.preheader}
         />
         <p className="text-sm text-stone-600 dark:text-stone-400">
-          Personnalisez l'objet, les titres, les textes et les boutons avec : {MERGE_HINT}.
+          Personnalisez l'objet, les titres, les textes et les boutons avec : {MERGE_HINT_FR}.
         </p>
         <BlockList blocks={blocks} setBlocks={setBlocks} context={context} errors={fields} />
       </Card>
@@ -179,29 +170,33 @@ function Editor({ shopId, context }: { shopId: string; context: EditorContext })
 
 function Workspace({ shopId }: { shopId: string }) {
   const query = useQuery(editorQueryOptions(shopId));
-  if (query.isPending) return <Loading />;
-  if (query.error) return <LoadError error={query.error} />;
   return (
-    <>
-      <Editor key={shopId} shopId={shopId} context={query.data} />
-      <section aria-labelledby="campagnes" className="flex flex-col gap-3">
-        <h2 id="campagnes" className="text-xl font-bold">
-          Vos newsletters
-        </h2>
-        <NewsletterCampaigns shopId={shopId} openTracking={query.data.openTracking} />
-      </section>
-    </>
+    <QueryState query={query} blocks={2}>
+      {(context) => (
+        <>
+          <Editor key={shopId} shopId={shopId} context={context} />
+          <section aria-labelledby="campagnes" className="flex flex-col gap-3">
+            <h2 id="campagnes" className="text-xl font-bold">
+              Vos newsletters
+            </h2>
+            <NewsletterCampaigns shopId={shopId} openTracking={context.openTracking} />
+          </section>
+        </>
+      )}
+    </QueryState>
   );
 }
 
 /** /admin/newsletter: e-mail campaigns to the customers who accepted them. */
 export default function NewsletterPage() {
   return (
-    <MessagesFrame
+    <BackOfficeFrame
+      scope="shop"
       title="Newsletter"
       lead="Un e-mail à vos clients qui l'ont accepté, avec leurs points et leurs récompenses."
+      tabs={tabsOf("Communication")}
     >
-      <WithShop>{(shopId) => <Workspace shopId={shopId} />}</WithShop>
-    </MessagesFrame>
+      {(shop) => <Workspace shopId={shop.id} />}
+    </BackOfficeFrame>
   );
 }

@@ -1,5 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
@@ -7,7 +6,16 @@ import { Card, Page } from "../../../components/ui/page.tsx";
 import { SavedStatus } from "../../../components/ui/saved-status.tsx";
 import { type Preferences, preferencesQueryOptions, useSetPreference } from "../api/preferences.ts";
 import { deviceId, disablePush, enablePush, pushSupport } from "../api/push-device.ts";
-import { LoadError, Loading } from "../components/back-office-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
+
+/** A shop's switches, one per channel, as its people read them. */
+const SHOP_CHANNELS = [
+  ["inapp", "Dans l'application"],
+  ["push", "Notifications push"],
+  ["email", "E-mails"],
+  ["sms", "SMS"],
+] as const;
 
 function Toggle({
   label,
@@ -45,45 +53,34 @@ function Toggle({
 function PushCard({ prefs }: { prefs: Preferences }) {
   const support = pushSupport();
   const onThisDevice = prefs.devices.includes(deviceId());
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ tone: "error" | "success" | "info"; text: string } | null>(null);
   const { refetch } = useQuery(preferencesQueryOptions());
-
-  const turnOn = async () => {
-    setBusy(true);
-    setMessage(null);
-    try {
-      const result = await enablePush(prefs.vapidPublicKey);
-      setMessage(
-        result === "enabled"
-          ? { tone: "success", text: "Notifications activées sur cet appareil." }
-          : {
-              tone: "error",
-              text: "Votre navigateur a refusé les notifications. Autorisez-les dans ses réglages du site, puis réessayez.",
-            },
-      );
-    } catch (error) {
-      setMessage({
-        tone: "error",
-        text: error instanceof Error && error.message ? error.message : "Impossible d'activer les notifications.",
-      });
-    } finally {
-      setBusy(false);
-      void refetch();
-    }
+  // Whatever the answer, the server's list of this person's devices says whether this one is on.
+  const enable = useMutation({ mutationFn: () => enablePush(prefs.vapidPublicKey), onSettled: () => refetch() });
+  const disable = useMutation({ mutationFn: disablePush, onSettled: () => refetch() });
+  const busy = enable.isPending || disable.isPending;
+  const turnOn = () => {
+    disable.reset();
+    enable.mutate();
   };
-  const turnOff = async () => {
-    setBusy(true);
-    try {
-      await disablePush();
-      setMessage({ tone: "info", text: "Notifications désactivées sur cet appareil." });
-    } catch {
-      setMessage({ tone: "error", text: "Impossible de désactiver les notifications. Réessayez." });
-    } finally {
-      setBusy(false);
-      void refetch();
-    }
+  const turnOff = () => {
+    enable.reset();
+    disable.mutate();
   };
+  const message: { tone: "error" | "success" | "info"; text: string } | null =
+    enable.data === "enabled"
+      ? { tone: "success", text: "Notifications activées sur cet appareil." }
+      : enable.data === "denied"
+        ? {
+            tone: "error",
+            text: "Votre navigateur a refusé les notifications. Autorisez-les dans ses réglages du site, puis réessayez.",
+          }
+        : enable.isError
+          ? { tone: "error", text: enable.error.message || "Impossible d'activer les notifications." }
+          : disable.isSuccess
+            ? { tone: "info", text: "Notifications désactivées sur cet appareil." }
+            : disable.isError
+              ? { tone: "error", text: "Impossible de désactiver les notifications. Réessayez." }
+              : null;
   return (
     <Card className="flex flex-col gap-3">
       <h2 className="text-lg font-semibold">Notifications push sur cet appareil</h2>
@@ -110,8 +107,9 @@ function PushCard({ prefs }: { prefs: Preferences }) {
       ) : (
         <>
           <p className="text-sm">
-            Soyez prévenu d'une promotion, d'une nouveauté ou d'une récompense à utiliser, même application fermée. Au
-            plus 2 notifications promotionnelles par semaine et par boutique ; vous pouvez les couper à tout moment ici.
+            Recevez une alerte pour une promotion, une nouveauté ou une récompense à utiliser, même application fermée.
+            Au plus 2 notifications promotionnelles par semaine et par boutique ; vous pouvez les couper à tout moment
+            ici.
           </p>
           <p className="text-sm text-stone-600 dark:text-stone-400">{prefs.wording.push}</p>
           <Button isLoading={busy} onClick={turnOn}>
@@ -131,7 +129,7 @@ export default function NotifPage() {
   if (query.isPending)
     return (
       <Page title="Réglages des notifications">
-        <Loading />
+        <Skeleton blocks={1} />
       </Page>
     );
   if (query.error)
@@ -197,30 +195,15 @@ export default function NotifPage() {
               className="border-t border-stone-200 pt-2 first-of-type:border-0 dark:border-stone-800"
             >
               <legend className="font-semibold">{shop.name}</legend>
-              <Toggle
-                label="Dans l'application"
-                checked={shop.inapp}
-                disabled={pending}
-                onChange={(granted) => setPreference.mutate({ shopId: shop.id, channel: "inapp", granted })}
-              />
-              <Toggle
-                label="Notifications push"
-                checked={shop.push}
-                disabled={pending}
-                onChange={(granted) => setPreference.mutate({ shopId: shop.id, channel: "push", granted })}
-              />
-              <Toggle
-                label="E-mails"
-                checked={shop.email}
-                disabled={pending}
-                onChange={(granted) => setPreference.mutate({ shopId: shop.id, channel: "email", granted })}
-              />
-              <Toggle
-                label="SMS"
-                checked={shop.sms}
-                disabled={pending}
-                onChange={(granted) => setPreference.mutate({ shopId: shop.id, channel: "sms", granted })}
-              />
+              {SHOP_CHANNELS.map(([channel, label]) => (
+                <Toggle
+                  key={channel}
+                  label={label}
+                  checked={shop[channel]}
+                  disabled={pending}
+                  onChange={(granted) => setPreference.mutate({ shopId: shop.id, channel, granted })}
+                />
+              ))}
             </fieldset>
           ))}
         </Card>

@@ -4,7 +4,8 @@ import { formatMoment, plural } from "../../../../domain/format.ts";
 import { ButtonLink } from "../../../components/ui/button.tsx";
 import { Page } from "../../../components/ui/page.tsx";
 import { inboxQueryOptions } from "../api/get-inbox.ts";
-import { LoadError, Loading } from "../components/back-office-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
 
 /** /notifications: every message received, newest first, unread ones marked. */
 export default function NotificationsPage() {
@@ -21,7 +22,7 @@ export default function NotificationsPage() {
           : undefined
       }
     >
-      {query.isPending ? <Loading /> : null}
+      {query.isPending ? <Skeleton blocks={1} /> : null}
       {query.error ? <LoadError error={query.error} /> : null}
       {query.data && query.data.messages.length === 0 ? (
         <div className="flex flex-col items-start gap-3">

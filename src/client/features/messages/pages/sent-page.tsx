@@ -1,16 +1,17 @@
-import { ButtonLink } from "../../../components/ui/button.tsx";
-import { MessagesFrame, WithShop } from "../components/back-office-frame.tsx";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { tabsOf } from "../../../components/back-office/menu.ts";
 import { SentList } from "../components/sent-list.tsx";
 
 /** /admin/message: sent and scheduled messages with their counts; pause, resume, cancel. */
 export default function SentPage() {
   return (
-    <MessagesFrame
+    <BackOfficeFrame
+      scope="shop"
       title="Messages"
       lead="Remis, lus, cliqués : ce que vos messages sont devenus."
-      actions={<ButtonLink to="/admin/envoyer-un-message">Nouveau message</ButtonLink>}
+      tabs={tabsOf("Communication")}
     >
-      <WithShop>{(shopId) => <SentList scope={{ kind: "shop", shopId }} />}</WithShop>
-    </MessagesFrame>
+      {(shop) => <SentList scope={{ kind: "shop", shopId: shop.id }} />}
+    </BackOfficeFrame>
   );
 }

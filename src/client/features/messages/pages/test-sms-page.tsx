@@ -1,13 +1,17 @@
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { formatDateTime, formatNumber, plural } from "../../../../domain/format.ts";
-import { describeWindowFr } from "../../../../domain/sms/send-window.ts";
+import { describeWindowFr } from "../../../../domain/messages/send-window.ts";
 import { Button } from "../../../components/ui/button.tsx";
-import { Field } from "../../../components/ui/field.tsx";
+import { Field, NumberField } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { Card } from "../../../components/ui/page.tsx";
 import { TextareaField } from "../../../components/ui/textarea-field.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { errorFields } from "../../../lib/api-client.ts";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { tabsOf } from "../../../components/back-office/menu.ts";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import {
   PROVIDER_LABELS_FR,
   type SmsOverview,
@@ -17,7 +21,6 @@ import {
   useSendPhoneCode,
   useSendTestSms,
 } from "../api/sms.ts";
-import { LoadError, Loading, MessagesFrame, WithShop } from "../components/back-office-frame.tsx";
 import { SmsCount } from "../components/sms-count.tsx";
 
 function Gateway({ sms }: { sms: SmsOverview }) {
@@ -45,7 +48,7 @@ function Budget({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
   const ask = useRequestSmsBudget(shopId);
   const { monthlySegments, usedSegments, max } = sms.budget;
   const share = monthlySegments === 0 ? 0 : Math.min(100, Math.round((usedSegments / monthlySegments) * 100));
-  const fields = ask.error instanceof ApiError ? ask.error.fields : {};
+  const fields = errorFields(ask.error);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     ask.mutate({ monthlySegments: Number(value), note });
@@ -60,7 +63,7 @@ function Budget({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
       </p>
       {monthlySegments === 0 && !sms.request ? (
         <p className="text-sm font-medium text-brand-800 dark:text-brand-200">
-          Demandez un budget ci-dessous : dès que l'administrateur de la plateforme l'accorde, vous pourrez vérifier
+          Demandez un budget ci-dessous : dès que l'administration de la plateforme l'accorde, vous pourrez vérifier
           votre numéro et envoyer un test.
         </p>
       ) : null}
@@ -75,7 +78,7 @@ function Budget({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
         <div className="h-full bg-brand-700" style={{ width: `${share}%` }} />
       </div>
       <p className="text-sm text-stone-600 dark:text-stone-400">
-        Les SMS sont payés par l'hébergeur de la plateforme : c'est son administrateur qui accorde le budget de chaque
+        Les SMS sont payés par l'hébergeur de la plateforme : c'est son administration qui accorde le budget de chaque
         boutique. Un SMS long compte pour plusieurs (un par tranche de 153 caractères, ou 67 avec des accents comme ê).
         Une fois le budget atteint, plus aucun SMS ne part avant le mois suivant.
       </p>
@@ -83,19 +86,17 @@ function Budget({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
         <div data-testid="sms-budget-request">
           <Notice tone="info">
             Demande envoyée le {formatDateTime(sms.request.at)} : {plural(sms.request.monthlySegments, "SMS", "SMS")}{" "}
-            par mois. L'administrateur de la plateforme y répondra.
+            par mois. L'administration de la plateforme y répondra.
           </Notice>
         </div>
       ) : null}
       <form onSubmit={submit} className="flex flex-col gap-3" noValidate>
-        <Field
+        <NumberField
           label="Budget mensuel souhaité (nombre de SMS)"
-          type="number"
-          inputMode="numeric"
           min={1}
           max={max}
           value={value}
-          onChange={(e) => setValue(e.target.value)}
+          onValue={setValue}
           hint={`${formatNumber(max)} SMS par mois au plus sur cette plateforme.`}
           error={fields.monthlySegments}
         />
@@ -103,15 +104,36 @@ function Budget({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
           label="Pour quoi faire ? (facultatif)"
           value={note}
           maxLength={500}
-          onChange={(e) => setNote(e.target.value)}
+          onValue={setNote}
           error={fields.note}
         />
-        {ask.error && !fields.monthlySegments ? <Notice tone="error">{ask.error.message}</Notice> : null}
-        <Button type="submit" variant="secondary" isLoading={ask.isPending}>
+        <SubmitEnd call={ask} fieldError={fields.monthlySegments} variant="secondary">
           Demander ce budget
-        </Button>
+        </SubmitEnd>
       </form>
     </Card>
+  );
+}
+
+/** A form's end: the call's French error (unless its field shows it already), then the submit button. */
+function SubmitEnd({
+  call,
+  fieldError,
+  variant,
+  children,
+}: {
+  call: { error: Error | null; isPending: boolean };
+  fieldError?: string;
+  variant?: "secondary";
+  children: ReactNode;
+}) {
+  return (
+    <>
+      {call.error && !fieldError ? <Notice tone="error">{call.error.message}</Notice> : null}
+      <Button type="submit" variant={variant} isLoading={call.isPending}>
+        {children}
+      </Button>
+    </>
   );
 }
 
@@ -121,8 +143,8 @@ function Phone({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
   const [code, setCode] = useState("");
   const sendCode = useSendPhoneCode(shopId);
   const confirm = useConfirmPhoneCode(shopId);
-  const phoneFields = sendCode.error instanceof ApiError ? sendCode.error.fields : {};
-  const codeFields = confirm.error instanceof ApiError ? confirm.error.fields : {};
+  const phoneFields = errorFields(sendCode.error);
+  const codeFields = errorFields(confirm.error);
   const askCode = (event: FormEvent) => {
     event.preventDefault();
     confirm.reset();
@@ -148,14 +170,13 @@ function Phone({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
           autoComplete="tel"
           value={phone}
           maxLength={40}
-          onChange={(e) => setPhone(e.target.value)}
+          onValue={setPhone}
           hint="Le vôtre, par exemple 06 12 34 56 78. Le code part par SMS et compte dans le budget."
           error={phoneFields.phone}
         />
-        {sendCode.error && !phoneFields.phone ? <Notice tone="error">{sendCode.error.message}</Notice> : null}
-        <Button type="submit" variant="secondary" isLoading={sendCode.isPending}>
+        <SubmitEnd call={sendCode} fieldError={phoneFields.phone} variant="secondary">
           Recevoir un code
-        </Button>
+        </SubmitEnd>
       </form>
       {sms.phone.pending ? (
         <form onSubmit={check} className="flex flex-col gap-3" noValidate>
@@ -165,14 +186,13 @@ function Phone({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
             autoComplete="one-time-code"
             maxLength={6}
             value={code}
-            onChange={(e) => setCode(e.target.value)}
+            onValue={setCode}
             hint={`Il expire ${plural(sms.phone.codeMinutes, "minute", "minutes")} après son envoi.`}
             error={codeFields.code}
           />
-          {confirm.error && !codeFields.code ? <Notice tone="error">{confirm.error.message}</Notice> : null}
-          <Button type="submit" isLoading={confirm.isPending}>
+          <SubmitEnd call={confirm} fieldError={codeFields.code}>
             Vérifier
-          </Button>
+          </SubmitEnd>
         </form>
       ) : null}
       {confirm.isSuccess ? <Notice tone="success">Numéro vérifié.</Notice> : null}
@@ -183,7 +203,7 @@ function Phone({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
 function TestForm({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
   const [text, setText] = useState("");
   const send = useSendTestSms(shopId);
-  const fields = send.error instanceof ApiError ? send.error.fields : {};
+  const fields = errorFields(send.error);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     send.mutate({ text });
@@ -202,15 +222,14 @@ function TestForm({ shopId, sms }: { shopId: string; sms: SmsOverview }) {
           label="Texte"
           value={text}
           maxLength={918}
-          onChange={(e) => setText(e.target.value)}
+          onValue={setText}
           error={fields.text}
           aria-describedby="sms-test-count"
         />
         <SmsCount text={text} id="sms-test-count" />
-        {send.error && !fields.text ? <Notice tone="error">{send.error.message}</Notice> : null}
-        <Button type="submit" isLoading={send.isPending}>
+        <SubmitEnd call={send} fieldError={fields.text}>
           Envoyer le test
-        </Button>
+        </SubmitEnd>
       </form>
       {result ? (
         <section aria-label="Résultat de l'envoi" className="flex flex-col gap-2" data-testid="sms-test-result">
@@ -239,7 +258,7 @@ function NoTestYet({ sms }: { sms: SmsOverview }) {
       <p className="text-sm text-stone-700 dark:text-stone-300" data-testid="sms-test-unavailable">
         {sms.budget.monthlySegments === 0
           ? "Possible dès qu'un budget SMS vous est accordé : le code qui vérifie votre numéro et le test partent par SMS et comptent dans ce budget."
-          : "Le budget SMS du mois est atteint : les tests reprendront le mois prochain, ou plus tôt si l'administrateur de la plateforme accorde davantage."}
+          : "Le budget SMS du mois est atteint : les tests reprendront le mois prochain, ou plus tôt si l'administration de la plateforme accorde davantage."}
       </p>
     </Card>
   );
@@ -247,8 +266,8 @@ function NoTestYet({ sms }: { sms: SmsOverview }) {
 
 function ShopSms({ shopId }: { shopId: string }) {
   const query = useQuery(smsQueryOptions(shopId));
-  if (query.isPending) return <Loading />;
-  if (query.error) return <LoadError error={query.error} />;
+  if (query.isError) return <LoadError error={query.error} onRetry={() => query.refetch()} />;
+  if (query.isPending) return <Skeleton blocks={2} />;
   const { monthlySegments, usedSegments } = query.data.budget;
   // The budget comes first (issue 25 row 14): a test is offered only while one SMS can still leave.
   const canSend = usedSegments < monthlySegments;
@@ -271,8 +290,13 @@ function ShopSms({ shopId }: { shopId: string }) {
 /** /admin/test-sms: the budget the platform granted (and asking for more), one's own number verified, a test SMS to it. */
 export default function TestSmsPage() {
   return (
-    <MessagesFrame title="Test SMS" lead="Voyez ce que vos clients recevront, et ce que cela coûte.">
-      <WithShop>{(shopId) => <ShopSms shopId={shopId} />}</WithShop>
-    </MessagesFrame>
+    <BackOfficeFrame
+      scope="shop"
+      title="Test SMS"
+      lead="Voyez ce que vos clients recevront, et ce que cela coûte."
+      tabs={tabsOf("Communication")}
+    >
+      {(shop) => <ShopSms shopId={shop.id} />}
+    </BackOfficeFrame>
   );
 }

@@ -3,7 +3,7 @@ import { api, unwrap } from "../../../lib/api-client.ts";
 import { rewardsKeys } from "./keys.ts";
 
 /** DELETE …/rewards/:rewardId: removed, or archived when it was already used ({archived: true}). */
-export const deleteReward = (shopId: string, rewardId: string) =>
+const deleteReward = (shopId: string, rewardId: string) =>
   unwrap(api.backoffice.shops[":shopId"].rewards[":rewardId"].$delete({ param: { shopId, rewardId } }));
 
 export function useDeleteReward(shopId: string) {
@@ -15,5 +15,5 @@ export function useDeleteReward(shopId: string) {
       void queryClient.invalidateQueries({ queryKey: rewardsKeys.shopPages() });
       return queryClient.invalidateQueries({ queryKey: rewardsKeys.shop(shopId) });
     },
-  }).mutateAsync;
+  });
 }

@@ -3,12 +3,12 @@ import { api, unwrap } from "../../../lib/api-client.ts";
 import { rewardsKeys } from "./keys.ts";
 
 /** GET …/rewards/:rewardId: one reward to edit, with its photo as a data URL. */
-export const getOwnerReward = (shopId: string, rewardId: string) =>
+const getOwnerReward = (shopId: string, rewardId: string) =>
   unwrap(api.backoffice.shops[":shopId"].rewards[":rewardId"].$get({ param: { shopId, rewardId } })).then(
     (r) => r.reward,
   );
 
-export const ownerRewardQueryOptions = (shopId: string, rewardId: string) =>
+const ownerRewardQueryOptions = (shopId: string, rewardId: string) =>
   queryOptions({
     queryKey: rewardsKeys.reward(shopId, rewardId),
     queryFn: () => getOwnerReward(shopId, rewardId),

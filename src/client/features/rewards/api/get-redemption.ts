@@ -11,7 +11,7 @@ export function withLocalDeadline<T extends { expiresAt: string; expiresInMs: nu
 }
 
 /** GET /api/redemptions/:id: one of my redemptions (its code, QR text, status, balance). */
-export const getRedemption = (id: string) =>
+const getRedemption = (id: string) =>
   unwrap(api.redemptions[":id"].$get({ param: { id } })).then((r) => withLocalDeadline(r.redemption));
 
 export type Redemption = Awaited<ReturnType<typeof getRedemption>>;

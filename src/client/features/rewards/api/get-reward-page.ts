@@ -5,9 +5,9 @@ import { queryClient } from "../../../lib/query-client.ts";
 import { rewardsKeys } from "./keys.ts";
 
 /** GET /api/rewards/:slug: the reward, its shop, and where the viewer stands (balance, pending redemption). */
-export const getRewardPage = (slug: string) => unwrap(api.rewards[":slug"].$get({ param: { slug } }));
+const getRewardPage = (slug: string) => unwrap(api.rewards[":slug"].$get({ param: { slug } }));
 
-export const rewardPageQueryOptions = (slug: string) =>
+const rewardPageQueryOptions = (slug: string) =>
   queryOptions({ queryKey: rewardsKeys.page(slug), queryFn: () => getRewardPage(slug), staleTime: 10_000 });
 
 export type RewardPageData = Awaited<ReturnType<typeof getRewardPage>>;

@@ -7,7 +7,7 @@ import { rewardsKeys } from "./keys.ts";
  * GET …/rewards: the shop's catalogue in the owner's order (with counts), and the card's mode. The page size is
  * the catalogue's cap (REWARDS_PER_SHOP_MAX), so one page is the whole catalogue: reordering needs every reward.
  */
-export const listOwnerRewards = (shopId: string) =>
+const listOwnerRewards = (shopId: string) =>
   unwrap(
     api.backoffice.shops[":shopId"].rewards.$get({
       param: { shopId },
@@ -15,7 +15,7 @@ export const listOwnerRewards = (shopId: string) =>
     }),
   );
 
-export const ownerRewardsQueryOptions = (shopId: string) =>
+const ownerRewardsQueryOptions = (shopId: string) =>
   queryOptions({ queryKey: rewardsKeys.rewards(shopId), queryFn: () => listOwnerRewards(shopId) });
 
 export const useOwnerRewards = (shopId: string) => useQuery(ownerRewardsQueryOptions(shopId));

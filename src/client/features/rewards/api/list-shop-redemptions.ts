@@ -5,7 +5,7 @@ import { rewardsKeys } from "./keys.ts";
 type Status = "pending" | "validated" | "refused" | "cancelled" | "expired" | "all";
 
 /** GET …/redemptions?status=: the shop's redemptions, newest first (owner). */
-export const listShopRedemptions = (shopId: string, status: Status, limit = 20) =>
+const listShopRedemptions = (shopId: string, status: Status, limit = 20) =>
   unwrap(
     api.backoffice.shops[":shopId"].redemptions.$get({
       param: { shopId },
@@ -13,7 +13,7 @@ export const listShopRedemptions = (shopId: string, status: Status, limit = 20) 
     }),
   ).then((r) => r.redemptions);
 
-export const shopRedemptionsQueryOptions = (shopId: string, status: Status, limit = 20) =>
+const shopRedemptionsQueryOptions = (shopId: string, status: Status, limit = 20) =>
   queryOptions({
     queryKey: rewardsKeys.redemptions(shopId, status, limit),
     queryFn: () => listShopRedemptions(shopId, status, limit),

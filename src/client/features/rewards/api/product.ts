@@ -3,7 +3,7 @@ import { api, unwrap } from "../../../lib/api-client.ts";
 import { rewardsKeys } from "./keys.ts";
 
 /** GET …/products/:slug: one reward (its slug) or prize lot (`lot-<id>`) of the shop, with its figures (/admin/{product}). */
-export const getProduct = (shopId: string, slug: string) =>
+const getProduct = (shopId: string, slug: string) =>
   unwrap(api.backoffice.shops[":shopId"].products[":slug"].$get({ param: { shopId, slug } })).then((r) => r.product);
 
 export type Product = Awaited<ReturnType<typeof getProduct>>;

@@ -3,7 +3,7 @@ import { api, unwrap } from "../../../lib/api-client.ts";
 import type { OwnerRewards } from "./list-owner-rewards.ts";
 import { rewardsKeys } from "./keys.ts";
 
-export const reorderRewards = (shopId: string, ids: string[]) =>
+const reorderRewards = (shopId: string, ids: string[]) =>
   unwrap(api.backoffice.shops[":shopId"]["rewards-order"].$put({ param: { shopId }, json: { ids } }));
 
 /** The new order shows at once (optimistic), then the server's order is read back, whatever the answer. */
@@ -25,5 +25,5 @@ export function useReorderRewards(shopId: string) {
       void queryClient.invalidateQueries({ queryKey: rewardsKeys.shopPages() });
       return queryClient.invalidateQueries({ queryKey: key });
     },
-  }).mutateAsync;
+  });
 }

@@ -1,29 +1,27 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { z } from "zod";
 import type { rewardSettingsSchema } from "../../../../domain/schemas/rewards.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
+import { useSaveSettings } from "../../../lib/use-mutation-fn.ts";
 import { rewardsKeys } from "./keys.ts";
 
 /** GET …/reward-settings: how long a pending redemption holds, and the birthday gift. */
-export const getRewardSettings = (shopId: string) =>
+const getRewardSettings = (shopId: string) =>
   unwrap(api.backoffice.shops[":shopId"]["reward-settings"].$get({ param: { shopId } })).then((r) => r.settings);
 
-export const rewardSettingsQueryOptions = (shopId: string) =>
+const rewardSettingsQueryOptions = (shopId: string) =>
   queryOptions({ queryKey: rewardsKeys.settings(shopId), queryFn: () => getRewardSettings(shopId) });
 
 export const useRewardSettings = (shopId: string) => useQuery(rewardSettingsQueryOptions(shopId));
 
 export type RewardSettings = Awaited<ReturnType<typeof getRewardSettings>>;
 
-export const saveRewardSettings = (shopId: string, input: z.output<typeof rewardSettingsSchema>) =>
+const saveRewardSettings = (shopId: string, input: z.output<typeof rewardSettingsSchema>) =>
   unwrap(api.backoffice.shops[":shopId"]["reward-settings"].$put({ param: { shopId }, json: input })).then(
     (r) => r.settings,
   );
 
-export function useSaveRewardSettings(shopId: string) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: z.output<typeof rewardSettingsSchema>) => saveRewardSettings(shopId, input),
-    onSuccess: (settings) => queryClient.setQueryData(rewardsKeys.settings(shopId), settings),
-  }).mutateAsync;
-}
+export const useSaveRewardSettings = (shopId: string) =>
+  useSaveSettings(rewardsKeys.settings(shopId), (input: z.output<typeof rewardSettingsSchema>) =>
+    saveRewardSettings(shopId, input),
+  );

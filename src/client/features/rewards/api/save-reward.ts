@@ -3,10 +3,10 @@ import type { RewardValues } from "../../../../domain/schemas/rewards.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { rewardsKeys } from "./keys.ts";
 
-export const createReward = (shopId: string, input: RewardValues) =>
+const createReward = (shopId: string, input: RewardValues) =>
   unwrap(api.backoffice.shops[":shopId"].rewards.$post({ param: { shopId }, json: input })).then((r) => r.reward);
 
-export const updateReward = (shopId: string, rewardId: string, input: RewardValues) =>
+const updateReward = (shopId: string, rewardId: string, input: RewardValues) =>
   unwrap(api.backoffice.shops[":shopId"].rewards[":rewardId"].$put({ param: { shopId, rewardId }, json: input })).then(
     (r) => r.reward,
   );

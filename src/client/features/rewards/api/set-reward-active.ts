@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { rewardsKeys } from "./keys.ts";
 
-export const setRewardActive = (shopId: string, rewardId: string, isActive: boolean) =>
+const setRewardActive = (shopId: string, rewardId: string, isActive: boolean) =>
   unwrap(
     api.backoffice.shops[":shopId"].rewards[":rewardId"].active.$patch({
       param: { shopId, rewardId },
@@ -12,7 +12,7 @@ export const setRewardActive = (shopId: string, rewardId: string, isActive: bool
 
 export function useSetRewardActive(shopId: string) {
   const queryClient = useQueryClient();
-  const { mutateAsync } = useMutation({
+  return useMutation({
     mutationFn: ({ rewardId, isActive }: { rewardId: string; isActive: boolean }) =>
       setRewardActive(shopId, rewardId, isActive),
     onSuccess: () => {
@@ -20,5 +20,4 @@ export function useSetRewardActive(shopId: string) {
       return queryClient.invalidateQueries({ queryKey: rewardsKeys.rewards(shopId) });
     },
   });
-  return (rewardId: string, isActive: boolean) => mutateAsync({ rewardId, isActive });
 }

@@ -1,6 +1,7 @@
 import { ButtonLink } from "../../../components/ui/button.tsx";
 import { type ShopRedemption, useShopRedemptions } from "../api/list-shop-redemptions.ts";
-import { BackofficeError, Section } from "../../../components/back-office/back-office-page.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import { formatMoment, plural } from "../../../../domain/format.ts";
 
 /* Recent redemptions ---------------------------------------------------------- */
@@ -36,7 +37,7 @@ export function RecentRedemptions({ shopId }: { shopId: string }) {
           Chargement…
         </p>
       ) : list.isError ? (
-        <BackofficeError error={list.error} onRetry={() => list.refetch()} />
+        <LoadError error={list.error} onRetry={() => list.refetch()} />
       ) : list.data.length === 0 ? (
         <p className="text-sm text-stone-700 dark:text-stone-300">Aucune demande pour l'instant.</p>
       ) : (

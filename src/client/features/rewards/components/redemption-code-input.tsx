@@ -1,9 +1,12 @@
-import { type FormEvent, type RefObject, useId, useState } from "react";
+import { type FormEvent, type RefObject, useState } from "react";
 import { PERSONAL_QR_PREFIX, parsePersonalCode } from "../../../../domain/loyalty/personal-code.ts";
+import { PREPAID_QR_PREFIX, parsePrepaidCode } from "../../../../domain/loyalty/prepaid.ts";
 import { parseRedemptionCode } from "../../../../domain/loyalty/rewards.ts";
 import { Glyph } from "../../../components/loyalty/glyph.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
+import { CameraVideo } from "../../../components/qr/camera-video.tsx";
+import { CodeEntry } from "../../../components/qr/code-entry.tsx";
 import { type CameraProblem, type QrReading, useQrCamera } from "../../../components/qr/use-qr-camera.ts";
 
 /** How staff enter a reward's code at the counter: the camera (QR code) or typing the six characters. */
@@ -20,7 +23,7 @@ const PROBLEMS: Record<CameraProblem, string> = {
   failed: "La caméra n'a pas pu démarrer. Réessayez, ou tapez le code ci-dessous.",
 };
 
-type CounterCode = { kind: "reward" | "personal"; code: string };
+type CounterCode = { kind: "reward" | "personal" | "prepaid"; code: string };
 
 /**
  * A decoded value: a "FIDELE-R:…" code is the reward to validate, a shopper's « Ma carte client » is a visit to
@@ -33,6 +36,9 @@ const readCounterCode = (value: string): QrReading<CounterCode> => {
   if (code) return { code: { kind: "reward", code } };
   const personal = upper.startsWith(PERSONAL_QR_PREFIX) ? parsePersonalCode(value) : null;
   if (personal) return { code: { kind: "personal", code: personal } };
+  // FIDELE-P: a bundle or a gift card to use (ADR 0049).
+  const prepaid = upper.startsWith(PREPAID_QR_PREFIX) ? parsePrepaidCode(value) : null;
+  if (prepaid) return { code: { kind: "prepaid", code: prepaid } };
   return { hint: "Ce QR code n'est pas une récompense Fidèle : visez le code affiché sur le téléphone du client." };
 };
 
@@ -40,13 +46,20 @@ const readCounterCode = (value: string): QrReading<CounterCode> => {
 export function CameraScan({
   onCode,
   onPersonalCode,
+  onPrepaidCode,
 }: {
   onCode: (code: string) => void;
   onPersonalCode: (code: string) => void;
+  onPrepaidCode: (code: string) => void;
 }) {
   const { videoRef, camera, hint, start, stop } = useQrCamera({
     read: readCounterCode,
-    onCode: (found: CounterCode) => (found.kind === "reward" ? onCode(found.code) : onPersonalCode(found.code)),
+    onCode: (found: CounterCode) =>
+      found.kind === "reward"
+        ? onCode(found.code)
+        : found.kind === "prepaid"
+          ? onPrepaidCode(found.code)
+          : onPersonalCode(found.code),
   });
 
   const isOn = camera.kind === "scanning" || camera.kind === "starting";
@@ -55,13 +68,7 @@ export function CameraScan({
       <div
         className={`relative w-full overflow-hidden rounded-3xl bg-stone-900 ring-1 ring-white/10 ${isOn ? "aspect-square" : "h-0"}`}
       >
-        <video
-          ref={videoRef}
-          className={`absolute inset-0 size-full object-cover ${camera.kind === "scanning" ? "" : "invisible"}`}
-          muted
-          playsInline
-          aria-label="Image de la caméra"
-        />
+        <CameraVideo videoRef={videoRef} isScanning={camera.kind === "scanning"} />
         {camera.kind === "scanning" ? (
           <div className="pointer-events-none absolute inset-0 flex items-center justify-center" aria-hidden="true">
             <div className="size-[65%] rounded-3xl border-4 border-accent-400/90" />
@@ -103,15 +110,16 @@ export function CameraScan({
 export function CodeForm({
   onCode,
   onPersonalCode,
+  onPrepaidCode,
   busy,
   inputRef,
 }: {
   onCode: (code: string) => void;
   onPersonalCode: (code: string) => void;
+  onPrepaidCode: (code: string) => void;
   busy: boolean;
   inputRef: RefObject<HTMLInputElement | null>;
 }) {
-  const id = useId();
   const [error, setError] = useState<string | null>(null);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -121,39 +129,24 @@ export function CodeForm({
     // 8 characters: a shopper's « Ma carte client », to credit a visit rather than a reward.
     const personal = code ? null : parsePersonalCode(value);
     if (personal) return onPersonalCode(personal);
+    // 7 characters: a bundle or a gift card (ADR 0049).
+    const prepaid = code ? null : parsePrepaidCode(value);
+    if (prepaid) return onPrepaidCode(prepaid);
     if (!code) return setError(BAD_FORMAT);
     setError(null);
     onCode(code);
   };
   return (
-    <form onSubmit={submit} noValidate className="flex flex-col gap-3">
-      <label htmlFor={id} className="text-sm font-medium text-stone-800 dark:text-stone-200">
-        Code de la récompense (6 caractères)
-      </label>
-      <input
-        ref={inputRef}
-        id={id}
-        name="code"
-        autoComplete="off"
-        autoCapitalize="characters"
-        autoCorrect="off"
-        spellCheck={false}
-        maxLength={24}
-        placeholder="ABC234"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        className={`min-h-14 rounded-xl border bg-white px-4 text-center font-mono text-2xl font-bold uppercase tracking-[0.3em] text-stone-900 placeholder:text-stone-400 dark:bg-stone-950 dark:text-stone-100 ${
-          error ? "border-red-600" : "border-stone-300 dark:border-stone-700"
-        }`}
-      />
-      {error ? (
-        <p id={`${id}-error`} className="text-sm font-medium text-red-700 dark:text-red-400" role="alert">
-          {error}
-        </p>
-      ) : null}
-      <Button type="submit" variant="secondary" full isLoading={busy}>
-        Rechercher le code
-      </Button>
-    </form>
+    <CodeEntry
+      label="Code de la récompense (6 caractères)"
+      placeholder="ABC234"
+      look="code"
+      maxLength={24}
+      inputRef={inputRef}
+      error={error}
+      busy={busy}
+      submitLabel="Rechercher le code"
+      onSubmit={submit}
+    />
   );
 }

@@ -2,13 +2,13 @@ import { useState } from "react";
 import { VIP_MULTIPLIER_MAX, VIP_TIERS_MAX } from "../../../../domain/loyalty/rewards.ts";
 import { vipTiersSchema } from "../../../../domain/schemas/rewards.ts";
 import { Button } from "../../../components/ui/button.tsx";
-import { Field } from "../../../components/ui/field.tsx";
+import { Field, NumberField } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
 import { useForm } from "../../../lib/use-form.ts";
 import type { OwnerReward } from "../api/list-owner-rewards.ts";
 import { useSaveVipTiers, type VipTier } from "../api/vip-tiers.ts";
-import { Section } from "../../../components/back-office/back-office-page.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import { type CardMode, unitWord } from "../../../../domain/format.ts";
 
 /* VIP levels ------------------------------------------------------------------- */
@@ -115,7 +115,7 @@ export function VipEditor({
                       }}
                       className="min-h-10 rounded-lg px-2 text-sm font-semibold text-red-700 underline dark:text-red-400"
                     >
-                      Retirer<span className="sr-only"> le niveau {i + 1}</span>
+                      Enlever<span className="sr-only"> le niveau {i + 1}</span>
                     </button>
                   </div>
                   <div className="grid grid-cols-2 gap-3 [&>*]:min-w-0">
@@ -126,10 +126,8 @@ export function VipEditor({
                       onChange={(ev) => update(row.key, { name: ev.target.value })}
                       error={e[`tiers.${i}.name`]}
                     />
-                    <Field
+                    <NumberField
                       label={`Seuil (${unitWord(mode, 2)})`}
-                      type="number"
-                      inputMode="numeric"
                       min={1}
                       value={row.threshold}
                       onChange={(ev) => update(row.key, { threshold: ev.target.value })}
@@ -154,13 +152,9 @@ export function VipEditor({
                       value={row.rewardId}
                       onChange={(ev) => update(row.key, { rewardId: ev.target.value })}
                       error={e[`tiers.${i}.rewardId`]}
+                      options={rewards.map((r) => ({ value: r.id, label: r.title }))}
                     >
                       <option value="">Aucun cadeau</option>
-                      {rewards.map((r) => (
-                        <option key={r.id} value={r.id}>
-                          {r.title}
-                        </option>
-                      ))}
                     </SelectField>
                   </div>
                 </fieldset>

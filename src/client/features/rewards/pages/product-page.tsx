@@ -1,56 +1,33 @@
 import { useState } from "react";
 import { Link, useParams } from "react-router";
 import { formatDateShort, formatLocalDayMonth, formatNumber } from "../../../../domain/format.ts";
-import {
-  BackofficeError,
-  BackofficePage,
-  PageSkeleton,
-  Section,
-  useBackofficeShop,
-} from "../../../components/back-office/back-office-page.tsx";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { BarChart } from "../../../components/charts/bar-chart.tsx";
+import { useCurrentShop } from "../../../components/shop/current-shop.ts";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import { Button, ButtonLink } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { errorText } from "../../../lib/api-client.ts";
 import { type Product, useArchiveProduct, useProduct } from "../api/product.ts";
+import { ConfirmBox } from "../../../components/ui/confirm-box.tsx";
 
-/** Redemptions (or lots won) per week, in plain SVG, its numbers in a table for screen readers. */
+/** Redemptions (or lots won) per week. */
 function WeeklyBars({ product }: { product: Product }) {
   const weeks = product.weeks;
-  const max = Math.max(1, ...weeks.map((w) => w.count));
   const total = weeks.reduce((sum, w) => sum + w.count, 0);
   const noun = product.kind === "reward" ? "Utilisations" : "Lots gagnés";
   return (
-    <figure className="rounded-2xl border border-stone-200 bg-white p-4 dark:border-stone-800 dark:bg-stone-900">
-      <figcaption className="text-sm font-medium text-stone-700 dark:text-stone-300">
-        {noun} sur {weeks.length} semaines : {formatNumber(total)}
-      </figcaption>
-      <svg viewBox="0 0 240 80" className="mt-2 h-20 w-full" aria-hidden="true" preserveAspectRatio="none">
-        {weeks.map((w, i) => {
-          const h = (w.count / max) * 78;
-          return (
-            <rect
-              key={w.week}
-              x={i * 20 + 2}
-              y={80 - h}
-              width={16}
-              height={h}
-              className="fill-brand-600 dark:fill-brand-300"
-            />
-          );
-        })}
-      </svg>
-      <table className="sr-only">
-        <caption>{noun}, semaine par semaine</caption>
-        <tbody>
-          {weeks.map((w) => (
-            <tr key={w.week}>
-              <th scope="row">Semaine du {formatLocalDayMonth(w.week)}</th>
-              <td>{formatNumber(w.count)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </figure>
+    <BarChart
+      compact
+      title={`${noun} sur ${weeks.length} semaines : ${formatNumber(total)}`}
+      points={weeks.map((w) => ({
+        key: w.week,
+        label: `Semaine du ${formatLocalDayMonth(w.week)}`,
+        tick: formatLocalDayMonth(w.week),
+      }))}
+      series={[{ label: noun, values: weeks.map((w) => w.count) }]}
+    />
   );
 }
 
@@ -68,30 +45,20 @@ function Archive({ shopId, product }: { shopId: string; product: Product }) {
   }
   return (
     <div className="flex flex-col gap-3">
-      {archive.isError ? (
-        <Notice tone="error">
-          {archive.error instanceof ApiError ? archive.error.message : "L'archivage a échoué."}
-        </Notice>
-      ) : null}
+      {archive.isError ? <Notice tone="error">{errorText(archive.error, "L'archivage a échoué.")}</Notice> : null}
       {confirming ? (
-        <div
-          role="group"
-          aria-label={`Archiver « ${product.title} »`}
-          className="rounded-xl bg-red-50 p-3 text-sm text-red-950 dark:bg-red-950 dark:text-red-100"
+        <ConfirmBox
+          label={`Archiver « ${product.title} »`}
+          confirmLabel="Confirmer l'archivage"
+          isLoading={archive.isPending}
+          onConfirm={() => archive.mutate()}
+          onCancel={() => setConfirming(false)}
         >
           <p>
             Archiver {what} ? Vos clients ne {product.kind === "reward" ? "la" : "le"} verront plus ; les utilisations
             passées restent dans vos statistiques.
           </p>
-          <div className="mt-2 flex flex-wrap gap-2">
-            <Button variant="danger" isLoading={archive.isPending} onClick={() => archive.mutate()}>
-              Confirmer l'archivage
-            </Button>
-            <Button variant="secondary" onClick={() => setConfirming(false)}>
-              Annuler
-            </Button>
-          </div>
-        </div>
+        </ConfirmBox>
       ) : (
         <div className="flex flex-wrap gap-2">
           <ButtonLink to={product.editUrl} variant="secondary">
@@ -128,7 +95,10 @@ function ProductView({ shopId, product }: { shopId: string; product: Product }) 
             {product.takers.map((t) => (
               <li key={t.id} className="flex flex-wrap items-baseline justify-between gap-2 py-2">
                 {t.userId ? (
-                  <Link to={`/profile/${t.userId}`} className="font-medium text-brand-800 underline dark:text-brand-200">
+                  <Link
+                    to={`/profile/${t.userId}`}
+                    className="font-medium text-brand-800 underline dark:text-brand-200"
+                  >
                     {t.name}
                   </Link>
                 ) : (
@@ -149,22 +119,21 @@ function ProductView({ shopId, product }: { shopId: string; product: Product }) 
 /** /admin/{product}: one reward or prize lot of the current shop — figures, who took it, edit and archive. */
 export default function ProductPage() {
   const { product: slug = "" } = useParams();
-  const { current } = useBackofficeShop();
+  const current = useCurrentShop();
   const query = useProduct(current.shopId, slug);
-  if (query.isError) return <BackofficeError error={query.error} onRetry={() => query.refetch()} />;
   const back =
     query.data?.kind === "lot"
       ? { to: "/admin/gestion-des-lots", label: "Gestion des lots" }
       : { to: "/admin/recompenses", label: "Récompenses" };
   return (
-    <BackofficePage
+    <BackOfficeFrame
+      scope="shop"
       title={query.data?.title ?? "Récompense"}
       lead={query.data ? (query.data.kind === "reward" ? "Récompense" : "Lot de jeu concours") : undefined}
       back={back}
+      error={query.error}
     >
-      {() =>
-        query.data && current.shopId ? <ProductView shopId={current.shopId} product={query.data} /> : <PageSkeleton />
-      }
-    </BackofficePage>
+      {(shop) => (query.data ? <ProductView shopId={shop.id} product={query.data} /> : <Skeleton />)}
+    </BackOfficeFrame>
   );
 }

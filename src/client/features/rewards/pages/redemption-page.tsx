@@ -1,10 +1,10 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useParams } from "react-router";
-import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
+import { GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { Button, ButtonLink } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { ApiError, errorText } from "../../../lib/api-client.ts";
 import { cancelRedemption } from "../api/cancel-redemption.ts";
 import {
   type Redemption,
@@ -14,11 +14,10 @@ import {
   withLocalDeadline,
 } from "../api/get-redemption.ts";
 import { BALANCE_KEYS, rewardsKeys } from "../api/keys.ts";
+import { FINAL, FinalView } from "../components/redemption-final.tsx";
 import { LiveSeal } from "../components/live-seal.tsx";
 import { QrImage } from "../../../components/qr/qr-image.tsx";
 import { formatMinutesSeconds, minutesSecondsFr, useNow } from "../components/use-now.ts";
-import { formatMoment } from "../../../../domain/format.ts";
-import { useMutationFn } from "../../../lib/use-mutation-fn.ts";
 
 /**
  * Follows a pending redemption live: server-sent events (event "state") from GET /api/redemptions/:id/events, each
@@ -50,7 +49,9 @@ function useLiveRedemption(id: string) {
         return;
       }
       setPolling(false);
-      queryClient.setQueryData<Redemption>(rewardsKeys.redemption(id), (old) => (old ? withLocalDeadline({ ...old, ...state }) : old));
+      queryClient.setQueryData<Redemption>(rewardsKeys.redemption(id), (old) =>
+        old ? withLocalDeadline({ ...old, ...state }) : old,
+      );
       if (state.status !== "pending") source.close();
     });
     source.addEventListener("error", () => setPolling(true));
@@ -115,20 +116,8 @@ function Countdown({ expiresAt, onExpired }: { expiresAt: string; onExpired: () 
 
 /** Asks before cancelling; the points come back at once. */
 function CancelButton({ redemption, onCancelled }: { redemption: Redemption; onCancelled: (r: Redemption) => void }) {
-  const sendCancel = useMutationFn(cancelRedemption);
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const cancel = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      onCancelled(await sendCancel(redemption.id));
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : "L'annulation a échoué. Réessayez.");
-      setBusy(false);
-    }
-  };
+  const cancel = useMutation({ mutationFn: () => cancelRedemption(redemption.id), onSuccess: onCancelled });
   if (!confirming) {
     return (
       <Button variant="secondary" full onClick={() => setConfirming(true)}>
@@ -148,13 +137,14 @@ function CancelButton({ redemption, onCancelled }: { redemption: Redemption; onC
           ? `Vos ${redemption.costLabel} vous sont rendus tout de suite.`
           : "Vous pourrez redemander ce cadeau plus tard."}
       </p>
-      {error ? (
+      {cancel.isError ? (
         <div className="mt-3">
-          <Notice tone="error">{error}</Notice>
+          <Notice tone="error">{errorText(cancel.error, "L'annulation a échoué. Réessayez.")}</Notice>
         </div>
       ) : null}
       <div className="mt-3 grid grid-cols-2 gap-2">
-        <Button variant="danger" onClick={cancel} isLoading={busy}>
+        {/* Still busy once cancelled: the page is about to show the cancellation. */}
+        <Button variant="danger" onClick={() => cancel.mutate()} isLoading={cancel.isPending || cancel.isSuccess}>
           Oui, annuler
         </Button>
         <Button variant="secondary" onClick={() => setConfirming(false)}>
@@ -218,90 +208,6 @@ function PendingView({
         En attente de validation par la boutique… Cet écran change tout seul.
       </p>
       <CancelButton redemption={redemption} onCancelled={onCancelled} />
-    </div>
-  );
-}
-
-const FINAL: Record<
-  Exclude<Redemption["status"], "pending">,
-  { title: string; tone: string; badge: "check" | "alert" | "clock" }
-> = {
-  validated: { title: "Récompense validée", tone: "bg-emerald-700 text-white", badge: "check" },
-  refused: {
-    title: "Récompense refusée",
-    tone: "bg-white text-stone-900 ring-1 ring-red-200 dark:bg-stone-900 dark:text-stone-100 dark:ring-red-900",
-    badge: "alert",
-  },
-  expired: {
-    title: "Récompense expirée",
-    tone: "bg-white text-stone-900 ring-1 ring-stone-200 dark:bg-stone-900 dark:text-stone-100 dark:ring-stone-800",
-    badge: "clock",
-  },
-  cancelled: {
-    title: "Récompense annulée",
-    tone: "bg-white text-stone-900 ring-1 ring-stone-200 dark:bg-stone-900 dark:text-stone-100 dark:ring-stone-800",
-    badge: "alert",
-  },
-};
-
-function FinalView({ redemption }: { redemption: Redemption & { status: Exclude<Redemption["status"], "pending"> } }) {
-  const look = FINAL[redemption.status];
-  const isValidated = redemption.status === "validated";
-  const refunded = redemption.cost > 0 && !isValidated;
-  return (
-    <div className="flex flex-col gap-5">
-      <div
-        className={`flex flex-col items-center gap-3 rounded-3xl px-6 py-8 text-center shadow-sm ${look.tone}`}
-        data-testid="redemption-final"
-        data-status={redemption.status}
-      >
-        {isValidated ? (
-          <span
-            className="flex size-20 items-center justify-center rounded-full bg-white text-emerald-700 shadow-md"
-            aria-hidden="true"
-          >
-            <Glyph name="check" className="size-12" />
-          </span>
-        ) : (
-          <GlyphBadge name={look.badge} tone={redemption.status === "refused" ? "danger" : "warning"} size="lg" />
-        )}
-        <h1 className="text-3xl font-black tracking-tight">{look.title}</h1>
-        <p className="text-lg font-semibold">{redemption.title}</p>
-        <p className={isValidated ? "text-emerald-50" : "text-stone-700 dark:text-stone-300"}>
-          {redemption.shop.name}
-          {redemption.decidedAt ? ` · ${formatMoment(redemption.decidedAt)}` : ""}
-        </p>
-        {isValidated ? <p className="text-lg">Profitez-en bien !</p> : null}
-        {redemption.status === "refused" && redemption.refuseReason ? (
-          <p className="rounded-xl bg-red-50 px-4 py-2 text-red-950 dark:bg-red-950 dark:text-red-100">
-            Motif : {redemption.refuseReason}
-          </p>
-        ) : null}
-        {redemption.status === "expired" ? <p>Le code n'a pas été validé à temps.</p> : null}
-        {refunded ? <p className="font-semibold">Vos {redemption.costLabel} vous ont été rendus.</p> : null}
-        <p
-          className={`mt-1 rounded-2xl px-4 py-2 ${isValidated ? "bg-emerald-900" : "bg-stone-100 dark:bg-stone-800"}`}
-        >
-          Nouveau solde : <strong className="tabular-nums">{redemption.balanceLabel}</strong>
-        </p>
-      </div>
-      <div className="grid grid-cols-1 gap-3">
-        {isValidated ? null : redemption.source === "reward" ? (
-          <ButtonLink to={`/reward/${redemption.reward.slug}`} full>
-            Revoir la récompense
-          </ButtonLink>
-        ) : (
-          <ButtonLink to="/vip" full>
-            Mes cadeaux VIP
-          </ButtonLink>
-        )}
-        <ButtonLink to="/cartes-de-fidelite" variant={isValidated ? "primary" : "secondary"} full>
-          Mes cartes
-        </ButtonLink>
-        <ButtonLink to={`/shop/${redemption.shop.slug}`} variant="secondary" full>
-          Retour à la boutique
-        </ButtonLink>
-      </div>
     </div>
   );
 }

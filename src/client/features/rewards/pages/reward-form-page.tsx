@@ -2,26 +2,25 @@ import { type FormEvent, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { unitLabelFr } from "../../../../domain/loyalty/rewards.ts";
 import { REWARD_PHOTO_MAX_BYTES, rewardInputSchema } from "../../../../domain/schemas/rewards.ts";
-import { Button, ButtonLink } from "../../../components/ui/button.tsx";
-import { Checkbox, Field } from "../../../components/ui/field.tsx";
+import { ButtonLink } from "../../../components/ui/button.tsx";
+import { Checkbox, Field, NumberField } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { TextareaField } from "../../../components/ui/textarea-field.tsx";
 import { useForm } from "../../../lib/use-form.ts";
 import { type OwnerRewardDetail, useOwnerReward } from "../api/get-owner-reward.ts";
 import { useOwnerRewards } from "../api/list-owner-rewards.ts";
 import { useSaveReward } from "../api/save-reward.ts";
-import {
-  BackofficeError,
-  BackofficePage,
-  PageSkeleton,
-  Section,
-} from "../../../components/back-office/back-office-page.tsx";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import { rewardConditionsFr } from "../../../../domain/loyalty/reward-conditions.ts";
 import { ChoiceCards } from "../../../components/ui/choice-cards.tsx";
 import { ImageInput } from "../../../components/ui/image-input.tsx";
 import { formatKilobytes } from "../../../../domain/format.ts";
 import { ProgressBar } from "../components/progress-bar.tsx";
 import { RewardShowcase } from "../components/reward-showcase.tsx";
+import { SaveBar } from "../../../components/ui/save-bar.tsx";
 
 type Mode = "stamps" | "points";
 
@@ -203,10 +202,8 @@ function RewardForm({
         </Section>
         <Section title="Conditions">
           <div className="flex flex-col gap-4">
-            <Field
+            <NumberField
               label={`Coût (${unit})`}
-              type="number"
-              inputMode="numeric"
               min={1}
               value={draft.cost}
               onChange={(ev) => update({ cost: ev.target.value })}
@@ -232,20 +229,16 @@ function RewardForm({
               ]}
             />
             <div className="grid grid-cols-2 gap-3 [&>*]:min-w-0">
-              <Field
+              <NumberField
                 label="Stock (facultatif)"
-                type="number"
-                inputMode="numeric"
                 min={0}
                 value={draft.stock}
                 onChange={(ev) => update({ stock: ev.target.value })}
                 hint="Vide : illimité."
                 error={e.stock}
               />
-              <Field
+              <NumberField
                 label="Par client, au plus"
-                type="number"
-                inputMode="numeric"
                 min={1}
                 max={100}
                 value={draft.kind === "ladder" ? "1" : draft.perCustomerLimit}
@@ -281,11 +274,9 @@ function RewardForm({
       </div>
       <div className="flex min-w-0 flex-col gap-4 md:sticky md:top-20">
         <Preview draft={draft} mode={mode} shopName={shopName} />
-        <div className="sticky bottom-0 -mx-4 border-t border-stone-200 bg-stone-50/95 px-4 py-3 backdrop-blur md:static md:mx-0 md:border-0 md:bg-transparent md:p-0 dark:border-stone-800 dark:bg-stone-950/95">
-          <Button type="submit" full isLoading={form.isSubmitting}>
-            {reward ? "Enregistrer les modifications" : "Créer la récompense"}
-          </Button>
-        </div>
+        <SaveBar isLoading={form.isSubmitting} from="md">
+          {reward ? "Enregistrer les modifications" : "Créer la récompense"}
+        </SaveBar>
         <ButtonLink to="/admin/recompenses" variant="ghost" full>
           Annuler
         </ButtonLink>
@@ -299,9 +290,9 @@ function RewardFormBody({ shopId, shopName }: { shopId: string; shopName: string
   const rewardId = params.get("id");
   const list = useOwnerRewards(shopId);
   const reward = useOwnerReward(shopId, rewardId);
-  if (list.isPending || (rewardId && reward.isPending)) return <PageSkeleton />;
-  if (list.isError) return <BackofficeError error={list.error} onRetry={() => list.refetch()} />;
-  if (rewardId && reward.isError) return <BackofficeError error={reward.error} onRetry={() => reward.refetch()} />;
+  if (list.isPending || (rewardId && reward.isPending)) return <Skeleton />;
+  if (list.isError) return <LoadError error={list.error} onRetry={() => list.refetch()} />;
+  if (rewardId && reward.isError) return <LoadError error={reward.error} onRetry={() => reward.refetch()} />;
   return (
     <RewardForm
       key={rewardId ?? "new"}
@@ -318,16 +309,17 @@ export default function RewardFormPage() {
   const [params] = useSearchParams();
   const isEdit = params.has("id");
   return (
-    <BackofficePage
+    <BackOfficeFrame
+      scope="shop"
       title={isEdit ? "Modifier la récompense" : "Nouvelle récompense"}
       lead={
         isEdit
           ? "Les changements valent pour les prochaines demandes ; celles en cours gardent leurs conditions."
-          : "Ce que vos clients pourront obtenir avec leurs points."
+          : "Ce que vos clients pourront obtenir avec leur carte."
       }
       back={{ to: "/admin/recompenses", label: "Récompenses" }}
     >
       {(shop) => <RewardFormBody shopId={shop.id} shopName={shop.name} />}
-    </BackofficePage>
+    </BackOfficeFrame>
   );
 }

@@ -1,20 +1,18 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useRef, useState } from "react";
-import { Link, useNavigate, useParams } from "react-router";
+import { Link, useParams } from "react-router";
 import { redeemRefusalFr, unitLabelFr } from "../../../../domain/loyalty/rewards.ts";
 import { reservedForFr } from "../../../../domain/phrases.ts";
 import { Glyph } from "../../../components/loyalty/glyph.tsx";
 import { Button, ButtonLink } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { errorText } from "../../../lib/api-client.ts";
 import { useMe } from "../../../lib/me.ts";
 import { type RewardPageData, rewardLoader, useRewardPage } from "../api/get-reward-page.ts";
-import { BALANCE_KEYS, rewardsKeys } from "../api/keys.ts";
+import { rewardsKeys } from "../api/keys.ts";
 import { redeemReward } from "../api/redeem-reward.ts";
+import { useReservation } from "../api/use-reservation.ts";
 import { ProgressBar } from "../components/progress-bar.tsx";
-import { randomKey } from "../../../lib/random-key.ts";
 import { RewardShowcase } from "../components/reward-showcase.tsx";
-import { useMutationFn } from "../../../lib/use-mutation-fn.ts";
 
 export const loader = rewardLoader;
 
@@ -69,13 +67,11 @@ function Standing({ data }: { data: RewardPageData }) {
  * sign in. One tap gets one key, kept for retries after a network failure, so it never reserves twice.
  */
 function Action({ data, slug }: { data: RewardPageData; slug: string }) {
-  const redeem = useMutationFn(redeemReward);
   const { data: me } = useMe();
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const key = useRef<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const redeem = useReservation((idempotencyKey) => redeemReward(slug, idempotencyKey), {
+    onRefused: () => void queryClient.invalidateQueries({ queryKey: rewardsKeys.page(slug) }),
+  });
   const { reward, pendingRedemptionId, shop } = data;
 
   if (!me) {
@@ -101,32 +97,12 @@ function Action({ data, slug }: { data: RewardPageData; slug: string }) {
     );
   }
 
-  const use = async () => {
-    setBusy(true);
-    setError(null);
-    key.current ??= randomKey();
-    try {
-      const redemption = await redeem(slug, key.current);
-      key.current = null;
-      queryClient.setQueryData(rewardsKeys.redemption(redemption.id), redemption);
-      for (const k of BALANCE_KEYS) void queryClient.invalidateQueries({ queryKey: [...k] });
-      navigate(`/validation-recompense/${redemption.id}`);
-    } catch (e) {
-      // A refusal is final (a new tap is a new attempt); a network failure keeps the key for the retry.
-      if (e instanceof ApiError && e.status !== 0) key.current = null;
-      setError(e instanceof ApiError ? e.message : "Une erreur inattendue est survenue. Réessayez.");
-      if (e instanceof ApiError && e.status !== 0)
-        void queryClient.invalidateQueries({ queryKey: rewardsKeys.page(slug) });
-      setBusy(false);
-    }
-  };
-
   return (
     <div className="flex flex-col gap-3">
-      {error ? <Notice tone="error">{error}</Notice> : null}
+      {redeem.isError ? <Notice tone="error">{errorText(redeem.error)}</Notice> : null}
       {reward.reachable ? (
         <>
-          <Button onClick={use} isLoading={busy} full className="min-h-14 text-lg">
+          <Button onClick={redeem.reserveNow} isLoading={redeem.isBusy} full className="min-h-14 text-lg">
             Utiliser
           </Button>
           <p className="text-sm text-stone-600 dark:text-stone-400">

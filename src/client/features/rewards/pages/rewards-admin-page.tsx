@@ -1,12 +1,11 @@
 import { useState } from "react";
-import { plural } from "../../../../domain/format.ts";
 import { Link, useLocation } from "react-router";
 import { rewardSettingsSchema } from "../../../../domain/schemas/rewards.ts";
 import { Button, ButtonLink } from "../../../components/ui/button.tsx";
-import { Field } from "../../../components/ui/field.tsx";
+import { NumberField } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { errorText } from "../../../lib/api-client.ts";
 import { useForm } from "../../../lib/use-form.ts";
 import { useDeleteReward } from "../api/delete-reward.ts";
 import { type OwnerReward, useOwnerRewards } from "../api/list-owner-rewards.ts";
@@ -14,15 +13,15 @@ import { useReorderRewards } from "../api/reorder-rewards.ts";
 import { type RewardSettings, useRewardSettings, useSaveRewardSettings } from "../api/reward-settings.ts";
 import { useSetRewardActive } from "../api/set-reward-active.ts";
 import { useVipTiers } from "../api/vip-tiers.ts";
-import {
-  BackofficeError,
-  BackofficePage,
-  PageSkeleton,
-  Section,
-} from "../../../components/back-office/back-office-page.tsx";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import { GiftIcon } from "../components/gift-icon.tsx";
 import { RecentRedemptions } from "../components/recent-redemptions.tsx";
 import { VipEditor } from "../components/vip-editor.tsx";
+import { Form } from "../../../components/ui/form.tsx";
+import { ConfirmBox } from "../../../components/ui/confirm-box.tsx";
 
 /* The catalogue ---------------------------------------------------------------- */
 
@@ -75,37 +74,26 @@ function RewardItem({
 }) {
   const setActive = useSetRewardActive(shopId);
   const remove = useDeleteReward(shopId);
-  const [busy, setBusy] = useState<"toggle" | "delete" | null>(null);
   const [confirming, setConfirming] = useState(false);
 
-  const toggle = async () => {
-    setBusy("toggle");
-    try {
-      await setActive(reward.id, !reward.isActive);
-    } catch (e) {
-      onNotice({
-        tone: "error",
-        text: e instanceof ApiError ? e.message : "Le changement n'a pas pu être enregistré.",
-      });
-    } finally {
-      setBusy(null);
-    }
-  };
-  const destroy = async () => {
-    setBusy("delete");
-    try {
-      const { archived } = await remove(reward.id);
-      onNotice({
-        tone: "success",
-        text: archived
-          ? `« ${reward.title} » a été archivée : elle a déjà été utilisée, son historique est conservé. Vos clients ne la voient plus.`
-          : `« ${reward.title} » a été supprimée.`,
-      });
-    } catch (e) {
-      onNotice({ tone: "error", text: e instanceof ApiError ? e.message : "La suppression a échoué." });
-      setBusy(null);
-    }
-  };
+  const toggle = () =>
+    setActive
+      .mutateAsync({ rewardId: reward.id, isActive: !reward.isActive })
+      .catch((e: unknown) =>
+        onNotice({ tone: "error", text: errorText(e, "Le changement n'a pas pu être enregistré.") }),
+      );
+  // The notice belongs to the list: it must still show once this row is gone (mutateAsync, not mutate's callbacks).
+  const destroy = () =>
+    remove.mutateAsync(reward.id).then(
+      ({ archived }) =>
+        onNotice({
+          tone: "success",
+          text: archived
+            ? `« ${reward.title} » a été archivée : elle a déjà été utilisée, son historique est conservé. Vos clients ne la voient plus.`
+            : `« ${reward.title} » a été supprimée.`,
+        }),
+      (e: unknown) => onNotice({ tone: "error", text: errorText(e, "La suppression a échoué.") }),
+    );
 
   return (
     <li
@@ -136,7 +124,7 @@ function RewardItem({
         </div>
       </div>
       <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
-        <ActiveSwitch reward={reward} onToggle={toggle} busy={busy === "toggle"} />
+        <ActiveSwitch reward={reward} onToggle={toggle} busy={setActive.isPending} />
         <div className="flex flex-wrap items-center gap-2">
           <button
             type="button"
@@ -169,10 +157,13 @@ function RewardItem({
         </div>
       </div>
       {confirming ? (
-        <div
-          className="mt-3 rounded-xl bg-red-50 p-3 text-sm text-red-950 dark:bg-red-950 dark:text-red-100"
-          role="group"
-          aria-label={`Supprimer « ${reward.title} »`}
+        <ConfirmBox
+          className="mt-3"
+          label={`Supprimer « ${reward.title} »`}
+          confirmLabel="Supprimer"
+          isLoading={remove.isPending || remove.isSuccess}
+          onConfirm={destroy}
+          onCancel={() => setConfirming(false)}
         >
           <p>
             Supprimer « {reward.title} » ?{" "}
@@ -180,15 +171,7 @@ function RewardItem({
               ? "Elle a déjà été utilisée : elle sera archivée (cachée à vos clients, historique conservé)."
               : "Elle disparaîtra de votre page et des niveaux VIP."}
           </p>
-          <div className="mt-2 flex gap-2">
-            <Button variant="danger" isLoading={busy === "delete"} onClick={destroy}>
-              Supprimer
-            </Button>
-            <Button variant="secondary" onClick={() => setConfirming(false)}>
-              Annuler
-            </Button>
-          </div>
-        </div>
+        </ConfirmBox>
       ) : null}
     </li>
   );
@@ -206,14 +189,11 @@ function Catalogue({ shopId, rewards }: { shopId: string; rewards: OwnerReward[]
     if (!moved) return;
     ids.splice(to, 0, moved);
     setNotice(null);
-    try {
-      await reorder(ids);
-    } catch (e) {
-      setNotice({
-        tone: "error",
-        text: e instanceof ApiError ? e.message : "Le nouvel ordre n'a pas pu être enregistré.",
-      });
-    }
+    await reorder
+      .mutateAsync(ids)
+      .catch((e: unknown) =>
+        setNotice({ tone: "error", text: errorText(e, "Le nouvel ordre n'a pas pu être enregistré.") }),
+      );
   };
   return (
     <Section
@@ -273,17 +253,14 @@ function SettingsForm({
   });
   return (
     <Section title="Réglages" id="reglages" lead="Valables pour toutes vos récompenses.">
-      <form onSubmit={form.handleSubmit} noValidate className="flex flex-col gap-4" onChange={() => setSaved(false)}>
-        {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
-        <Field
+      <Form form={form} onChange={() => setSaved(false)}>
+        <NumberField
           label="Délai pour valider au comptoir (minutes)"
           name="redemptionTtlMinutes"
-          type="number"
-          inputMode="numeric"
           min={1}
           max={1440}
           defaultValue={settings.redemptionTtlMinutes}
-          hint="Après « Utiliser », le client a ce temps pour montrer son code. Passé ce délai, ses points lui sont rendus."
+          hint="Après « Utiliser », le client a ce temps pour montrer son code. Passé ce délai, son solde lui est rendu."
           error={form.fieldErrors.redemptionTtlMinutes}
         />
         <SelectField
@@ -292,19 +269,15 @@ function SettingsForm({
           defaultValue={settings.birthdayRewardId ?? ""}
           hint="Offert une fois par an, la semaine de l'anniversaire du client (s'il a indiqué sa date de naissance)."
           error={form.fieldErrors.birthdayRewardId}
+          options={rewards.map((r) => ({ value: r.id, label: r.title }))}
         >
           <option value="">Pas de cadeau d'anniversaire</option>
-          {rewards.map((r) => (
-            <option key={r.id} value={r.id}>
-              {r.title}
-            </option>
-          ))}
         </SelectField>
         {saved ? <Notice tone="success">Réglages enregistrés.</Notice> : null}
         <Button type="submit" isLoading={form.isSubmitting}>
           Enregistrer les réglages
         </Button>
-      </form>
+      </Form>
     </Section>
   );
 }
@@ -313,24 +286,24 @@ function RewardsAdminBody({ shopId }: { shopId: string }) {
   const list = useOwnerRewards(shopId);
   const settings = useRewardSettings(shopId);
   const tiers = useVipTiers(shopId);
-  if (list.isPending) return <PageSkeleton />;
-  if (list.isError) return <BackofficeError error={list.error} onRetry={() => list.refetch()} />;
+  if (list.isPending) return <Skeleton />;
+  if (list.isError) return <LoadError error={list.error} onRetry={() => list.refetch()} />;
   const { rewards, mode } = list.data;
   return (
     <>
       <Catalogue shopId={shopId} rewards={rewards} />
       <RecentRedemptions shopId={shopId} />
       {settings.isPending ? (
-        <PageSkeleton />
+        <Skeleton />
       ) : settings.isError ? (
-        <BackofficeError error={settings.error} onRetry={() => settings.refetch()} />
+        <LoadError error={settings.error} onRetry={() => settings.refetch()} />
       ) : (
         <SettingsForm key={shopId} shopId={shopId} settings={settings.data} rewards={rewards} />
       )}
       {tiers.isPending ? (
-        <PageSkeleton />
+        <Skeleton />
       ) : tiers.isError ? (
-        <BackofficeError error={tiers.error} onRetry={() => tiers.refetch()} />
+        <LoadError error={tiers.error} onRetry={() => tiers.refetch()} />
       ) : (
         <VipEditor key={shopId} shopId={shopId} tiers={tiers.data} rewards={rewards} mode={mode} />
       )}
@@ -341,11 +314,12 @@ function RewardsAdminBody({ shopId }: { shopId: string }) {
 /** /admin/recompenses: the catalogue (order, on/off, edit, delete), recent redemptions, settings and VIP levels. */
 export default function RewardsAdminPage() {
   return (
-    <BackofficePage
+    <BackOfficeFrame
+      scope="shop"
       title="Récompenses"
-      lead="Ce que vos clients peuvent obtenir avec leurs points, et les niveaux VIP de vos habitués."
+      lead="Ce que vos clients peuvent obtenir avec leur carte, et les niveaux VIP de vos habitués."
     >
       {(shop) => <RewardsAdminBody shopId={shop.id} />}
-    </BackofficePage>
+    </BackOfficeFrame>
   );
 }

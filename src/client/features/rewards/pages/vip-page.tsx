@@ -1,50 +1,29 @@
-import { useQueryClient } from "@tanstack/react-query";
-import { useRef, useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link } from "react-router";
 import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { Button, ButtonLink } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { errorText } from "../../../lib/api-client.ts";
 import { claimGift } from "../api/claim-gift.ts";
 import { type VipCard, type VipGift, useVip } from "../api/get-vip.ts";
-import { BALANCE_KEYS, rewardsKeys } from "../api/keys.ts";
+import { useReservation } from "../api/use-reservation.ts";
 import { GiftIcon } from "../components/gift-icon.tsx";
 import { ProgressBar } from "../components/progress-bar.tsx";
-import { randomKey } from "../../../lib/random-key.ts";
-import { formatList } from "../../../../domain/format.ts";
-import { useMutationFn } from "../../../lib/use-mutation-fn.ts";
+import { formatList, pluralWord } from "../../../../domain/format.ts";
 
 const perkFr = (mode: VipCard["mode"], multiplier: number) =>
   multiplier > 1 ? `${mode === "stamps" ? "tampons" : "points"} ×${multiplier}` : "Pas de bonus";
 
 function GiftRow({ card, gift }: { card: VipCard; gift: VipGift }) {
-  const sendClaim = useMutationFn(claimGift);
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const key = useRef<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const claim = async () => {
-    setBusy(true);
-    setError(null);
-    key.current ??= randomKey();
-    try {
-      const redemption = await sendClaim({
-        cardId: card.cardId,
-        source: gift.source,
-        tierId: gift.tierId,
-        idempotencyKey: key.current,
-      });
-      key.current = null;
-      queryClient.setQueryData(rewardsKeys.redemption(redemption.id), redemption);
-      for (const k of BALANCE_KEYS) void queryClient.invalidateQueries({ queryKey: [...k] });
-      navigate(`/validation-recompense/${redemption.id}`);
-    } catch (e) {
-      if (e instanceof ApiError && e.status !== 0) key.current = null;
-      setError(e instanceof ApiError ? e.message : "Une erreur inattendue est survenue. Réessayez.");
-      setBusy(false);
-    }
-  };
+  const claim = useReservation((idempotencyKey) =>
+    claimGift({
+      cardId: card.cardId,
+      source: gift.source,
+      tierId: gift.tierId,
+      offerId: gift.offerId,
+      referralId: gift.referralId,
+      idempotencyKey,
+    }),
+  );
   return (
     <li className="flex flex-col gap-2 rounded-2xl bg-accent-400/15 p-3 ring-1 ring-accent-400/50">
       <div className="flex items-center gap-3">
@@ -62,11 +41,11 @@ function GiftRow({ card, gift }: { card: VipCard; gift: VipGift }) {
           Voir<span className="sr-only"> mon cadeau en cours : {gift.title}</span>
         </ButtonLink>
       ) : (
-        <Button onClick={claim} isLoading={busy} full>
+        <Button onClick={claim.reserveNow} isLoading={claim.isBusy} full>
           Recevoir mon cadeau
         </Button>
       )}
-      {error ? <Notice tone="error">{error}</Notice> : null}
+      {claim.isError ? <Notice tone="error">{errorText(claim.error)}</Notice> : null}
     </li>
   );
 }
@@ -95,7 +74,9 @@ function VipCardView({ card }: { card: VipCard }) {
               {card.shop.name}
             </Link>
           </h2>
-          <p className="text-sm text-brand-100">{card.lifetimeLabel} cumulés depuis le début</p>
+          <p className="text-sm text-brand-100">
+            {card.lifetimeLabel} {pluralWord(card.lifetime, "cumulé", "cumulés")} depuis le début
+          </p>
         </div>
         <span
           className={`shrink-0 rounded-full px-3 py-1 text-sm font-bold ${card.current ? "bg-accent-400 text-stone-950" : "bg-white/15 text-white"}`}
@@ -173,7 +154,11 @@ function VipCardView({ card }: { card: VipCard }) {
             <h3 className="text-sm font-semibold text-stone-700 dark:text-stone-300">Mes cadeaux</h3>
             <ul className="mt-2 flex flex-col gap-2">
               {card.gifts.map((gift) => (
-                <GiftRow key={`${gift.source}-${gift.tierId ?? "birthday"}`} card={card} gift={gift} />
+                <GiftRow
+                  key={`${gift.source}-${gift.tierId ?? gift.offerId ?? gift.referralId ?? "birthday"}`}
+                  card={card}
+                  gift={gift}
+                />
               ))}
             </ul>
           </div>
@@ -195,8 +180,8 @@ export default function VipPage() {
       <div>
         <h1 className="text-2xl font-bold tracking-tight">Mes niveaux VIP</h1>
         <p className="mt-2 text-stone-700 dark:text-stone-300">
-          Vos niveaux se calculent sur tous les points gagnés depuis votre premier passage. Utiliser une récompense ne
-          fait jamais baisser votre niveau.
+          Vos niveaux se calculent sur tout ce que vous avez cumulé depuis votre premier passage. Utiliser une
+          récompense ne fait jamais baisser votre niveau.
         </p>
       </div>
       {vip.isPending ? (

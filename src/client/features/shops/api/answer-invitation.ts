@@ -4,10 +4,10 @@ import { api, unwrap } from "../../../lib/api-client.ts";
 import { meQueryOptions } from "../../../lib/me.ts";
 import { shopsKeys } from "./keys.ts";
 
-export const acceptInvitation = (invitationId: string) =>
+const acceptInvitation = (invitationId: string) =>
   unwrap(api.backoffice.invitations[":invitationId"].accept.$post({ param: { invitationId } }));
 
-export const rejectInvitation = (invitationId: string) =>
+const rejectInvitation = (invitationId: string) =>
   unwrap(api.backoffice.invitations[":invitationId"].reject.$post({ param: { invitationId } }));
 
 export function useAnswerInvitation(invitationId: string) {
@@ -26,12 +26,5 @@ export function useAnswerInvitation(invitationId: string) {
     },
   });
   const reject = useMutation({ mutationFn: () => rejectInvitation(invitationId), onSuccess: refresh });
-  return {
-    accept: async () => {
-      await accept.mutateAsync();
-    },
-    reject: async () => {
-      await reject.mutateAsync();
-    },
-  };
+  return { accept, reject };
 }

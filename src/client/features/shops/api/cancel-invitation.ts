@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { shopsKeys } from "./keys.ts";
 
-export const cancelInvitation = (shopId: string, invitationId: string) =>
+const cancelInvitation = (shopId: string, invitationId: string) =>
   unwrap(api.backoffice.shops[":shopId"].invitations[":invitationId"].$delete({ param: { shopId, invitationId } }));
 
 export function useCancelInvitation(shopId: string) {
@@ -12,5 +12,5 @@ export function useCancelInvitation(shopId: string) {
       await cancelInvitation(shopId, invitationId);
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: shopsKeys.team(shopId) }),
-  }).mutateAsync;
+  });
 }

@@ -2,10 +2,10 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { shopsKeys } from "./keys.ts";
 
-export const getInvitation = (invitationId: string) =>
+const getInvitation = (invitationId: string) =>
   unwrap(api.backoffice.invitations[":invitationId"].$get({ param: { invitationId } })).then((r) => r.invitation);
 
-export const invitationQueryOptions = (invitationId: string) =>
+const invitationQueryOptions = (invitationId: string) =>
   queryOptions({
     queryKey: shopsKeys.invitation(invitationId),
     queryFn: () => getInvitation(invitationId),

@@ -2,10 +2,10 @@ import { queryOptions, useQuery } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { shopsKeys } from "./keys.ts";
 
-export const getLegal = (shopId: string) =>
+const getLegal = (shopId: string) =>
   unwrap(api.backoffice.shops[":shopId"].legal.$get({ param: { shopId } })).then((r) => r.legal);
 
-export const legalQueryOptions = (shopId: string) =>
+const legalQueryOptions = (shopId: string) =>
   queryOptions({ queryKey: shopsKeys.legal(shopId), queryFn: () => getLegal(shopId) });
 
 export const useLegal = (shopId: string) => useQuery(legalQueryOptions(shopId));

@@ -5,10 +5,8 @@ import { shopsKeys } from "./keys.ts";
 const PAGE = 10;
 
 /** GET /api/shops/:slug/reviews: newest first. */
-export const getReviews = (slug: string, offset: number) =>
+const getReviews = (slug: string, offset: number) =>
   unwrap(api.shops[":slug"].reviews.$get({ param: { slug }, query: { limit: String(PAGE), offset: String(offset) } }));
-
-export type Review = Awaited<ReturnType<typeof getReviews>>["reviews"][number];
 
 export const reviewsQueryOptions = (slug: string) =>
   infiniteQueryOptions({

@@ -5,7 +5,7 @@ import { queryClient } from "../../../lib/query-client.ts";
 import { shopsKeys } from "./keys.ts";
 
 /** GET /api/shops/:slug: the shop page, with my card and review when signed in. */
-export const getShop = (slug: string) => unwrap(api.shops[":slug"].$get({ param: { slug } }));
+const getShop = (slug: string) => unwrap(api.shops[":slug"].$get({ param: { slug } }));
 
 export const shopQueryOptions = (slug: string) =>
   queryOptions({ queryKey: shopsKeys.page(slug), queryFn: () => getShop(slug) });

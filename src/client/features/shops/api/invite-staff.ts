@@ -4,7 +4,7 @@ import type { invitationSchema } from "../../../../domain/schemas/shops.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { shopsKeys } from "./keys.ts";
 
-export const inviteStaff = (shopId: string, input: z.output<typeof invitationSchema>) =>
+const inviteStaff = (shopId: string, input: z.output<typeof invitationSchema>) =>
   unwrap(api.backoffice.shops[":shopId"].invitations.$post({ param: { shopId }, json: input })).then(
     (r) => r.invitation,
   );

@@ -9,6 +9,7 @@ export const shopsKeys = {
   invitation: (invitationId: string) => ["invitation", invitationId] as const,
   dashboard: (shopId: string, days: number) => backofficeKeys.part(shopId, "dashboard", days),
   owed: (shopId: string) => backofficeKeys.part(shopId, "owed"),
+  retention: (shopId: string) => backofficeKeys.part(shopId, "retention"),
   hours: (shopId: string) => backofficeKeys.part(shopId, "hours"),
   legal: (shopId: string) => backofficeKeys.part(shopId, "legal"),
   pageContent: (shopId: string) => backofficeKeys.part(shopId, "page"),

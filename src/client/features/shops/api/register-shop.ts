@@ -4,7 +4,7 @@ import { myShopsQueryOptions, rememberShop } from "../../../components/shop/curr
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { meQueryOptions } from "../../../lib/me.ts";
 
-export const registerShop = (input: ShopRegistration) => unwrap(api.shops.$post({ json: input })).then((r) => r.shop);
+const registerShop = (input: ShopRegistration) => unwrap(api.shops.$post({ json: input })).then((r) => r.shop);
 
 /** Registers the shop, makes it the current one, and reloads who I am and my shops. */
 export function useRegisterShop() {

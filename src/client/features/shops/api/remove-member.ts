@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { shopsKeys } from "./keys.ts";
 
-export const removeMember = (shopId: string, memberId: string) =>
+const removeMember = (shopId: string, memberId: string) =>
   unwrap(api.backoffice.shops[":shopId"].members[":memberId"].$delete({ param: { shopId, memberId } }));
 
 export function useRemoveMember(shopId: string) {
@@ -12,5 +12,5 @@ export function useRemoveMember(shopId: string) {
       await removeMember(shopId, memberId);
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: shopsKeys.team(shopId) }),
-  }).mutateAsync;
+  });
 }

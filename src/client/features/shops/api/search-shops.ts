@@ -3,9 +3,9 @@ import type { ShopCategory } from "../../../../domain/schemas/shops.ts";
 import { api, unwrap } from "../../../lib/api-client.ts";
 import { shopsKeys } from "./keys.ts";
 
-export const SHOPS_PAGE_SIZE = 20;
+const SHOPS_PAGE_SIZE = 20;
 
-export type ShopFilters = { q?: string; category?: ShopCategory; lat?: number; lng?: number };
+type ShopFilters = { q?: string; category?: ShopCategory; lat?: number; lng?: number };
 
 const query = (filters: ShopFilters, offset: number) => ({
   limit: String(SHOPS_PAGE_SIZE),
@@ -16,12 +16,12 @@ const query = (filters: ShopFilters, offset: number) => ({
 });
 
 /** GET /api/shops: active shops by name, city, category or postal code; "Voir plus" pages by offset. */
-export const searchShops = (filters: ShopFilters, offset: number) => unwrap(api.shops.$get({ query: query(filters, offset) }));
+const searchShops = (filters: ShopFilters, offset: number) => unwrap(api.shops.$get({ query: query(filters, offset) }));
 
 /** GET /api/shops/nearby: within 30 km sorted by distance with a position, else all by name. */
-export const nearbyShops = (filters: ShopFilters, offset: number) => unwrap(api.shops.nearby.$get({ query: query(filters, offset) }));
+const nearbyShops = (filters: ShopFilters, offset: number) => unwrap(api.shops.nearby.$get({ query: query(filters, offset) }));
 
-export type ShopsAnswer = Awaited<ReturnType<typeof searchShops>>;
+type ShopsAnswer = Awaited<ReturnType<typeof searchShops>>;
 export type ShopSummary = ShopsAnswer["shops"][number];
 
 const pageOptions = (key: string, fetcher: typeof searchShops, filters: ShopFilters) =>

@@ -1,12 +1,12 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
-import { Section } from "../../../components/back-office/back-office-page.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { DownloadButton } from "../../../components/ui/download-button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { api, ApiError, unwrap } from "../../../lib/api-client.ts";
+import { api, errorText, unwrap } from "../../../lib/api-client.ts";
 
 /**
  * « Fermer ma boutique » (owner only): download the whole shop first, then delete it by typing its name. The server
@@ -15,23 +15,19 @@ import { api, ApiError, unwrap } from "../../../lib/api-client.ts";
 export function CloseShopSection({ shopId, shopName }: { shopId: string; shopName: string }) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await unwrap(api.backoffice.shops[":shopId"].$delete({ param: { shopId }, json: { name } }));
+  const close = useMutation({
+    mutationFn: () => unwrap(api.backoffice.shops[":shopId"].$delete({ param: { shopId }, json: { name } })),
+    onSuccess: async () => {
       await navigate("/profil", { replace: true });
       queryClient.clear();
-    } catch (e) {
-      setBusy(false);
-      setError(e instanceof ApiError ? e.message : "La suppression a échoué. Réessayez.");
-    }
+    },
+  });
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    close.mutate();
   };
 
   return (
@@ -45,15 +41,17 @@ export function CloseShopSection({ shopId, shopName }: { shopId: string; shopNam
         </DownloadButton>
         {open ? (
           <form onSubmit={onSubmit} className="flex flex-col gap-3" noValidate>
-            {error ? <Notice tone="error">{error}</Notice> : null}
+            {close.isError ? (
+              <Notice tone="error">{errorText(close.error, "La suppression a échoué. Réessayez.")}</Notice>
+            ) : null}
             <Field
               label={`Pour confirmer, saisissez « ${shopName} »`}
               value={name}
-              onChange={(e) => setName(e.target.value)}
+              onValue={setName}
               autoComplete="off"
               required
             />
-            <Button type="submit" variant="danger" full isLoading={busy}>
+            <Button type="submit" variant="danger" full isLoading={close.isPending || close.isSuccess}>
               Supprimer définitivement la boutique
             </Button>
             <Button type="button" variant="secondary" full onClick={() => setOpen(false)}>

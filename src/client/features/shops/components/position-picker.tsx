@@ -87,24 +87,23 @@ export function PositionPicker({
         ) : null}
       </div>
       <div className="grid grid-cols-2 gap-3 [&>*]:min-w-0">
-        <Field
-          label="Latitude"
-          name="lat"
-          inputMode="decimal"
-          placeholder="45,764043"
-          value={lat}
-          onChange={(e) => setLat(e.target.value)}
-          error={errors.lat}
-        />
-        <Field
-          label="Longitude"
-          name="lng"
-          inputMode="decimal"
-          placeholder="4,835659"
-          value={lng}
-          onChange={(e) => setLng(e.target.value)}
-          error={errors.lng}
-        />
+        {(
+          [
+            ["lat", "Latitude", "45,764043", lat, setLat],
+            ["lng", "Longitude", "4,835659", lng, setLng],
+          ] as const
+        ).map(([name, label, placeholder, value, onValue]) => (
+          <Field
+            key={name}
+            label={label}
+            name={name}
+            inputMode="decimal"
+            placeholder={placeholder}
+            value={value}
+            onValue={onValue}
+            error={errors[name]}
+          />
+        ))}
       </div>
       {isValid ? (
         <div className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
@@ -128,7 +127,7 @@ export function PositionPicker({
             }}
             className="min-h-10 font-semibold text-red-700 underline dark:text-red-400"
           >
-            Retirer le repère
+            Enlever le repère
           </button>
         </div>
       ) : null}

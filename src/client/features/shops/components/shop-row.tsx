@@ -5,9 +5,10 @@ import { StampIcon } from "../../../components/loyalty/stamp-icon.tsx";
 import type { ShopSummary } from "../api/search-shops.ts";
 import { OpenBadge } from "./open-badge.tsx";
 import { formatDistance } from "../../../../domain/format.ts";
+import { MoreButton } from "../../../components/ui/more-button.tsx";
 
 /** One shop of a list: its logo (or its card's colours and stamp), name, category, city, open state, distance. */
-export function ShopRow({ shop }: { shop: ShopSummary }) {
+function ShopRow({ shop }: { shop: ShopSummary }) {
   const { design } = shop;
   return (
     <li>
@@ -39,6 +40,26 @@ export function ShopRow({ shop }: { shop: ShopSummary }) {
         <Glyph name="chevron" className="size-5 shrink-0 text-stone-400" />
       </Link>
     </li>
+  );
+}
+
+/** A list of shops read page by page, with « Voir plus » while there are more. */
+export function ShopRows({
+  shops,
+  pages,
+}: {
+  shops: ShopSummary[];
+  pages: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown };
+}) {
+  return (
+    <>
+      <ul className="flex flex-col gap-3">
+        {shops.map((shop) => (
+          <ShopRow key={shop.id} shop={shop} />
+        ))}
+      </ul>
+      <MoreButton pages={pages} />
+    </>
   );
 }
 

@@ -1,6 +1,6 @@
 import { WEEKDAYS_FR } from "../../../../domain/loyalty/hours.ts";
 import { formatMinutesFr, parseTime } from "../../../../domain/loyalty/time.ts";
-import { formatLocalDayMonth } from "../../../../domain/format.ts";
+import { formatAmount, formatLocalDayMonth, plural } from "../../../../domain/format.ts";
 
 const localDate = formatLocalDayMonth;
 
@@ -48,7 +48,7 @@ export function rulesListFr(rules: { mode: "stamps" | "points"; stampsGoal: numb
   if (rules.mode === "stamps") {
     items.push(`Un tampon à chaque passage : la carte est complète à ${rules.stampsGoal} tampons.`);
   } else {
-    items.push(`${rules.pointsPerVisit} point${rules.pointsPerVisit > 1 ? "s" : ""} à chaque passage.`);
+    items.push(`${formatAmount("points", rules.pointsPerVisit)} à chaque passage.`);
   }
   if (rules.cooldownMinutes > 0) {
     const h = Math.floor(rules.cooldownMinutes / 60);
@@ -56,7 +56,7 @@ export function rulesListFr(rules: { mode: "stamps" | "points"; stampsGoal: numb
     const delay = [h ? `${h} h` : "", m ? `${m} min` : ""].filter(Boolean).join(" ");
     items.push(`Un passage est crédité au plus toutes les ${delay}.`);
   }
-  items.push(`Au plus ${rules.dailyCap} passage${rules.dailyCap > 1 ? "s" : ""} crédité${rules.dailyCap > 1 ? "s" : ""} par jour.`);
-  items.push("Pour être crédité, scannez le code affiché au comptoir lors de votre passage.");
+  items.push(`Au plus ${plural(rules.dailyCap, "passage crédité", "passages crédités")} par jour.`);
+  items.push("Pour que votre passage compte, scannez le code affiché au comptoir.");
   return items;
 }

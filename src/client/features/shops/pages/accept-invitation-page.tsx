@@ -1,14 +1,13 @@
-import { useState } from "react";
 import { asShopRoleFr } from "../../../../domain/roles.ts";
 import { Link, useNavigate, useParams, useSearchParams } from "react-router";
 import { ErrorView } from "../../../components/errors/error-view.tsx";
 import { Button, ButtonLink } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { ApiError, errorText } from "../../../lib/api-client.ts";
 import { useMe } from "../../../lib/me.ts";
 import { useAnswerInvitation } from "../api/answer-invitation.ts";
 import { useInvitation } from "../api/get-invitation.ts";
-import { PageSkeleton } from "../../../components/back-office/back-office-page.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { formatDate } from "../../../../domain/format.ts";
 
 const STATUS_TEXT: Record<string, string> = {
@@ -44,15 +43,13 @@ function SignedOut({ token }: { token: string }) {
 function SignedIn({ token, email }: { token: string; email: string }) {
   const navigate = useNavigate();
   const invitation = useInvitation(token, true);
-  const answer = useAnswerInvitation(token);
-  const [busy, setBusy] = useState<"accept" | "reject" | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [rejected, setRejected] = useState(false);
+  const { accept, reject } = useAnswerInvitation(token);
+  const busy = accept.isPending || accept.isSuccess || reject.isPending;
 
   if (invitation.isPending) {
     return (
       <div className="mx-auto max-w-md px-5 pt-8">
-        <PageSkeleton label="Chargement de l'invitation…" />
+        <Skeleton label="Chargement de l'invitation…" />
       </div>
     );
   }
@@ -62,28 +59,11 @@ function SignedIn({ token, email }: { token: string; email: string }) {
       <ErrorView
         status={status === 404 ? 404 : status}
         title="Invitation introuvable"
-        message={invitation.error instanceof ApiError ? invitation.error.message : "Réessayez dans un instant."}
+        message={errorText(invitation.error, "Réessayez dans un instant.")}
       />
     );
   }
   const inv = invitation.data;
-  const act = async (kind: "accept" | "reject") => {
-    setBusy(kind);
-    setError(null);
-    try {
-      if (kind === "accept") {
-        await answer.accept();
-        navigate("/manager", { replace: true });
-      } else {
-        await answer.reject();
-        setRejected(true);
-      }
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : "Une erreur inattendue est survenue. Réessayez.");
-    } finally {
-      setBusy(null);
-    }
-  };
 
   return (
     <div className="mx-auto flex w-full max-w-md flex-col gap-5 px-5 pb-10 pt-8">
@@ -98,7 +78,7 @@ function SignedIn({ token, email }: { token: string; email: string }) {
           <p className="mt-2 text-sm text-brand-100">Valable jusqu'au {formatDate(inv.expiresAt)}.</p>
         ) : null}
       </div>
-      {rejected ? (
+      {reject.isSuccess ? (
         <Notice tone="info">Invitation refusée. Vous pouvez fermer cette page.</Notice>
       ) : inv.status !== "pending" ? (
         <Notice tone="info">{STATUS_TEXT[inv.status] ?? "Cette invitation n'est plus valable."}</Notice>
@@ -113,16 +93,29 @@ function SignedIn({ token, email }: { token: string; email: string }) {
             Vous pourrez afficher le code du comptoir et créditer les passages des clients. Vos cartes de fidélité
             personnelles ne changent pas.
           </p>
-          {error ? <Notice tone="error">{error}</Notice> : null}
-          <Button full onClick={() => act("accept")} isLoading={busy === "accept"} disabled={busy !== null}>
+          {accept.isError || reject.isError ? (
+            <Notice tone="error">{errorText(accept.error ?? reject.error)}</Notice>
+          ) : null}
+          <Button
+            full
+            onClick={() => {
+              reject.reset();
+              accept.mutate(undefined, { onSuccess: () => navigate("/manager", { replace: true }) });
+            }}
+            isLoading={accept.isPending || accept.isSuccess}
+            disabled={busy}
+          >
             Accepter l'invitation
           </Button>
           <Button
             full
             variant="secondary"
-            onClick={() => act("reject")}
-            isLoading={busy === "reject"}
-            disabled={busy !== null}
+            onClick={() => {
+              accept.reset();
+              reject.mutate();
+            }}
+            isLoading={reject.isPending}
+            disabled={busy}
           >
             Refuser
           </Button>

@@ -5,15 +5,32 @@ import { api, unwrap } from "../../../lib/api-client.ts";
 import { useDashboard } from "../api/get-dashboard.ts";
 import type { ShopOverview } from "../../../components/back-office/shop-overview.ts";
 import { BackOfficeTiles } from "../../../components/back-office/back-office-menu.tsx";
-import { BackofficeError, BackofficePage } from "../../../components/back-office/back-office-page.tsx";
-import { formatLocalDate, formatNumber, plural } from "../../../../domain/format.ts";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { formatAmount, formatLocalDate, formatNumber, plural } from "../../../../domain/format.ts";
 import { shopsKeys } from "../api/keys.ts";
+import { RetentionSection } from "../components/retention-section.tsx";
+import { useCurrentShop } from "../../../components/shop/current-shop.ts";
 import { RewardMissing, useFreshCardSettings } from "../components/reward-missing.tsx";
 
-// recharts stays out of every other page: this dynamic import is its only way in.
-const DashboardCharts = lazy(() => import("../components/dashboard-charts.tsx"));
-
 const PERIODS = [7, 30, 90] as const;
+
+// The charts' code comes once the figures are on screen: the figures never wait for it (issue 25 row 11).
+const DashboardCharts = lazy(() =>
+  import("../components/dashboard-charts.tsx").then((m) => ({ default: m.DashboardCharts })),
+);
+
+/** Where the four charts will be, their height kept so nothing below moves when they arrive. */
+function ChartsPlaceholder() {
+  return (
+    <div className="grid gap-4 md:grid-cols-2" aria-hidden="true">
+      {["scans", "points", "newcomers", "rewards"].map((key) => (
+        <div key={key} className="h-64 animate-pulse rounded-2xl bg-stone-200/70 dark:bg-stone-800" />
+      ))}
+    </div>
+  );
+}
 
 function Kpi({
   label,
@@ -49,10 +66,11 @@ const owedQueryOptions = (shopId: string) =>
     queryFn: () => getOwed(shopId),
     refetchInterval: 60_000,
   });
+const useOwed = (shopId: string | null) => useQuery({ ...owedQueryOptions(shopId ?? ""), enabled: Boolean(shopId) });
 
 /** "Ce que vous devez": what the shop owes its customers, now and in points still to spend. */
 function OwedSection({ shopId }: { shopId: string }) {
-  const owed = useQuery(owedQueryOptions(shopId));
+  const owed = useOwed(shopId);
   return (
     <section aria-labelledby="owed-title" className="flex flex-col gap-3">
       <h2 id="owed-title" className="text-lg font-semibold">
@@ -117,21 +135,10 @@ function OwedSection({ shopId }: { shopId: string }) {
   );
 }
 
-function ChartsFallback() {
-  return (
-    <div className="grid gap-4 md:grid-cols-2" aria-busy="true">
-      <span className="sr-only">Chargement des graphiques…</span>
-      {[0, 1, 2, 3].map((i) => (
-        <div key={i} className="h-72 animate-pulse rounded-2xl bg-stone-200/70 dark:bg-stone-800" />
-      ))}
-    </div>
-  );
-}
-
 function DashboardBody({ shop, days }: { shop: ShopOverview; days: number }) {
   const dashboard = useDashboard(shop.id, days);
-  if (dashboard.isPending) return <ChartsFallback />;
-  if (dashboard.isError) return <BackofficeError error={dashboard.error} onRetry={() => dashboard.refetch()} />;
+  if (dashboard.isPending) return <Skeleton blocks={4} />;
+  if (dashboard.isError) return <LoadError error={dashboard.error} onRetry={() => dashboard.refetch()} />;
   const t = dashboard.data.totals;
   const unit = shop.mode === "stamps" ? "Tampons donnés" : "Points donnés";
   const isEmpty = t.customers === 0 && t.scans === 0 && t.refused === 0;
@@ -143,7 +150,7 @@ function DashboardBody({ shop, days }: { shop: ShopOverview; days: number }) {
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
         <Kpi label="Clients" value={t.customers} detail={`+${plural(t.newCustomers, "nouveau", "nouveaux")}`} />
         <Kpi label="Passages crédités" value={t.scans} detail={plural(t.refused, "refusé", "refusés")} />
-        <Kpi label={unit} value={t.points} detail={`${formatNumber(t.outstandingBalance)} en circulation`} />
+        <Kpi label={unit} value={t.points} detail={`${formatAmount(shop.mode, t.outstandingBalance)} en circulation`} />
         <Kpi
           label="Récompenses utilisées"
           value={t.redemptions}
@@ -157,7 +164,7 @@ function DashboardBody({ shop, days }: { shop: ShopOverview; days: number }) {
         >
           <span>
             <span aria-hidden="true">⚠ </span>
-            {formatNumber(t.flagged)} passage{t.flagged > 1 ? "s" : ""} à vérifier (appareil partagé, hors horaires)
+            {plural(t.flagged, "passage", "passages")} à vérifier (appareil partagé, hors horaires)
           </span>
           <span aria-hidden="true">→</span>
         </Link>
@@ -171,7 +178,7 @@ function DashboardBody({ shop, days }: { shop: ShopOverview; days: number }) {
           </p>
         </div>
       ) : null}
-      <Suspense fallback={<ChartsFallback />}>
+      <Suspense fallback={<ChartsPlaceholder />}>
         <DashboardCharts days={dashboard.data.days} mode={shop.mode} />
       </Suspense>
     </>
@@ -186,10 +193,15 @@ function RewardMissingNotice({ shopId }: { shopId: string }) {
 /** /admin: the shop's figures over a period, charts, and the way to every back-office page. */
 export default function DashboardPage() {
   const [days, setDays] = useState<number>(30);
+  // The figures are asked for as soon as the shop is known, beside its overview, not once it has come.
+  const { shopId } = useCurrentShop();
+  useDashboard(shopId, days);
+  useOwed(shopId);
   return (
-    <BackofficePage
+    <BackOfficeFrame
+      scope="shop"
       title="Tableau de bord"
-      isHome
+      back={null}
       actions={
         <label className="flex items-center gap-2 text-sm font-medium">
           Période
@@ -213,6 +225,7 @@ export default function DashboardPage() {
           <RewardMissingNotice shopId={shop.id} />
           <DashboardBody shop={shop} days={days} />
           <OwedSection shopId={shop.id} />
+          <RetentionSection shopId={shop.id} mode={shop.mode} />
           <section aria-labelledby="counter-title" className="rounded-2xl bg-brand-900 p-5 text-white shadow-sm">
             <h2 id="counter-title" className="text-lg font-semibold">
               Au comptoir
@@ -243,6 +256,6 @@ export default function DashboardPage() {
           </section>
         </>
       )}
-    </BackofficePage>
+    </BackOfficeFrame>
   );
 }

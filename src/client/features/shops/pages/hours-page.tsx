@@ -7,16 +7,14 @@ import { Notice } from "../../../components/ui/notice.tsx";
 import { useForm } from "../../../lib/use-form.ts";
 import { useHours } from "../api/get-hours.ts";
 import { useSaveHours } from "../api/save-hours.ts";
-import {
-  BackofficeError,
-  BackofficePage,
-  PageSkeleton,
-  Section,
-} from "../../../components/back-office/back-office-page.tsx";
-import { formatLocalDate, localIsoDate } from "../../../../domain/format.ts";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { Section } from "../../../components/ui/section.tsx";
+import { capitalize, formatLocalDate, localIsoDate } from "../../../../domain/format.ts";
 import { PathIcon } from "../../../components/icons.tsx";
+import { Form } from "../../../components/ui/form.tsx";
+import { SaveBar } from "../../../components/ui/save-bar.tsx";
+import { QueryState } from "../../../components/ui/query-state.tsx";
 
-const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const MAX_RANGES = 4;
 const TIME = /^\d{2}:\d{2}$/;
 
@@ -47,29 +45,30 @@ function RangeRow({
   onRemove: () => void;
 }) {
   const name = `${day}, plage ${index + 1}`;
+  // The time fields shrink (min-w-0): at their natural width they pushed the delete button off a 320 px screen.
   return (
     <li className="flex items-end gap-2">
-      <label className="flex flex-1 flex-col gap-1 text-xs font-medium text-stone-600 dark:text-stone-400">
+      <label className="flex min-w-0 flex-1 flex-col gap-1 text-xs font-medium text-stone-600 dark:text-stone-400">
         Ouverture
         <input
           type="time"
           value={range.open}
           onChange={(e) => onChange({ ...range, open: e.target.value })}
           aria-label={`${name} : ouverture`}
-          className="min-h-11 rounded-lg border border-stone-300 bg-white px-2 text-base text-stone-900 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-100"
+          className="min-h-11 w-full min-w-0 rounded-lg border border-stone-300 bg-white px-2 text-base text-stone-900 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-100"
         />
       </label>
       <span className="pb-3 text-stone-500" aria-hidden="true">
         –
       </span>
-      <label className="flex flex-1 flex-col gap-1 text-xs font-medium text-stone-600 dark:text-stone-400">
+      <label className="flex min-w-0 flex-1 flex-col gap-1 text-xs font-medium text-stone-600 dark:text-stone-400">
         Fermeture
         <input
           type="time"
           value={range.close}
           onChange={(e) => onChange({ ...range, close: e.target.value })}
           aria-label={`${name} : fermeture`}
-          className="min-h-11 rounded-lg border border-stone-300 bg-white px-2 text-base text-stone-900 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-100"
+          className="min-h-11 w-full min-w-0 rounded-lg border border-stone-300 bg-white px-2 text-base text-stone-900 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-100"
         />
       </label>
       <button
@@ -109,8 +108,7 @@ function HoursForm({ shopId, hours }: { shopId: string; hours: Hours }) {
   };
 
   return (
-    <form onSubmit={form.handleSubmit} className="flex flex-col gap-5" noValidate>
-      {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
+    <Form form={form} className="flex flex-col gap-5">
       <Section
         title="Semaine type"
         lead="Ajoutez plusieurs plages pour une pause (ex. 9 h – 12 h 30 puis 14 h – 19 h). Une plage peut finir après minuit."
@@ -277,30 +275,28 @@ function HoursForm({ shopId, hours }: { shopId: string; hours: Hours }) {
         {e.closures ? <p className="mt-2 text-sm font-medium text-red-700 dark:text-red-400">{e.closures}</p> : null}
       </Section>
       {saved ? <Notice tone="success">Vos horaires sont enregistrés.</Notice> : null}
-      <div className="sticky bottom-0 -mx-4 border-t border-stone-200 bg-stone-50/95 px-4 py-3 backdrop-blur sm:static sm:mx-0 sm:border-0 sm:bg-transparent sm:p-0 dark:border-stone-800 dark:bg-stone-950/95">
-        <Button type="submit" full isLoading={form.isSubmitting}>
-          Enregistrer les horaires
-        </Button>
-      </div>
-    </form>
+      <SaveBar isLoading={form.isSubmitting}>Enregistrer les horaires</SaveBar>
+    </Form>
   );
 }
 
 function HoursBody({ shopId }: { shopId: string }) {
-  const hours = useHours(shopId);
-  if (hours.isPending) return <PageSkeleton />;
-  if (hours.isError) return <BackofficeError error={hours.error} onRetry={() => hours.refetch()} />;
-  return <HoursForm key={shopId} shopId={shopId} hours={hours.data} />;
+  return (
+    <QueryState query={useHours(shopId)}>
+      {(hours) => <HoursForm key={shopId} shopId={shopId} hours={hours} />}
+    </QueryState>
+  );
 }
 
 /** /admin/horaires: the weekly hours (with breaks) and the exceptional closures. */
 export default function HoursPage() {
   return (
-    <BackofficePage
+    <BackOfficeFrame
+      scope="shop"
       title="Horaires"
       lead="Vos clients voient si vous êtes ouvert ; un passage loin de vos horaires vous est signalé."
     >
       {(shop) => <HoursBody shopId={shop.id} />}
-    </BackofficePage>
+    </BackOfficeFrame>
   );
 }

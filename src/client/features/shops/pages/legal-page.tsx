@@ -1,6 +1,5 @@
-import { useState } from "react";
+import { type InputHTMLAttributes, useState } from "react";
 import { shopLegalSchema } from "../../../../domain/schemas/shops.ts";
-import { Button } from "../../../components/ui/button.tsx";
 import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
@@ -8,12 +7,10 @@ import { useForm } from "../../../lib/use-form.ts";
 import { useLegal } from "../api/get-legal.ts";
 import { useSaveLegal } from "../api/save-legal.ts";
 import { CloseShopSection } from "../components/close-shop-section.tsx";
-import {
-  BackofficeError,
-  BackofficePage,
-  PageSkeleton,
-  Section,
-} from "../../../components/back-office/back-office-page.tsx";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { Section } from "../../../components/ui/section.tsx";
+import { Form } from "../../../components/ui/form.tsx";
+import { QueryState } from "../../../components/ui/query-state.tsx";
 
 const LEGAL_FORMS = [
   "Entreprise individuelle",
@@ -30,6 +27,48 @@ const LEGAL_FORMS = [
 
 type Legal = NonNullable<ReturnType<typeof useLegal>["data"]>;
 
+type LegalField = {
+  name: keyof Legal;
+  label: string;
+  /** Across both columns from `sm` up. */
+  wide?: boolean;
+} & Pick<InputHTMLAttributes<HTMLInputElement>, "type" | "autoComplete" | "inputMode" | "placeholder">;
+
+const COMPANY_FIELDS: LegalField[] = [
+  { name: "shareCapital", label: "Capital social (facultatif)", placeholder: "10 000 €" },
+  { name: "siret", label: "SIRET (facultatif)", inputMode: "numeric", placeholder: "14 chiffres" },
+  { name: "vatNumber", label: "N° de TVA intracommunautaire (facultatif)", placeholder: "FR12345678901" },
+  { name: "rcs", label: "RCS (facultatif)", placeholder: "RCS Lyon 123 456 789", wide: true },
+];
+
+const HEAD_OFFICE_FIELDS: LegalField[] = [
+  { name: "legalAddress", label: "Adresse du siège (facultatif)", wide: true },
+  { name: "director", label: "Dirigeant (facultatif)", autoComplete: "name" },
+  { name: "contactEmail", label: "E-mail de contact (facultatif)", type: "email", autoComplete: "email" },
+];
+
+/** The text fields of one part of the form, from their list. */
+function LegalFields({
+  fields,
+  legal,
+  errors,
+}: {
+  fields: LegalField[];
+  legal: Legal;
+  errors: Record<string, string>;
+}) {
+  return fields.map(({ name, wide, ...field }) => (
+    <Field
+      key={name}
+      name={name}
+      defaultValue={legal[name] ?? ""}
+      error={errors[name]}
+      className={wide ? "sm:col-span-2" : undefined}
+      {...field}
+    />
+  ));
+}
+
 function LegalForm({ shopId, legal }: { shopId: string; legal: Legal }) {
   const save = useSaveLegal(shopId);
   const [saved, setSaved] = useState(false);
@@ -42,8 +81,7 @@ function LegalForm({ shopId, legal }: { shopId: string; legal: Legal }) {
   const forms =
     legal.legalForm && !LEGAL_FORMS.includes(legal.legalForm) ? [legal.legalForm, ...LEGAL_FORMS] : LEGAL_FORMS;
   return (
-    <form onSubmit={form.handleSubmit} onChange={() => setSaved(false)} className="flex flex-col gap-5" noValidate>
-      {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
+    <Form form={form} className="flex flex-col gap-5" onChange={() => setSaved(false)} submit="Enregistrer">
       <Section title="Entreprise">
         <div className="grid gap-4 sm:grid-cols-2">
           <Field
@@ -59,97 +97,45 @@ function LegalForm({ shopId, legal }: { shopId: string; legal: Legal }) {
             name="legalForm"
             defaultValue={legal.legalForm ?? ""}
             error={e.legalForm}
+            options={forms.map((f) => ({ value: f, label: f }))}
           >
             <option value="">Non précisée</option>
-            {forms.map((f) => (
-              <option key={f} value={f}>
-                {f}
-              </option>
-            ))}
           </SelectField>
-          <Field
-            label="Capital social (facultatif)"
-            name="shareCapital"
-            defaultValue={legal.shareCapital ?? ""}
-            placeholder="10 000 €"
-            error={e.shareCapital}
-          />
-          <Field
-            label="SIRET (facultatif)"
-            name="siret"
-            defaultValue={legal.siret ?? ""}
-            inputMode="numeric"
-            placeholder="14 chiffres"
-            error={e.siret}
-          />
-          <Field
-            label="N° de TVA intracommunautaire (facultatif)"
-            name="vatNumber"
-            defaultValue={legal.vatNumber ?? ""}
-            placeholder="FR12345678901"
-            error={e.vatNumber}
-          />
-          <Field
-            label="RCS (facultatif)"
-            name="rcs"
-            defaultValue={legal.rcs ?? ""}
-            placeholder="RCS Lyon 123 456 789"
-            error={e.rcs}
-            className="sm:col-span-2"
-          />
+          <LegalFields fields={COMPANY_FIELDS} legal={legal} errors={e} />
         </div>
       </Section>
       <Section title="Siège et responsable">
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            label="Adresse du siège (facultatif)"
-            name="legalAddress"
-            defaultValue={legal.legalAddress ?? ""}
-            error={e.legalAddress}
-            className="sm:col-span-2"
-          />
-          <Field
-            label="Dirigeant (facultatif)"
-            name="director"
-            defaultValue={legal.director ?? ""}
-            autoComplete="name"
-            error={e.director}
-          />
-          <Field
-            label="E-mail de contact (facultatif)"
-            name="contactEmail"
-            type="email"
-            defaultValue={legal.contactEmail ?? ""}
-            autoComplete="email"
-            error={e.contactEmail}
-          />
+          <LegalFields fields={HEAD_OFFICE_FIELDS} legal={legal} errors={e} />
         </div>
       </Section>
       {saved ? <Notice tone="success">Les informations de votre société sont enregistrées.</Notice> : null}
-      <Button type="submit" full isLoading={form.isSubmitting}>
-        Enregistrer
-      </Button>
-    </form>
+    </Form>
   );
 }
 
 function LegalBody({ shopId }: { shopId: string }) {
-  const legal = useLegal(shopId);
-  if (legal.isPending) return <PageSkeleton />;
-  if (legal.isError) return <BackofficeError error={legal.error} onRetry={() => legal.refetch()} />;
-  return <LegalForm key={shopId} shopId={shopId} legal={legal.data} />;
+  return (
+    <QueryState query={useLegal(shopId)}>
+      {(legal) => <LegalForm key={shopId} shopId={shopId} legal={legal} />}
+    </QueryState>
+  );
 }
 
 /** /admin/edit-societe: the legal identity of the shop's company. */
 export default function LegalPage() {
   return (
-    <BackofficePage title="Société" lead="L'identité légale de votre entreprise, pour vos mentions et vos factures.">
+    <BackOfficeFrame
+      scope="shop"
+      title="Société"
+      lead="L'identité légale de votre entreprise, pour vos mentions et vos factures."
+    >
       {(shop) => (
         <>
           <LegalBody shopId={shop.id} />
           {shop.role === "owner" ? <CloseShopSection shopId={shop.id} shopName={shop.name} /> : null}
         </>
       )}
-    </BackofficePage>
+    </BackOfficeFrame>
   );
 }

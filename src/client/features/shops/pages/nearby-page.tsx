@@ -5,7 +5,7 @@ import { Glyph, GlyphBadge } from "../../../components/loyalty/glyph.tsx";
 import { Button } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { nearbyShopsQueryOptions } from "../api/search-shops.ts";
-import { ShopRow, ShopRowsSkeleton } from "../components/shop-row.tsx";
+import { ShopRows, ShopRowsSkeleton } from "../components/shop-row.tsx";
 
 type Position = { lat: number; lng: number };
 type Locating =
@@ -114,21 +114,7 @@ export default function NearbyPage() {
         </div>
       ) : (
         <>
-          <ul className="flex flex-col gap-3">
-            {list.map((shop) => (
-              <ShopRow key={shop.id} shop={shop} />
-            ))}
-          </ul>
-          {shops.hasNextPage ? (
-            <button
-              type="button"
-              onClick={() => void shops.fetchNextPage()}
-              disabled={shops.isFetchingNextPage}
-              className="min-h-12 rounded-xl border border-stone-300 bg-white font-semibold text-stone-900 hover:bg-stone-100 disabled:opacity-60 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-100"
-            >
-              {shops.isFetchingNextPage ? "Chargement…" : "Voir plus"}
-            </button>
-          ) : null}
+          <ShopRows shops={list} pages={shops} />
         </>
       )}
     </div>

@@ -1,13 +1,13 @@
 import { useNavigate } from "react-router";
-import { SHOP_CATEGORIES, shopRegistrationSchema } from "../../../../domain/schemas/shops.ts";
-import { Button } from "../../../components/ui/button.tsx";
+import { shopRegistrationSchema } from "../../../../domain/schemas/shops.ts";
 import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { SelectField } from "../../../components/ui/select-field.tsx";
 import { useForm } from "../../../lib/use-form.ts";
 import { useRegisterShop } from "../api/register-shop.ts";
 import { readCoordinate } from "../components/coordinates.ts";
+import { CategoryField } from "../components/category-field.tsx";
 import { PositionPicker } from "../components/position-picker.tsx";
+import { Form } from "../../../components/ui/form.tsx";
 
 function readRegistration(form: FormData) {
   const text = (name: string) => String(form.get(name) ?? "");
@@ -62,19 +62,9 @@ export default function RegisterShopPage() {
         Cinq minutes suffisent. Vous pourrez tout modifier ensuite depuis votre espace commerçant. Gratuit, sans
         engagement.
       </p>
-      <form onSubmit={form.handleSubmit} className="mt-6 flex flex-col gap-5" noValidate>
-        {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
+      <Form form={form} className="mt-6 flex flex-col gap-5" submit="Créer ma boutique">
         <Field label="Nom de la boutique" name="name" autoComplete="organization" maxLength={80} error={e.name} />
-        <SelectField label="Catégorie" name="category" defaultValue="" error={e.category}>
-          <option value="" disabled>
-            Choisissez une catégorie
-          </option>
-          {SHOP_CATEGORIES.map((c) => (
-            <option key={c.value} value={c.value}>
-              {c.label}
-            </option>
-          ))}
-        </SelectField>
+        <CategoryField error={e.category} />
         <Field
           label="Adresse"
           name="address"
@@ -124,10 +114,7 @@ export default function RegisterShopPage() {
           En inscrivant votre boutique, vous en devenez le responsable sur Fidèle. Les données de vos clients restent
           les vôtres : Fidèle ne les vend ni ne les partage.
         </Notice>
-        <Button type="submit" full isLoading={form.isSubmitting}>
-          Créer ma boutique
-        </Button>
-      </form>
+      </Form>
     </div>
   );
 }

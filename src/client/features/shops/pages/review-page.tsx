@@ -1,4 +1,4 @@
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { reviewSchema } from "../../../../domain/schemas/shops.ts";
@@ -7,7 +7,7 @@ import { useMyCards } from "../../../components/loyalty/my-cards-query.ts";
 import { StampIcon } from "../../../components/loyalty/stamp-icon.tsx";
 import { Button, ButtonLink } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { ApiError, errorText } from "../../../lib/api-client.ts";
 import { useForm } from "../../../lib/use-form.ts";
 import { type ShopPageData, shopQueryOptions } from "../api/get-shop.ts";
 import { deleteReview, saveReview, useRefreshShop } from "../api/save-review.ts";
@@ -76,33 +76,32 @@ type Saved = "created" | "updated" | "deleted" | null;
 
 function ReviewForm({ data, saved, setSaved }: { data: ShopPageData; saved: Saved; setSaved: (saved: Saved) => void }) {
   const sendReview = useMutationFn(saveReview);
-  const sendDelete = useMutationFn(deleteReview);
   const { shop, myReview } = data;
   const refresh = useRefreshShop();
   const commentId = useId();
   const [length, setLength] = useState(myReview?.comment?.length ?? 0);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const form = useForm(
     reviewSchema,
     async (values) => {
-      const { review } = await sendReview(shop.slug, { rating: values.rating, ...(values.comment ? { comment: values.comment } : {}) });
-      setSaved(review.created ? "created" : "updated");
+      const { review } = await sendReview(shop.slug, {
+        rating: values.rating,
+        ...(values.comment ? { comment: values.comment } : {}),
+      });
+      // Said once the form shows the saved review (it starts afresh then): a star tapped earlier would be lost.
       await refresh(shop.slug);
+      setSaved(review.created ? "created" : "updated");
     },
     (f) => ({ rating: f.get("rating") ?? 0, comment: f.get("comment") ?? "" }),
   );
 
-  const remove = async () => {
-    setDeleteError(null);
-    try {
-      await sendDelete(shop.slug);
+  const remove = useMutation({
+    mutationFn: () => deleteReview(shop.slug),
+    onSuccess: async () => {
       setSaved("deleted");
       await refresh(shop.slug);
-    } catch (error) {
-      setDeleteError(error instanceof ApiError ? error.message : "Une erreur inattendue est survenue. Réessayez.");
-    }
-  };
+    },
+  });
 
   if (saved === "deleted") {
     return (
@@ -156,9 +155,9 @@ function ReviewForm({ data, saved, setSaved }: { data: ShopPageData; saved: Save
         confirmDelete ? (
           <div className="flex flex-col gap-2 rounded-xl border border-red-200 p-3 dark:border-red-900">
             <p className="text-sm">Supprimer définitivement votre avis sur {shop.name} ?</p>
-            {deleteError ? <Notice tone="error">{deleteError}</Notice> : null}
+            {remove.isError ? <Notice tone="error">{errorText(remove.error)}</Notice> : null}
             <div className="grid grid-cols-2 gap-2">
-              <Button variant="danger" onClick={() => void remove()}>
+              <Button variant="danger" onClick={() => remove.mutate()} isLoading={remove.isPending}>
                 Supprimer
               </Button>
               <Button variant="secondary" onClick={() => setConfirmDelete(false)}>

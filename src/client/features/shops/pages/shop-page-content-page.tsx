@@ -1,23 +1,21 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { COVER_MAX_BYTES, LOGO_MAX_BYTES, SHOP_CATEGORIES, shopPageSchema } from "../../../../domain/schemas/shops.ts";
-import { Button } from "../../../components/ui/button.tsx";
+import { COVER_MAX_BYTES, LOGO_MAX_BYTES, shopPageSchema } from "../../../../domain/schemas/shops.ts";
 import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
-import { SelectField } from "../../../components/ui/select-field.tsx";
 import { TextareaField } from "../../../components/ui/textarea-field.tsx";
 import { useForm } from "../../../lib/use-form.ts";
 import { type PageContent, usePageContent } from "../api/get-page-content.ts";
 import { useSavePageContent } from "../api/save-page-content.ts";
-import {
-  BackofficeError,
-  BackofficePage,
-  PageSkeleton,
-  Section,
-} from "../../../components/back-office/back-office-page.tsx";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import { ImageInput } from "../../../components/ui/image-input.tsx";
 import { readCoordinate } from "../components/coordinates.ts";
+import { CategoryField } from "../components/category-field.tsx";
 import { PositionPicker } from "../components/position-picker.tsx";
+import { Form } from "../../../components/ui/form.tsx";
+import { SaveBar } from "../../../components/ui/save-bar.tsx";
+import { QueryState } from "../../../components/ui/query-state.tsx";
 
 const LINKS = [
   { key: "website", label: "Site web", placeholder: "https://www.ma-boutique.fr" },
@@ -58,8 +56,7 @@ function PageContentForm({ shopId, page }: { shopId: string; page: PageContent }
   );
   const e = form.fieldErrors;
   return (
-    <form onSubmit={form.handleSubmit} className="flex flex-col gap-5" noValidate onChange={() => setSaved(false)}>
-      {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
+    <Form form={form} className="flex flex-col gap-5" onChange={() => setSaved(false)}>
       <Section title="Images" lead="Votre logo apparaît sur la carte de vos clients ; la photo, en haut de votre page.">
         <div className="flex flex-col gap-6">
           <ImageInput
@@ -95,13 +92,7 @@ function PageContentForm({ shopId, page }: { shopId: string; page: PageContent }
       <Section title="Présentation">
         <div className="flex flex-col gap-4">
           <Field label="Nom de la boutique" name="name" defaultValue={page.name} maxLength={80} error={e.name} />
-          <SelectField label="Catégorie" name="category" defaultValue={page.category} error={e.category}>
-            {SHOP_CATEGORIES.map((c) => (
-              <option key={c.value} value={c.value}>
-                {c.label}
-              </option>
-            ))}
-          </SelectField>
+          <CategoryField defaultValue={page.category} error={e.category} />
           <TextareaField
             label="Description (facultatif)"
             name="description"
@@ -157,37 +148,34 @@ function PageContentForm({ shopId, page }: { shopId: string; page: PageContent }
       {saved ? (
         <Notice tone="success">Votre page est enregistrée : vos clients voient déjà les changements.</Notice>
       ) : null}
-      <div className="sticky bottom-0 -mx-4 border-t border-stone-200 bg-stone-50/95 px-4 py-3 backdrop-blur sm:static sm:mx-0 sm:border-0 sm:bg-transparent sm:p-0 dark:border-stone-800 dark:bg-stone-950/95">
-        <Button type="submit" full isLoading={form.isSubmitting}>
-          Enregistrer ma page
-        </Button>
-      </div>
-    </form>
+      <SaveBar isLoading={form.isSubmitting}>Enregistrer ma page</SaveBar>
+    </Form>
   );
 }
 
 function PageContentBody({ shopId }: { shopId: string }) {
-  const page = usePageContent(shopId);
-  if (page.isPending) return <PageSkeleton />;
-  if (page.isError) return <BackofficeError error={page.error} onRetry={() => page.refetch()} />;
   return (
-    <>
-      <Link
-        to={`/shop/${page.data.slug}`}
-        className="self-start font-semibold text-brand-800 underline dark:text-brand-200"
-      >
-        Voir ma page comme un client
-      </Link>
-      <PageContentForm key={shopId} shopId={shopId} page={page.data} />
-    </>
+    <QueryState query={usePageContent(shopId)}>
+      {(page) => (
+        <>
+          <Link
+            to={`/shop/${page.slug}`}
+            className="self-start font-semibold text-brand-800 underline dark:text-brand-200"
+          >
+            Voir ma page comme un client
+          </Link>
+          <PageContentForm key={shopId} shopId={shopId} page={page} />
+        </>
+      )}
+    </QueryState>
   );
 }
 
 /** /admin/ma-boutique: what shoppers see on the shop's page. */
 export default function ShopPageContentPage() {
   return (
-    <BackofficePage title="Ma boutique" lead="La page publique de votre boutique sur Fidèle.">
+    <BackOfficeFrame scope="shop" title="Ma boutique" lead="La page publique de votre boutique sur Fidèle.">
       {(shop) => <PageContentBody shopId={shop.id} />}
-    </BackofficePage>
+    </BackOfficeFrame>
   );
 }

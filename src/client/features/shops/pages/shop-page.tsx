@@ -1,5 +1,5 @@
-import { useInfiniteQuery } from "@tanstack/react-query";
-import { rewardsAvailableFr, rewardsGlanceFr } from "../../../../domain/phrases.ts";
+
+import { multipliedFr, rewardsGlanceFr } from "../../../../domain/phrases.ts";
 import type { ReactNode } from "react";
 import { Link, useLocation, useParams } from "react-router";
 import { Glyph, type GlyphName } from "../../../components/loyalty/glyph.tsx";
@@ -7,32 +7,21 @@ import { LoyaltyCard, readableOn } from "../../../components/loyalty/loyalty-car
 import { StampIcon } from "../../../components/loyalty/stamp-icon.tsx";
 import { ButtonLink } from "../../../components/ui/button.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import { useMe } from "../../../lib/me.ts";
 import { type ShopPageData, shopLoader, useShop } from "../api/get-shop.ts";
-import { reviewsQueryOptions } from "../api/get-reviews.ts";
 import { OpenBadge } from "../components/open-badge.tsx";
+import { ShopReviews } from "../components/shop-reviews.tsx";
+import { ShopRewards } from "../components/shop-rewards.tsx";
 import { dateRangeFr, dayHoursFr, periodWhenFr, rulesListFr, telHref } from "../components/shop-text.ts";
 import { Stars } from "../components/stars.tsx";
-import { formatAmount, formatDate, formatMoment, formatRating } from "../../../../domain/format.ts";
+import { capitalize, formatMoment, formatRating } from "../../../../domain/format.ts";
 
 export const loader = shopLoader;
 
 /** Every day 00:00–24:00: the API's "ferme lundi à 0 h 00" would say a closing that never comes. */
 const isAlwaysOpen = (weekly: ShopPageData["hours"]["weekly"]) =>
   weekly.every((d) => d.ranges.length === 1 && d.ranges[0]?.open === "00:00" && d.ranges[0]?.close === "24:00");
-
-const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-
-function Section({ title, id, children }: { title: string; id?: string; children: ReactNode }) {
-  return (
-    <section aria-labelledby={`${id ?? title}-title`} id={id} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-stone-200 dark:bg-stone-900 dark:ring-stone-800">
-      <h2 id={`${id ?? title}-title`} className="text-lg font-semibold">
-        {title}
-      </h2>
-      <div className="mt-3">{children}</div>
-    </section>
-  );
-}
 
 function ContactLink({ href, glyph, children, external = false }: { href: string; glyph: GlyphName; children: ReactNode; external?: boolean }) {
   return (
@@ -192,126 +181,7 @@ function Hours({ hours }: { hours: ShopPageData["hours"] }) {
   );
 }
 
-type ShopReward = ShopPageData["rewards"][number];
-type CardModeOf = ShopPageData["rules"]["mode"];
-
-/** "Encore 3 tampons" / "Encore 40 points", in the card's unit. */
-const missingFr = (mode: CardModeOf, n: number) =>
-  `Encore ${formatAmount(mode, n)}`;
-
-function RewardRow({ reward, mode, isSignedIn }: { reward: ShopReward; mode: CardModeOf; isSignedIn: boolean }) {
-  const showProgress = isSignedIn && !reward.reachable && reward.missing > 0;
-  return (
-    <li>
-      <Link to={`/reward/${reward.slug}`} className="flex items-center gap-3 rounded-2xl p-2 hover:bg-stone-50 dark:hover:bg-stone-800">
-        {reward.photoUrl ? (
-          <img src={reward.photoUrl} alt="" className="size-16 shrink-0 rounded-xl object-cover" />
-        ) : (
-          <span className="flex size-16 shrink-0 items-center justify-center rounded-xl bg-brand-50 text-brand-800 dark:bg-stone-800 dark:text-brand-200">
-            <Glyph name="sparkle" className="size-7" />
-          </span>
-        )}
-        <span className="min-w-0 flex-1">
-          <span className="block font-semibold leading-snug break-words text-stone-900 dark:text-stone-100">{reward.title}</span>
-          <span className="mt-0.5 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-stone-700 dark:text-stone-300">
-            <span>{reward.costLabel}</span>
-            {reward.reachable ? (
-              <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-bold text-emerald-900 dark:bg-emerald-950 dark:text-emerald-100">Disponible</span>
-            ) : null}
-          </span>
-          {showProgress ? <span className="mt-0.5 block text-sm font-medium text-stone-800 dark:text-stone-200">{missingFr(mode, reward.missing)}</span> : null}
-          {showProgress ? (
-            <span
-              className="mt-1.5 block h-1.5 overflow-hidden rounded-full bg-stone-200 dark:bg-stone-700"
-              role="progressbar"
-              aria-label={`Progression vers « ${reward.title} »`}
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={reward.progressPercent}
-            >
-              <span className="block h-full rounded-full bg-brand-700 dark:bg-brand-500" style={{ width: `${reward.progressPercent}%` }} />
-            </span>
-          ) : null}
-        </span>
-        <Glyph name="chevron" className="size-5 shrink-0 text-stone-500" />
-      </Link>
-    </li>
-  );
-}
-
-/** What the shop offers for points: each reward, and whether I can take it now or what is missing. */
-function Rewards({ data, isSignedIn }: { data: ShopPageData; isSignedIn: boolean }) {
-  if (data.rewards.length === 0) return null;
-  const reachable = data.rewards.filter((r) => r.reachable).length;
-  return (
-    <Section title="Récompenses" id="recompenses">
-      {isSignedIn && reachable > 0 ? (
-        <p className="mb-2 text-sm font-semibold text-emerald-800 dark:text-emerald-300">
-          {rewardsAvailableFr(reachable)} avec votre solde.
-        </p>
-      ) : null}
-      <ul className="-mx-2 flex flex-col gap-1">
-        {data.rewards.map((reward) => (
-          <RewardRow key={reward.id} reward={reward} mode={data.rules.mode} isSignedIn={isSignedIn} />
-        ))}
-      </ul>
-    </Section>
-  );
-}
-
 const LINK_LABELS = { website: "Site web", instagram: "Instagram", facebook: "Facebook", tiktok: "TikTok" } as const;
-
-function Reviews({ data, isSignedIn }: { data: ShopPageData; isSignedIn: boolean }) {
-  const { shop, rating, myReview, canReview } = data;
-  const reviews = useInfiniteQuery(reviewsQueryOptions(shop.slug));
-  const list = reviews.data?.pages.flatMap((p) => p.reviews) ?? [];
-  return (
-    <Section title={rating.count > 0 ? `Avis (${rating.count})` : "Avis"} id="avis">
-      {rating.average !== null ? (
-        <div className="flex items-center gap-3">
-          <span className="text-4xl font-black tabular-nums">{formatRating(rating.average)}</span>
-          <div>
-            <Stars value={rating.average} className="size-5" />
-            <p className="text-sm text-stone-600 dark:text-stone-400">
-              {rating.count} avis client{rating.count > 1 ? "s" : ""}
-            </p>
-          </div>
-        </div>
-      ) : (
-        <p className="text-stone-700 dark:text-stone-300">Pas encore d'avis sur cette boutique.</p>
-      )}
-      {isSignedIn && (canReview || myReview) ? (
-        <ButtonLink to={`/review?shop=${shop.slug}`} variant="secondary" full className="mt-4">
-          {myReview ? "Modifier mon avis" : "Donner mon avis"}
-        </ButtonLink>
-      ) : null}
-      {list.length > 0 ? (
-        <ul className="mt-4 divide-y divide-stone-100 dark:divide-stone-800">
-          {list.map((review) => (
-            <li key={review.id} className="py-3">
-              <div className="flex items-center justify-between gap-3">
-                <p className="font-semibold">{review.author}</p>
-                <Stars value={review.rating} />
-              </div>
-              <p className="text-xs text-stone-600 dark:text-stone-400">{capitalize(formatDate(review.updatedAt))}</p>
-              {review.comment ? <p className="mt-1 whitespace-pre-line text-stone-800 dark:text-stone-200">{review.comment}</p> : null}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      {reviews.hasNextPage ? (
-        <button
-          type="button"
-          onClick={() => void reviews.fetchNextPage()}
-          disabled={reviews.isFetchingNextPage}
-          className="mt-2 inline-flex min-h-11 w-full items-center justify-center rounded-xl text-sm font-semibold text-brand-800 hover:bg-brand-50 dark:text-brand-200 dark:hover:bg-stone-800"
-        >
-          {reviews.isFetchingNextPage ? "Chargement…" : "Voir plus d'avis"}
-        </button>
-      ) : null}
-    </Section>
-  );
-}
 
 /** /shop/{slug}: a shop's public page, with my card when signed in. An unknown slug is a 404 (the loader). */
 export default function ShopPage() {
@@ -333,7 +203,7 @@ export default function ShopPage() {
           <div className="flex items-center gap-3 rounded-2xl bg-accent-400 p-4 text-stone-950 shadow-sm" role="status">
             <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-white/70 text-lg font-black">×{doublePoints.activeNow.multiplier}</span>
             <div>
-              <p className="font-bold">Points ×{doublePoints.activeNow.multiplier} en ce moment !</p>
+              <p className="font-bold">{multipliedFr(data.rules.mode, doublePoints.activeNow.multiplier)} en ce moment !</p>
               <p className="text-sm">{doublePoints.activeNow.label} : chaque passage compte {doublePoints.activeNow.multiplier} fois.</p>
             </div>
           </div>
@@ -341,7 +211,7 @@ export default function ShopPage() {
 
         <MyCard data={data} isSignedIn={isSignedIn} />
 
-        <Rewards data={data} isSignedIn={isSignedIn} />
+        <ShopRewards data={data} isSignedIn={isSignedIn} />
 
         {shop.description ? <p className="whitespace-pre-line text-stone-800 dark:text-stone-200">{shop.description}</p> : null}
 
@@ -389,7 +259,7 @@ export default function ShopPage() {
           </div>
         </Section>
 
-        <Reviews data={data} isSignedIn={isSignedIn} />
+        <ShopReviews data={data} isSignedIn={isSignedIn} />
 
         <p className="text-center text-sm text-stone-600 dark:text-stone-400">
           <Link to="/boutiques" className="font-semibold text-brand-800 underline dark:text-brand-200">

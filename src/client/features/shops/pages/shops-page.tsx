@@ -5,7 +5,7 @@ import { SHOP_CATEGORIES, SHOP_CATEGORY_VALUES, type ShopCategory } from "../../
 import { Glyph } from "../../../components/loyalty/glyph.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { searchShopsQueryOptions } from "../api/search-shops.ts";
-import { ShopRow, ShopRowsSkeleton } from "../components/shop-row.tsx";
+import { ShopRows, ShopRowsSkeleton } from "../components/shop-row.tsx";
 
 const DEBOUNCE_MS = 300;
 
@@ -124,21 +124,7 @@ export default function ShopsPage() {
           <p className="sr-only" role="status">
             {list.length} boutique{list.length > 1 ? "s" : ""} affichée{list.length > 1 ? "s" : ""}
           </p>
-          <ul className="flex flex-col gap-3">
-            {list.map((shop) => (
-              <ShopRow key={shop.id} shop={shop} />
-            ))}
-          </ul>
-          {shops.hasNextPage ? (
-            <button
-              type="button"
-              onClick={() => void shops.fetchNextPage()}
-              disabled={shops.isFetchingNextPage}
-              className="min-h-12 rounded-xl border border-stone-300 bg-white font-semibold text-stone-900 hover:bg-stone-100 disabled:opacity-60 dark:border-stone-700 dark:bg-stone-900 dark:text-stone-100"
-            >
-              {shops.isFetchingNextPage ? "Chargement…" : "Voir plus"}
-            </button>
-          ) : null}
+          <ShopRows shops={list} pages={shops} />
         </>
       )}
     </div>

@@ -2,21 +2,20 @@ import { useRef, useState } from "react";
 import { SHOP_ROLE_LABELS_FR } from "../../../../domain/roles.ts";
 import { invitationSchema } from "../../../../domain/schemas/shops.ts";
 import { Button } from "../../../components/ui/button.tsx";
-import { Field } from "../../../components/ui/field.tsx";
+import { EmailField } from "../../../components/ui/field.tsx";
+import { Form } from "../../../components/ui/form.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { SelectField } from "../../../components/ui/select-field.tsx";
-import { ApiError } from "../../../lib/api-client.ts";
+import { errorText } from "../../../lib/api-client.ts";
 import { useForm } from "../../../lib/use-form.ts";
 import { useCancelInvitation } from "../api/cancel-invitation.ts";
 import { useTeam } from "../api/get-team.ts";
 import { useInviteStaff } from "../api/invite-staff.ts";
 import { useRemoveMember } from "../api/remove-member.ts";
-import {
-  BackofficeError,
-  BackofficePage,
-  PageSkeleton,
-  Section,
-} from "../../../components/back-office/back-office-page.tsx";
+import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
+import { LoadError } from "../../../components/errors/load-error.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { Section } from "../../../components/ui/section.tsx";
 import { formatDate, personName } from "../../../../domain/format.ts";
 
 function InviteForm({ shopId }: { shopId: string }) {
@@ -30,17 +29,8 @@ function InviteForm({ shopId }: { shopId: string }) {
     formRef.current?.reset();
   });
   return (
-    <form ref={formRef} onSubmit={form.handleSubmit} className="flex flex-col gap-4" noValidate>
-      {form.formError ? <Notice tone="error">{form.formError}</Notice> : null}
-      <Field
-        label="Adresse e-mail"
-        name="email"
-        type="email"
-        autoComplete="off"
-        inputMode="email"
-        placeholder="prenom@exemple.fr"
-        error={form.fieldErrors.email}
-      />
+    <Form ref={formRef} form={form}>
+      <EmailField autoComplete="off" inputMode="email" placeholder="prenom@exemple.fr" error={form.fieldErrors.email} />
       <SelectField
         label="Rôle"
         name="role"
@@ -60,36 +50,41 @@ function InviteForm({ shopId }: { shopId: string }) {
       <Button type="submit" isLoading={form.isSubmitting}>
         Envoyer l'invitation
       </Button>
-    </form>
+    </Form>
   );
 }
 
+/** A removal asked twice (« Révoquer », « Retirer »): the question, then the change; its error under the link. */
 function ConfirmingAction({
   label,
   confirmLabel,
   question,
+  action,
   onConfirm,
 }: {
   label: string;
   confirmLabel: string;
   question: string;
-  onConfirm: () => Promise<void>;
+  action: { isPending: boolean; error: Error | null; reset: () => void };
+  onConfirm: () => void;
 }) {
-  const [state, setState] = useState<"idle" | "confirm" | "busy">("idle");
-  const [error, setError] = useState<string | null>(null);
-  if (state === "idle") {
+  const [confirming, setConfirming] = useState(false);
+  if (!confirming || action.error) {
     return (
       <div className="flex flex-col items-end">
         <button
           type="button"
-          onClick={() => setState("confirm")}
+          onClick={() => {
+            action.reset();
+            setConfirming(true);
+          }}
           className="min-h-10 px-2 text-sm font-semibold text-red-700 underline dark:text-red-400"
         >
           {label}
         </button>
-        {error ? (
-          <p role="alert" className="text-sm text-red-700">
-            {error}
+        {action.error ? (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+            {errorText(action.error, "L'action a échoué.")}
           </p>
         ) : null}
       </div>
@@ -99,24 +94,10 @@ function ConfirmingAction({
     <div className="flex flex-col items-end gap-2 text-sm">
       <p>{question}</p>
       <div className="flex gap-2">
-        <Button
-          variant="danger"
-          className="!min-h-10 !px-3 text-sm"
-          isLoading={state === "busy"}
-          onClick={async () => {
-            setState("busy");
-            setError(null);
-            try {
-              await onConfirm();
-            } catch (err) {
-              setError(err instanceof ApiError ? err.message : "L'action a échoué.");
-              setState("idle");
-            }
-          }}
-        >
+        <Button variant="danger" className="!min-h-10 !px-3 text-sm" isLoading={action.isPending} onClick={onConfirm}>
           {confirmLabel}
         </Button>
-        <Button variant="secondary" className="!min-h-10 !px-3 text-sm" onClick={() => setState("idle")}>
+        <Button variant="secondary" className="!min-h-10 !px-3 text-sm" onClick={() => setConfirming(false)}>
           Annuler
         </Button>
       </div>
@@ -124,10 +105,34 @@ function ConfirmingAction({
   );
 }
 
+function RevokeInvitation({ shopId, invitation }: { shopId: string; invitation: { id: string; email: string } }) {
+  const cancel = useCancelInvitation(shopId);
+  return (
+    <ConfirmingAction
+      label="Révoquer"
+      confirmLabel="Révoquer"
+      question={`Révoquer l'invitation de ${invitation.email} ?`}
+      action={cancel}
+      onConfirm={() => cancel.mutate(invitation.id)}
+    />
+  );
+}
+
+function RemoveMember({ shopId, member }: { shopId: string; member: { id: string; name: string } }) {
+  const remove = useRemoveMember(shopId);
+  return (
+    <ConfirmingAction
+      label="Retirer"
+      confirmLabel="Retirer"
+      question={`Retirer ${member.name} de l'équipe ?`}
+      action={remove}
+      onConfirm={() => remove.mutate(member.id)}
+    />
+  );
+}
+
 function TeamBody({ shopId }: { shopId: string }) {
   const team = useTeam(shopId);
-  const cancel = useCancelInvitation(shopId);
-  const remove = useRemoveMember(shopId);
   return (
     <>
       <Section
@@ -137,9 +142,9 @@ function TeamBody({ shopId }: { shopId: string }) {
         <InviteForm shopId={shopId} />
       </Section>
       {team.isPending ? (
-        <PageSkeleton />
+        <Skeleton />
       ) : team.isError ? (
-        <BackofficeError error={team.error} onRetry={() => team.refetch()} />
+        <LoadError error={team.error} onRetry={() => team.refetch()} />
       ) : (
         <>
           <Section title="Invitations en attente">
@@ -161,12 +166,7 @@ function TeamBody({ shopId }: { shopId: string }) {
                         {i.roleLabel} · expire le {formatDate(i.expiresAt)}
                       </p>
                     </div>
-                    <ConfirmingAction
-                      label="Révoquer"
-                      confirmLabel="Révoquer"
-                      question={`Révoquer l'invitation de ${i.email} ?`}
-                      onConfirm={() => cancel(i.id)}
-                    />
+                    <RevokeInvitation shopId={shopId} invitation={i} />
                   </li>
                 ))}
               </ul>
@@ -189,12 +189,7 @@ function TeamBody({ shopId }: { shopId: string }) {
                     </p>
                   </div>
                   {m.role !== "owner" && !m.isMe ? (
-                    <ConfirmingAction
-                      label="Retirer"
-                      confirmLabel="Retirer"
-                      question={`Retirer ${personName(m)} de l'équipe ?`}
-                      onConfirm={() => remove(m.id)}
-                    />
+                    <RemoveMember shopId={shopId} member={{ id: m.id, name: personName(m) }} />
                   ) : null}
                 </li>
               ))}
@@ -209,8 +204,12 @@ function TeamBody({ shopId }: { shopId: string }) {
 /** /admin/invitation: invite staff by e-mail, see pending invitations (revoke them) and the team. */
 export default function TeamPage() {
   return (
-    <BackofficePage title="Équipe" lead="Donnez accès au comptoir à votre personnel, sans partager votre mot de passe.">
+    <BackOfficeFrame
+      scope="shop"
+      title="Équipe"
+      lead="Donnez accès au comptoir à votre personnel, sans partager votre mot de passe."
+    >
       {(shop) => <TeamBody shopId={shop.id} />}
-    </BackofficePage>
+    </BackOfficeFrame>
   );
 }

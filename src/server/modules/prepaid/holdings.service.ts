@@ -1,0 +1,102 @@
+import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { AppError } from "../../../domain/errors.ts";
+import {
+  PREPAID_QR_PREFIX,
+  type PrepaidRefusal,
+  prepaidAmountLabel,
+  prepaidLastDay,
+  prepaidRefusalFr,
+} from "../../../domain/loyalty/prepaid.ts";
+import type { Database, Db } from "../../db/client.ts";
+import { prepaidHoldings, shops } from "../../db/schema/index.ts";
+import { callJson } from "../../lib/db-call.ts";
+import { consumeThrottle } from "../../lib/throttle.ts";
+
+/** The shopper's side of prepaid (ADR 0049): what they hold, and a claim code turned into a balance. */
+
+/** What a holding shows wherever it is listed (the shopper's wallet, the counter), with its shop's time zone. */
+export const holdingColumns = {
+  id: prepaidHoldings.id,
+  kind: prepaidHoldings.kind,
+  title: prepaidHoldings.title,
+  code: prepaidHoldings.code,
+  balance: prepaidHoldings.balance,
+  expiresAt: prepaidHoldings.expiresAt,
+  tz: shops.timezone,
+};
+
+export async function listMyPrepaid(db: Db, userId: string, shopSlug?: string) {
+  const rows = await db
+    .select({
+      ...holdingColumns,
+      shopSlug: shops.slug,
+      shopName: shops.name,
+    })
+    .from(prepaidHoldings)
+    .innerJoin(shops, eq(shops.id, prepaidHoldings.shopId))
+    .where(
+      and(
+        eq(prepaidHoldings.userId, userId),
+        isNotNull(prepaidHoldings.claimedAt),
+        shopSlug === undefined ? undefined : eq(shops.slug, shopSlug),
+      ),
+    )
+    .orderBy(desc(prepaidHoldings.expiresAt), desc(prepaidHoldings.id));
+  const now = Date.now();
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    title: r.title,
+    code: r.code,
+    qr: `${PREPAID_QR_PREFIX}${r.code}`,
+    balance: r.balance,
+    balanceLabel: prepaidAmountLabel(r.kind, r.balance),
+    expiresAt: r.expiresAt.toISOString(),
+    lastDay: prepaidLastDay(r.expiresAt, r.tz),
+    isExpired: r.expiresAt.getTime() <= now,
+    shop: { slug: r.shopSlug, name: r.shopName },
+  }));
+}
+
+/** Wrong claim codes one person may type per window: 31^12 codes stay out of reach. */
+const CLAIM_MISSES = { windowSeconds: 600, max: 10 };
+
+const CLAIM_SQL = "select fidele_claim($1, $2) as r";
+type ClaimAnswer =
+  | { outcome: "claimed"; shopId: string; holdingId: string | null; points: number }
+  | { outcome: PrepaidRefusal };
+
+export async function claimCode(database: Database, userId: string, code: string) {
+  const answer = await callJson<ClaimAnswer>(database, "fidele_claim", CLAIM_SQL, [code, userId]);
+  if (answer.outcome !== "claimed") {
+    if (answer.outcome === "unknown") {
+      const check = await consumeThrottle(
+        database.db,
+        `claim:user:${userId}`,
+        CLAIM_MISSES.windowSeconds,
+        CLAIM_MISSES.max,
+      );
+      if (!check.allowed)
+        throw new AppError("RATE_LIMITED", {
+          userMessage: "Trop de codes inconnus saisis. Réessayez dans 10 minutes.",
+        });
+      throw new AppError("NOT_FOUND", { userMessage: "Code inconnu : vérifiez-le (12 lettres et chiffres)." });
+    }
+    throw new AppError(answer.outcome === "own" ? "FORBIDDEN" : "CONFLICT", {
+      message: `claim refused: ${answer.outcome}`,
+      userMessage:
+        answer.outcome === "own"
+          ? "Vous ne pouvez pas récupérer un solde que vous avez vous-même vendu ou importé."
+          : prepaidRefusalFr(answer.outcome),
+    });
+  }
+  const [shop] = await database.db
+    .select({ slug: shops.slug, name: shops.name })
+    .from(shops)
+    .where(eq(shops.id, answer.shopId))
+    .limit(1);
+  const holdings = answer.holdingId
+    ? (await listMyPrepaid(database.db, userId)).filter((h) => h.id === answer.holdingId)
+    : [];
+  return { shop: shop ?? null, points: answer.points, holding: holdings[0] ?? null };
+}

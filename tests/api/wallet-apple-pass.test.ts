@@ -1,0 +1,114 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeWalletCa, verifyPkpass, type WalletCa } from "../fixtures/wallet-ca.ts";
+import { createTestApp, type TestApp } from "../setup/api.ts";
+import { signedIn } from "./shops-helpers.ts";
+import { cardAtShop, downloadPass, RED_PIXEL_PNG } from "./wallet-helpers.ts";
+
+/**
+ * Issue 26, acceptance row 1: a pass downloaded from the card page verifies (signature, manifest, every image) and
+ * holds the balance, the next reward, the shop's location and the personal code as its barcode. Signed with a
+ * throw-away CA standing in for Apple's WWDR (tests/fixtures/wallet-ca.ts), verified offline by openssl.
+ */
+let ca: WalletCa;
+let t: TestApp;
+let off: TestApp;
+
+beforeAll(async () => {
+  ca = makeWalletCa();
+  t = await createTestApp({ env: ca.appleEnv });
+  off = await createTestApp({ database: t.deps.database, migrated: true });
+});
+afterAll(async () => {
+  // `off` shares t's database: close only its job engine.
+  await off?.deps.jobs.stop();
+  await t?.close();
+  ca?.remove();
+});
+
+const cardWithPass = () => cardAtShop(t);
+
+describe("the Apple pass of a card", () => {
+  it("verifies offline and holds the balance, next reward, location and personal code", async () => {
+    const { client, cardId } = await cardWithPass();
+    const { res, files, pass } = await downloadPass(client, cardId);
+    expect(res.headers.get("content-type")).toBe("application/vnd.apple.pkpass");
+    expect(res.headers.get("last-modified")).toBeTruthy();
+
+    const { manifest, signerSubject } = verifyPkpass(files, ca.caFile);
+    expect(signerSubject).toContain(`Pass Type ID: ${ca.passTypeId}`);
+    // The check is a real one: a manifest changed by one byte no longer verifies.
+    const tampered = Buffer.from(files["manifest.json"]!);
+    tampered[tampered.length - 2]! ^= 1;
+    expect(() => verifyPkpass({ ...files, "manifest.json": tampered }, ca.caFile)).toThrow();
+    // Every file but the manifest and the signature is in the manifest with its SHA-1, and nothing else is.
+    const listed = Object.keys(files).filter((f) => f !== "manifest.json" && f !== "signature");
+    expect(Object.keys(manifest).sort()).toEqual(listed.sort());
+    for (const name of listed) {
+      expect(manifest[name], name).toBe(createHash("sha1").update(files[name]!).digest("hex"));
+    }
+    expect(listed).toEqual(expect.arrayContaining(["pass.json", "icon.png", "icon@2x.png", "logo.png", "logo@2x.png"]));
+    expect(Buffer.from(files["logo.png"]!).toString("base64")).toBe(RED_PIXEL_PNG);
+
+    const personal = await (await client.request("/api/cards/personal-code")).json();
+    expect(pass).toMatchObject({
+      formatVersion: 1,
+      passTypeIdentifier: ca.passTypeId,
+      teamIdentifier: ca.teamId,
+      serialNumber: cardId,
+      webServiceURL: `${t.env.APP_URL}/api/wallet/apple`,
+      organizationName: "Boulangerie Pass",
+      logoText: "Boulangerie Pass",
+      barcodes: [
+        {
+          format: "PKBarcodeFormatQR",
+          message: personal.personalCode.qr,
+          altText: personal.personalCode.display,
+          messageEncoding: "iso-8859-1",
+        },
+      ],
+      locations: [{ latitude: 45.764, longitude: 4.8357 }],
+    });
+    expect(pass.authenticationToken.length).toBeGreaterThanOrEqual(16);
+    expect(pass.storeCard.primaryFields[0]).toMatchObject({
+      key: "balance",
+      value: "1 tampon sur 10",
+      changeMessage: "Votre solde : %@",
+    });
+    expect(pass.storeCard.secondaryFields[0]?.value).toBe("Prochaine récompense : Croissant offert (encore 4 tampons)");
+    expect(pass.storeCard.backFields).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ label: "Ma carte client", value: personal.personalCode.display }),
+      ]),
+    );
+    expect(pass.voided).toBeUndefined();
+  });
+
+  it("is the holder's only: another person's card is not found, and signed out is 401", async () => {
+    const { cardId } = await cardWithPass();
+    const other = await signedIn(t);
+    expect((await other.client.request(`/api/wallet/cards/${cardId}/apple.pkpass`)).status).toBe(404);
+    expect((await t.client().request(`/api/wallet/cards/${cardId}/apple.pkpass`)).status).toBe(401);
+  });
+
+  it("says which wallets are offered; unconfigured, none, and the download is a plain 404", async () => {
+    expect(await (await t.request("/api/wallet/status")).json()).toEqual({ apple: true, google: false });
+    expect(await (await off.request("/api/wallet/status")).json()).toEqual({ apple: false, google: false });
+    const { cardId, user } = await cardWithPass();
+    const mine = off.client();
+    // The same person on the unconfigured app: the session cookie is the same database's.
+    for (const [k, v] of (await signedInAs(user.id)).jar) mine.jar.set(k, v);
+    const res = await mine.request(`/api/wallet/cards/${cardId}/apple.pkpass`);
+    expect(res.status).toBe(404);
+    expect((await res.json()).message).toBe("Apple Wallet n'est pas proposé sur ce service.");
+  });
+});
+
+/** A jar signed in as `userId` on the unconfigured app (its own SECRET signs the cookie). */
+async function signedInAs(userId: string) {
+  const { createHmac } = await import("node:crypto");
+  const ctx = await off.deps.auth.$context;
+  const session = await ctx.internalAdapter.createSession(userId);
+  const signature = createHmac("sha256", off.env.SECRET).update(session.token).digest("base64");
+  return { jar: new Map([["fidele.session_token", encodeURIComponent(`${session.token}.${signature}`)]]) };
+}

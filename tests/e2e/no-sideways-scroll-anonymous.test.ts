@@ -1,0 +1,29 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Stack, startStack } from "../setup/e2e.ts";
+import { buildSweepWorld, type SweepWorld, sweepRole } from "../setup/route-sweep.ts";
+import { LONG_TEST } from "../setup/timing.ts";
+
+/**
+ * Issue 12 and issue 25 row 17, as anonymous: every route of SPEC §2 this role may open, in a world with content
+ * (tests/setup/route-sweep.ts): no sideways scroll at 320 or 390 px, axe finds no serious or critical violation,
+ * nothing outside a landmark, every control named as labelled. One file per role so that the suite runs them side
+ * by side.
+ */
+let stack: Stack;
+let world: SweepWorld;
+beforeAll(async () => {
+  stack = await startStack();
+  world = await buildSweepWorld(stack);
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe("no sideways scroll, nothing inaccessible", { timeout: LONG_TEST }, () => {
+  it("every route of SPEC §2 anonymous may open", async () => {
+    const found = await sweepRole(stack, "anonymous", world);
+    expect(found.wide).toEqual([]);
+    expect(found.wording).toEqual([]);
+    expect(found.inaccessible).toEqual([]);
+  });
+});
