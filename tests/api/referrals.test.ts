@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addStaff, createReward } from "../../src/server/db/factories.ts";
+import { eraseAccount } from "../../src/server/modules/accounts/rgpd.service.ts";
 import { releaseDueReferrals, releaseReferral } from "../../src/server/modules/referrals/release.service.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { type Client, posterFor, scan, shopWithOwner, signedIn } from "./shops-helpers.ts";
@@ -179,6 +180,34 @@ describe("parrainage", () => {
     ).rows;
     expect(row!.status).toBe("refused");
     expect((await referralPoints(shop.id)).size).toBe(0);
+  });
+
+  it("erasure: a friend's device and network leave the referral with them; a sponsor's link goes with theirs", async () => {
+    const { shop, sponsor, code } = await programme();
+    const friend = await signedIn(t, { firstName: "Noémie" });
+    expect((await accept(friend.client, code, "erased-device-01", "198.51.61.7")).status).toBe(201);
+    const signals = async () =>
+      (
+        await t.deps.db.execute<{ friend_id: string | null; device_id: string | null; network: string | null }>(
+          sql`select friend_id, device_id, network from referrals where shop_id = ${shop.id}`,
+        )
+      ).rows;
+    expect(await signals()).toEqual([
+      { friend_id: friend.user.id, device_id: "erased-device-01", network: "198.51.61.0/24" },
+    ]);
+    await eraseAccount(t.deps, friend.user.id, { purge: true });
+    // The referral stays for the sponsor's count and the shop's figures, naming nobody and linking nothing.
+    expect(await signals()).toEqual([{ friend_id: null, device_id: null, network: null }]);
+
+    const links = async () =>
+      (
+        await t.deps.db.execute<{ n: number }>(
+          sql`select count(*)::int as n from referral_codes where code = ${code} or user_id = ${sponsor.user.id}`,
+        )
+      ).rows[0]!.n;
+    expect(Number(await links())).toBe(1);
+    await eraseAccount(t.deps, sponsor.user.id, { purge: true });
+    expect(Number(await links())).toBe(0);
   });
 
   it("an invitation as a friend sees it; an unknown link is a French 404", async () => {

@@ -5,7 +5,16 @@ import { shortCodeOf } from "../../src/domain/loyalty/short-code.ts";
 import { addStaff } from "../../src/server/db/factories.ts";
 import { scans, shops } from "../../src/server/db/schema/index.ts";
 import { tokenFor } from "../api/shops-helpers.ts";
-import { eventually, expectAccessible, heading, snap, type Stack, startStack, unique } from "../setup/e2e.ts";
+import {
+  eventually,
+  expectAccessible,
+  heading,
+  snap,
+  type Stack,
+  startStack,
+  unique,
+  wheelLabelTurns,
+} from "../setup/e2e.ts";
 
 /**
  * Issue 25 at 390×844: a suspended shop says so on every path (row 2), the wheel knows it was played before the
@@ -164,6 +173,8 @@ describe("issue 25 row 3: the wheel", () => {
       .getByText("Perdu", { exact: true })
       .evaluate((el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight);
     expect(clipped).toBe(false);
+    // Every label reads upright, « Perdu » in the lower half too: the wheel's turn and the label's own add up to 0°.
+    expect(await wheelLabelTurns(page)).toEqual([0, 0]);
     await expectAccessible(page);
     await snap(page, "issue25-row3-wheel-already-played");
 

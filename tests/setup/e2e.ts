@@ -202,3 +202,16 @@ export const unique = (length = 6) => randomUUID().replaceAll("-", "").slice(0, 
 
 /** A fresh address of the test domain. */
 export const uniqueEmail = (prefix: string) => `${prefix}-${unique(8)}@test.fidele.local`;
+
+/** How far each wheel label is turned on screen, in whole degrees (0: upright), the wheel's turn included. */
+export async function wheelLabelTurns(page: Page): Promise<number[]> {
+  return page.getByTestId("wheel").evaluate((wheel) =>
+    [...wheel.querySelectorAll("[data-wheel-label]")].map((label) => {
+      const m = new DOMMatrix(getComputedStyle(wheel).transform).multiply(
+        new DOMMatrix(getComputedStyle(label).transform),
+      );
+      const degrees = Math.round((Math.atan2(m.b, m.a) * 180) / Math.PI);
+      return degrees === 0 ? 0 : ((degrees % 360) + 360) % 360;
+    }),
+  );
+}

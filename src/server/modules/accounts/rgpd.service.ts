@@ -150,6 +150,10 @@ export async function eraseAccount(deps: Deps, userId: string, confirmation: Era
     // The append-only logs keep their rows: the person's IP, address, phone and name leave them, through the one
     // function allowed to (SECURITY DEFINER; ADR 0029, 0034). Their bare id stays, naming nobody once the account is gone.
     await tx.execute(sql`select fidele_erase_person_traces(${userId})`);
+    // A referral's device id and network are the friend's (when they accepted): they go with them. The row stays,
+    // naming nobody once friend_id is set null, so the sponsor's monthly count stays true. Their own referral links
+    // (referral_codes, with the device and network they last opened it from) go with the account (cascade).
+    await tx.execute(sql`update referrals set device_id = null, network = null where friend_id = ${userId}`);
     await tx.execute(sql`delete from "user" where id = ${userId}`);
     // Every other text that names them, in every table, by construction (erasure.sql): a correction's reason kept
     // in a shop's table, a shop's message, anything a new table will hold.

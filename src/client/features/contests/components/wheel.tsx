@@ -4,6 +4,7 @@ import { wheelArcs, wheelStopAngle } from "../../../../domain/contests/wheel.ts"
 const COLOURS = ["#0f766e", "#f59e0b", "#be123c", "#4338ca", "#15803d", "#c2410c", "#0369a1", "#7e22ce"];
 const LOSING_COLOUR = "#57534e";
 const SPIN_MS = 4200;
+const SPIN_EASING = "cubic-bezier(0.12, 0.8, 0.18, 1)";
 
 const prefersReducedMotion = () =>
   typeof window !== "undefined" &&
@@ -14,6 +15,8 @@ const prefersReducedMotion = () =>
  * The wheel: each slice as wide as its odds (issue 25 row 3), the last one the losing slice. It turns
  * to the slice the server chose — a CSS transform on the compositor, smooth on a mid-range phone — and calls
  * `onStopped` when it stops. With "reduce motion", it does not spin: it points at the slice at once.
+ * Each label turns back by as much as the wheel turns, with the same transition, so every label reads upright at
+ * every moment (a label drawn along its slice read upside down in the lower half: « Perdu » most of all).
  */
 export function Wheel({
   slices,
@@ -48,6 +51,7 @@ export function Wheel({
     return () => window.clearTimeout(timer);
   }, [target, weights]);
 
+  const transition = moving ? `transform ${SPIN_MS}ms ${SPIN_EASING}` : "none";
   const gradient = arcs
     .map(
       (arc, i) =>
@@ -66,20 +70,28 @@ export function Wheel({
         style={{
           background: `conic-gradient(${gradient})`,
           transform: `rotate(${angle}deg)`,
-          transition: moving ? `transform ${SPIN_MS}ms cubic-bezier(0.12, 0.8, 0.18, 1)` : "none",
+          transition,
         }}
       >
-        {slices.map((slice, i) => (
-          <span
-            key={slice.id}
-            className="absolute left-1/2 top-1/2 w-20 -translate-x-1/2 text-center text-xs font-bold leading-tight text-white"
-            style={{
-              transform: `translate(-50%, -50%) rotate(${(arcs[i]?.start ?? 0) + (arcs[i]?.size ?? 0) / 2}deg) translateY(-5.25rem)`,
-            }}
-          >
-            {slice.label}
-          </span>
-        ))}
+        {slices.map((slice, i) => {
+          // A slice of no odds (« Perdu » at 0 %) has no room on the wheel: its label would sit on another slice.
+          if (!arcs[i] || arcs[i].size <= 0) return null;
+          const middle = arcs[i].start + arcs[i].size / 2;
+          return (
+            <span
+              key={slice.id}
+              data-wheel-label=""
+              className="absolute left-1/2 top-1/2 w-20 text-center text-xs font-bold leading-tight text-white"
+              style={{
+                // Out to the slice's middle, then turned back by the slice's angle and the wheel's: upright.
+                transform: `translate(-50%, -50%) rotate(${middle}deg) translateY(-5.25rem) rotate(${-(middle + angle)}deg)`,
+                transition,
+              }}
+            >
+              {slice.label}
+            </span>
+          );
+        })}
       </div>
     </div>
   );
