@@ -124,6 +124,12 @@ async function main() {
     }
   }
   const sideBySide = !serial && new Set(suites.map((s) => s.lane)).size > 1;
+  // Side by side, the lanes' workers (each with its server, database and Chromium) share two cores: a load of 15–20
+  // on the CI machine, where a test gets a tenth of a core and long ones met their limits (a journey over four phones,
+  // migrating a PGlite from nothing). The limits only say when a test is called hung (tests/setup/timing.ts): they
+  // are doubled here unless the caller chose a factor; a passing test never waits for them.
+  const timeFactor = sideBySide && !process.env.TEST_TIME_FACTOR ? "2" : undefined;
+  if (timeFactor) for (const suite of suites) suite.env = { ...suite.env, TEST_TIME_FACTOR: timeFactor };
   // `npm test -- --plan`: which suite runs in which lane, with which files, and nothing run.
   if (process.argv.includes("--plan")) {
     for (const suite of suites)
@@ -326,6 +332,8 @@ async function main() {
     );
   }
   if (!testDatabaseUrl) console.log("(TEST_DATABASE_URL unset: the API suite ran on PGlite only)");
+  if (timeFactor)
+    console.log(`(limits ×${timeFactor}, the suites running side by side: TEST_TIME_FACTOR sets another)`);
   const allCpu = childrenCpuSeconds();
   console.log(
     `total time ${((Date.now() - startedAll) / 1000).toFixed(1)} s${allCpu === null ? "" : `, CPU ${allCpu.toFixed(0)} s`}, load ${loadAll.mean.toFixed(1)} (peak ${loadAll.peak.toFixed(1)})`,

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe } from "vitest";
 import { type Stack, startStack } from "../setup/e2e.ts";
-import { buildSweepWorld, type SweepWorld, sweepRole } from "../setup/route-sweep.ts";
-import { LONG_TEST } from "../setup/timing.ts";
+import { buildSweepWorld, type SweepWorld, sweepRoutes } from "../setup/route-sweep.ts";
 
 /**
  * Issue 25 row 17 in the dark colour mode (SPEC §4: the phone's choice is followed), as a visitor: every route
@@ -19,10 +18,6 @@ afterAll(async () => {
   await stack?.close();
 });
 
-describe("dark colour mode: nothing inaccessible", { timeout: LONG_TEST }, () => {
-  it("every route of SPEC §2 a visitor may open, dark", async () => {
-    const found = await sweepRole(stack, "anonymous", world, { colorScheme: "dark" });
-    expect(found.wide).toEqual([]);
-    expect(found.inaccessible).toEqual([]);
-  });
+describe("dark colour mode: nothing inaccessible", () => {
+  sweepRoutes(() => ({ stack, world }), "anonymous", { colorScheme: "dark" });
 });

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe } from "vitest";
 import { type Stack, startStack } from "../setup/e2e.ts";
 import { menuFor } from "../../src/client/components/back-office/menu.ts";
-import { buildSweepWorld, type SweepWorld, sweepRole } from "../setup/route-sweep.ts";
-import { LONG_TEST } from "../setup/timing.ts";
+import { buildSweepWorld, type SweepWorld, sweepRoutes } from "../setup/route-sweep.ts";
 
 /**
  * Issue 25 row 17 in the dark colour mode (SPEC §4: the phone's choice is followed), as shopper (and the platform
@@ -20,18 +19,12 @@ afterAll(async () => {
   await stack?.close();
 });
 
-describe("dark colour mode: nothing inaccessible", { timeout: LONG_TEST }, () => {
-  it("every route of SPEC §2 shopper may open, dark; the platform admin's own pages, dark", async () => {
-    const found = await sweepRole(stack, "shopper", world, { colorScheme: "dark" });
-    // The pages of the platform admin's menu (the console and its views, the journal, the announcements…).
-    const platformPages = menuFor(["platform"]).flatMap((group) => group.links.map((link) => link.to));
-    const platform = await sweepRole(stack, "admin", world, {
-      colorScheme: "dark",
-      only: (path) => platformPages.includes(path),
-    });
-    found.wide.push(...platform.wide);
-    found.inaccessible.push(...platform.inaccessible);
-    expect(found.wide).toEqual([]);
-    expect(found.inaccessible).toEqual([]);
+describe("dark colour mode: nothing inaccessible", () => {
+  sweepRoutes(() => ({ stack, world }), "shopper", { colorScheme: "dark" });
+  // The pages of the platform admin's menu (the console and its views, the journal, the announcements…).
+  const platformPages = menuFor(["platform"]).flatMap((group) => group.links.map((link) => link.to));
+  sweepRoutes(() => ({ stack, world }), "admin", {
+    colorScheme: "dark",
+    only: (pattern) => platformPages.includes(pattern),
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Page } from "playwright-core";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { CONSOLE_VIEWS } from "../../src/client/components/back-office/menu.ts";
 import type { WeeklyHours } from "../../src/domain/loyalty/hours.ts";
 import { checkAccess, ROUTES, type Viewer } from "../../src/domain/routes.ts";
@@ -25,7 +25,8 @@ import { scaled } from "./timing.ts";
  * message in the inbox. On each route: no sideways scroll at 320 or 390 px; axe (at 390 px) finds no serious or
  * critical violation, every piece of the page sits inside a landmark (« region »), and a control's accessible name
  * starts with its visible label (« label-content-name-mismatch », WCAG 2.5.3, in every axe run of the suites). One
- * page per role, moved from route to route by the app's own router (a history entry and a popstate).
+ * page per role, moved from route to route by the app's own router (a history entry and a popstate); one test per
+ * route (sweepRoutes).
  */
 
 export type SweepRole = "anonymous" | "shopper" | "staff" | "owner" | "admin";
@@ -188,16 +189,17 @@ const VIEWERS: Record<SweepRole, Viewer> = {
 };
 
 /**
- * The routes a role may open, and one it may not (the sign-in page or the « Accès refusé » page it leads to is a
- * page of that role too).
+ * The route patterns a role may open, and one it may not (the sign-in page or the « Accès refusé » page it leads to
+ * is a page of that role too). Patterns, not paths: the tests are declared before the world exists; `pathOf` fills
+ * in the world's ids when a test runs.
  */
-export function routesFor(role: SweepRole, w: SweepWorld): string[] {
+export function routePatternsFor(role: SweepRole): string[] {
   const viewer = VIEWERS[role];
-  const allowed = ROUTES.filter((r) => checkAccess(r.guard, viewer) === "allow").map((r) => pathOf(r.path, w));
+  const allowed = ROUTES.filter((r) => checkAccess(r.guard, viewer) === "allow").map((r) => r.path);
   // The platform console's views are pages of their own in the admin's menu (its lists of shops, accounts, e-mails).
   const views = role === "admin" ? CONSOLE_VIEWS.map((view) => `/admin?vue=${view}`) : [];
   const refused = ROUTES.find((r) => checkAccess(r.guard, viewer) !== "allow");
-  return [...allowed, ...views, ...(refused ? [pathOf(refused.path, w)] : [])];
+  return [...allowed, ...views, ...(refused ? [refused.path] : [])];
 }
 
 const WIDTHS = [320, 390] as const;
@@ -281,14 +283,11 @@ async function checkSayings(page: Page, role: SweepRole, path: string) {
   if (role === "owner" && path === "/admin/horaires") await eventually(pageText).toContain("14 h 00 – 19 h 00");
 }
 
-/** Walks every route `role` may open; returns what is wrong, by kind (all empty when the pages are right). */
-export async function sweepRole(
-  stack: Stack,
-  role: SweepRole,
-  w: SweepWorld,
-  options: { colorScheme?: "light" | "dark"; only?: (path: string) => boolean } = {},
-) {
-  const context = await stack.newContext({ colorScheme: options.colorScheme ?? "light" });
+/** One role's page, signed in, on the app: moved from route to route by the sweep's tests. */
+type SweepPage = { page: Page; pending: () => number; close: () => Promise<void> };
+
+async function openSweepPage(stack: Stack, role: SweepRole, w: SweepWorld, colorScheme: "light" | "dark") {
+  const context = await stack.newContext({ colorScheme });
   if (role !== "anonymous") {
     const person = w.people[role];
     await stack.signIn(context, person.email, person.password);
@@ -296,34 +295,57 @@ export async function sweepRole(
   const page = await context.newPage();
   const pending = inFlight(page);
   await page.goto("/");
-  const found = {
-    wide: [] as string[],
-    wording: [] as string[],
-    inaccessible: [] as string[],
-    visited: [] as string[],
-  };
-  for (const path of routesFor(role, w).filter(options.only ?? (() => true))) {
-    await visit(page, path, pending);
-    found.visited.push(new URL(page.url()).pathname);
-    const text = await page.evaluate(() => document.body.innerText);
-    for (const wrong of WRONG_TEXT) if (wrong.test(text)) found.wording.push(`${path}: ${wrong}`);
-    await checkSayings(page, role, path);
-    // Dark: only colours differ from the light sweep's pages (same structure, same widths), so only contrast is
-    // checked again; a full axe run and the widths were 40 % more sweep for nothing new.
-    const dark = options.colorScheme === "dark";
-    for (const v of await accessibilityViolations(
-      page,
-      dark ? { onlyRules: ["color-contrast", "link-in-text-block"] } : { alsoRules: ["region"] },
-    ))
-      found.inaccessible.push(`${path}: ${v}`);
-    if (dark) continue;
-    for (const width of WIDTHS) {
-      const scrollWidth = await scrollWidthAt(page, width);
-      if (scrollWidth > width)
-        found.wide.push(`${path} (${new URL(page.url()).pathname}) at ${width} px: ${scrollWidth} px`);
-    }
-    await page.setViewportSize({ width: 390, height: 844 });
+  return { page, pending, close: () => context.close() } satisfies SweepPage;
+}
+
+/** What is wrong on one route (empty when the page is right): too wide, wrong wording, inaccessible. */
+async function checkRoute(sweep: SweepPage, role: SweepRole, path: string, dark: boolean): Promise<string[]> {
+  const { page } = sweep;
+  const found: string[] = [];
+  await visit(page, path, sweep.pending);
+  const text = await page.evaluate(() => document.body.innerText);
+  for (const wrong of WRONG_TEXT) if (wrong.test(text)) found.push(`wording: ${wrong}`);
+  await checkSayings(page, role, path);
+  // Dark: only colours differ from the light sweep's pages (same structure, same widths), so only contrast is
+  // checked again; a full axe run and the widths were 40 % more sweep for nothing new.
+  for (const v of await accessibilityViolations(
+    page,
+    dark ? { onlyRules: ["color-contrast", "link-in-text-block"] } : { alsoRules: ["region"] },
+  ))
+    found.push(`inaccessible: ${v}`);
+  if (dark) return found;
+  for (const width of WIDTHS) {
+    const scrollWidth = await scrollWidthAt(page, width);
+    if (scrollWidth > width) found.push(`wide: ${new URL(page.url()).pathname} at ${width} px: ${scrollWidth} px`);
   }
-  await context.close();
+  await page.setViewportSize({ width: 390, height: 844 });
   return found;
+}
+
+/**
+ * Declares the sweep of every route `role` may open (`only`: those patterns kept), one test per route, on one page
+ * opened before them and moved from route to route. Each route is a test of its own with the suite's per-test limit:
+ * a busy machine makes the sweep slower, never a timeout of the whole role (one test for ~80 routes once ran past its
+ * 10 minutes on a loaded CI machine), and a failure names its route. `ready` gives the file's stack and world, made
+ * in its beforeAll (which runs before this one's).
+ */
+export function sweepRoutes(
+  ready: () => { stack: Stack; world: SweepWorld },
+  role: SweepRole,
+  options: { colorScheme?: "light" | "dark"; only?: (pattern: string) => boolean } = {},
+) {
+  const colorScheme = options.colorScheme ?? "light";
+  let sweep: SweepPage | undefined;
+  beforeAll(async () => {
+    const { stack, world } = ready();
+    sweep = await openSweepPage(stack, role, world, colorScheme);
+  });
+  afterAll(async () => {
+    await sweep?.close();
+  });
+  for (const pattern of routePatternsFor(role).filter(options.only ?? (() => true)))
+    it(`${role}${colorScheme === "dark" ? ", dark" : ""}: ${pattern}`, async () => {
+      if (!sweep) throw new Error("the sweep's page did not open (see beforeAll)");
+      expect(await checkRoute(sweep, role, pathOf(pattern, ready().world), colorScheme === "dark")).toEqual([]);
+    });
 }
