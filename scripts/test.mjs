@@ -75,18 +75,19 @@ async function main() {
       lane: 3,
       env: { ...baseEnv, TEST_DATABASE_URL: testDatabaseUrl },
     });
-  // e2e is the longest suite and waits on pages more than it computes: a run that names no file shares its files
-  // among the lanes, so that each lane ends about when the others do (ADR 0047). Lane 1's part starts at once and
-  // builds the web app; the route sweeps (every SPEC route for every role, issue 25: a third of e2e's work) follow it
-  // there; lanes 2 and 3 take a part each after their api suite. Files are shared by size (their length follows
-  // their time closely enough: r = 0.65 in a CI run), to shares made from runs' lane times (at 0.49 / 0.26 / 0.25
-  // lanes ended 1,442 / 1,623 / 1,447 s, then 1,694 / 1,536 / 1,344 s; at 0.44 / 0.24 / 0.32, 1,514 / 1,744 /
-  // 1,537 s: lane 2's api suite on PGlite is the long pole). A run naming files, or --serial, keeps e2e one suite.
+  // e2e is the longest suite: a run that names no file shares its files among the lanes, so that each lane ends about
+  // when the others do (ADR 0047). Lane 1's part starts at once and builds the web app; the route sweeps (every SPEC
+  // route for every role, issue 25) follow it there; lanes 2 and 3 take a part each after their api suite. Files
+  // weigh the seconds they took in a measured run (tests/e2e/durations.json, by size when not measured: size follows
+  // time at r = 0.65 only). The shares solve "every lane ends together" from quiet wall times of the rest (route
+  // sweeps 178 s, unit + api on PGlite 350 s, api on PostgreSQL ~240 s; e2e files 2,334 s over 2 workers): loaded,
+  // each suite took about 4 times its quiet time in CI (api on PGlite 4.4, e2e 4.1, sweeps 3.9), so the quiet
+  // proportions hold. A run naming files, or --serial, keeps e2e one suite.
   const SWEEPS = "tests/e2e/no-sideways-scroll-";
   const splitE2e = !serial && !extraArgs.some((a) => !a.startsWith("-"));
   if (!splitE2e) suites.push({ name: "e2e (Chromium)", tag: "e2e", project: "e2e", lane: 1, env: baseEnv });
   else {
-    const shares = testDatabaseUrl ? [0.44, 0.18, 0.38] : [0.62, 0.38];
+    const shares = testDatabaseUrl ? [0.4, 0.26, 0.34] : [0.57, 0.43];
     const parts = shareBySize(e2eFiles(root, SWEEPS), shares);
     const first = `e2e (Chromium) 1/${parts.length}`;
     for (const [i, files] of parts.entries())
@@ -344,14 +345,26 @@ async function main() {
 
 /** The e2e test files (paths from the root), the sweeps left out. */
 function e2eFiles(root, sweepsPrefix) {
-  return readdirSync(path.join(root, "tests/e2e"))
+  const files = readdirSync(path.join(root, "tests/e2e"))
     .filter((name) => name.endsWith(".test.ts"))
     .map((name) => `tests/e2e/${name}`)
     .filter((file) => !file.startsWith(sweepsPrefix))
-    .map((file) => ({ file, size: statSync(path.join(root, file)).size }));
+    .map((file) => ({ file, bytes: statSync(path.join(root, file)).size }));
+  // A file's weight is the seconds it took in a measured run (tests/e2e/durations.json); a file not measured yet
+  // weighs its size at the measured files' seconds per byte.
+  let measured = {};
+  try {
+    measured = JSON.parse(readFileSync(path.join(root, "tests/e2e/durations.json"), "utf8")).seconds ?? {};
+  } catch {}
+  const known = files.filter((f) => typeof measured[f.file] === "number");
+  const secondsPerByte =
+    known.length > 0
+      ? known.reduce((sum, f) => sum + measured[f.file], 0) / known.reduce((sum, f) => sum + f.bytes, 0)
+      : 1;
+  return files.map(({ file, bytes }) => ({ file, size: measured[file] ?? bytes * secondsPerByte }));
 }
 
-/** Files shared into `shares.length` parts whose total sizes follow the shares (largest file first, each to the part
+/** Files shared into `shares.length` parts whose total weights (`size`) follow the shares (largest file first, each to the part
  * furthest below its share). Every part gets at least one file. */
 function shareBySize(files, shares) {
   const parts = shares.map(() => ({ files: [], size: 0 }));
