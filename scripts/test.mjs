@@ -1,11 +1,11 @@
 // `npm test`: every suite, in lanes that run side by side (ADR 0047):
-//   lane 1: the first part of e2e (Chromium), which builds the web app;
-//   lane 2: unit, then the first half of the api suite on PGlite;
+//   lane 1: a part of e2e (Chromium), which builds the web app, then e2e's route sweeps;
+//   lane 2: unit, then the api suite on PGlite, then a part of e2e;
 //   lane 3: the api suite on PostgreSQL (when TEST_DATABASE_URL is set) — much of its work is the PostgreSQL
-//           server's, and its files wait on that server and on the second process they spawn;
-//   then every lane takes the next part from one queue (the api suite on PGlite's second half, e2e's other parts, the
-//   route sweeps in two) until none is left. Each api suite beside another gets two workers. `npm test -- --serial` (or TEST_SERIAL=1) runs every
-// suite one after the other, each printing as it goes; `npm test -- --plan` prints the lanes and runs nothing.
+//           server's, and its files wait on that server and on the second process they spawn; then a part of e2e.
+// e2e waits on pages, timers and paced sends more than it computes; with e2e whole in lane 1, that lane ended minutes
+// after the others. Each api suite beside another gets two workers. `npm test -- --serial` (or TEST_SERIAL=1) runs every suite one after the other,
+// each printing as it goes; `npm test -- --plan` prints the lanes and runs nothing.
 // Each suite writes vitest's JSON report; the counts are added up over all suites and
 // the last line printed is exactly `N passed, N failed` (CI reads it, STACK.md).
 // Exit code 1 when a test failed, a suite did not run, or a suite ran no test.
@@ -62,24 +62,11 @@ async function main() {
   // Extra arguments go to every vitest run (e.g. `npm test -- --bail=1`). Files named (`npm test -- tests/api/x.test.ts`)
   // run only the suites whose project holds them (vitest.config.ts's include folders).
   const extraArgs = process.argv.slice(2).filter((a) => a !== "--serial" && a !== "--plan");
-  /** @type {{ name: string; tag: string; project: string; lane: number | null; env: Record<string, string | undefined>; args?: string[]; afterBuildOf?: string }[]} */
-  const suites = [{ name: "unit", tag: "unit", project: "unit", lane: 2, env: baseEnv }];
-  const split = !serial && !extraArgs.some((a) => !a.startsWith("-"));
-  if (!split) suites.push({ name: "api (PGlite)", tag: "api-pglite", project: "api", lane: 2, env: baseEnv });
-  else {
-    // The api suite on PGlite was the long pole of every side-by-side run (1,341–2,627 s in CI, beside e2e): in two
-    // parts of about equal weight, the second first in the queue (lane 1 takes it after e2e's first part).
-    const parts = shareBySize(weighedFiles(root, ["src/server", "tests/api"]), [1, 1]);
-    for (const [i, files] of parts.entries())
-      suites.push({
-        name: `api (PGlite) ${i + 1}/${parts.length}`,
-        tag: `api-pglite-${i + 1}`,
-        project: "api",
-        lane: i === 0 ? 2 : null,
-        env: baseEnv,
-        args: files,
-      });
-  }
+  /** @type {{ name: string; tag: string; project: string; lane: number; env: Record<string, string | undefined>; args?: string[]; afterBuildOf?: string }[]} */
+  const suites = [
+    { name: "unit", tag: "unit", project: "unit", lane: 2, env: baseEnv },
+    { name: "api (PGlite)", tag: "api-pglite", project: "api", lane: 2, env: baseEnv },
+  ];
   if (testDatabaseUrl)
     suites.push({
       name: "api (PostgreSQL)",
@@ -88,48 +75,42 @@ async function main() {
       lane: 3,
       env: { ...baseEnv, TEST_DATABASE_URL: testDatabaseUrl },
     });
-  // e2e is the longest suite: a run that names no file cuts it into parts of about equal weight that the lanes take
-  // from one queue as they come free (ADR 0047), so that they end about together whatever ran slow that day. Lane 1
-  // starts with the first part, which builds the web app; lanes 2 and 3 take parts once their api suite is done. A
-  // file weighs the seconds it took in a measured run (tests/durations.json; by its size when not measured:
-  // size follows time at r = 0.65 only). The route sweeps (every SPEC route for every role, issue 25) are two more
-  // parts. Fixed shares per lane left one lane idle for minutes while another still had a part to run. A run naming
-  // files, or --serial, keeps e2e one suite.
+  // e2e is the longest suite: a run that names no file shares its files among the lanes, so that each lane ends about
+  // when the others do (ADR 0047). Lane 1's part starts at once and builds the web app; the route sweeps (every SPEC
+  // route for every role, issue 25) follow it there; lanes 2 and 3 take a part each after their api suite. Files
+  // weigh the seconds they took in a measured run (tests/e2e/durations.json, by size when not measured: size follows
+  // time at r = 0.65 only). The shares solve "every lane ends together" from quiet wall times of the rest (route
+  // sweeps 178 s, unit + api on PGlite 350 s, api on PostgreSQL ~240 s; e2e files 2,334 s over 2 workers): loaded,
+  // each suite took about 4 times its quiet time in CI (api on PGlite 4.4, e2e 4.1, sweeps 3.9), so the quiet
+  // proportions hold. A run naming files, or --serial, keeps e2e one suite.
   const SWEEPS = "tests/e2e/no-sideways-scroll-";
-  if (!split) suites.push({ name: "e2e (Chromium)", tag: "e2e", project: "e2e", lane: 1, env: baseEnv });
+  const splitE2e = !serial && !extraArgs.some((a) => !a.startsWith("-"));
+  if (!splitE2e) suites.push({ name: "e2e (Chromium)", tag: "e2e", project: "e2e", lane: 1, env: baseEnv });
   else {
-    const count = testDatabaseUrl ? 7 : 5;
-    const parts = shareBySize(
-      weighedFiles(root, ["tests/e2e"], (file) => !file.startsWith(SWEEPS)),
-      new Array(count).fill(1),
-    );
+    const shares = testDatabaseUrl ? [0.4, 0.26, 0.34] : [0.57, 0.43];
+    const parts = shareBySize(e2eFiles(root, SWEEPS), shares);
     const first = `e2e (Chromium) 1/${parts.length}`;
     for (const [i, files] of parts.entries())
       suites.push({
         name: `e2e (Chromium) ${i + 1}/${parts.length}`,
         tag: `e2e-${i + 1}`,
         project: "e2e",
-        lane: i === 0 ? 1 : null,
+        lane: i + 1,
         env: i === 0 ? baseEnv : { ...baseEnv, E2E_SKIP_BUILD: "1" },
         args: files,
         // The web app is built by the first part's setup: wait for it (a second Vite build at once would empty
         // dist/client under the pages of the first).
         afterBuildOf: i === 0 ? undefined : first,
       });
-    const sweeps = shareBySize(
-      weighedFiles(root, ["tests/e2e"], (file) => file.startsWith(SWEEPS)),
-      [1, 1],
-    );
-    for (const [i, files] of sweeps.entries())
-      suites.push({
-        name: `e2e route sweeps (Chromium) ${i + 1}/${sweeps.length}`,
-        tag: `e2e-sweeps-${i + 1}`,
-        project: "e2e",
-        lane: null,
-        env: { ...baseEnv, E2E_SKIP_BUILD: "1" },
-        args: files,
-        afterBuildOf: first,
-      });
+    suites.push({
+      name: "e2e route sweeps (Chromium)",
+      tag: "e2e-sweeps",
+      project: "e2e",
+      lane: 1,
+      env: { ...baseEnv, E2E_SKIP_BUILD: "1" },
+      args: [SWEEPS],
+      afterBuildOf: first,
+    });
   }
 
   const PROJECT_FOLDERS = { unit: ["src/domain", "src/client"], api: ["src/server", "tests/api"], e2e: ["tests/e2e"] };
@@ -143,9 +124,7 @@ async function main() {
       process.exit(1);
     }
   }
-  // `lane: null`: a part any lane takes from the queue once its own suites are done.
-  const fixedLanes = [...new Set(suites.map((s) => s.lane).filter((lane) => lane !== null))].sort();
-  const sideBySide = !serial && (fixedLanes.length > 1 || suites.some((s) => s.lane === null));
+  const sideBySide = !serial && new Set(suites.map((s) => s.lane)).size > 1;
   // Side by side, the lanes' workers (each with its server, database and Chromium) share two cores: a load of 15–20
   // on the CI machine, where a test gets a tenth of a core and long ones met their limits (a journey over four phones,
   // migrating a PGlite from nothing). The limits only say when a test is called hung (tests/setup/timing.ts): they
@@ -155,9 +134,7 @@ async function main() {
   // `npm test -- --plan`: which suite runs in which lane, with which files, and nothing run.
   if (process.argv.includes("--plan")) {
     for (const suite of suites)
-      console.log(
-        `${!sideBySide ? "lane 1" : suite.lane === null ? "queue" : `lane ${suite.lane}`}: ${suite.name} ${(suite.args ?? []).join(" ")}`,
-      );
+      console.log(`lane ${sideBySide ? suite.lane : 1}: ${suite.name} ${(suite.args ?? []).join(" ")}`);
     return;
   }
 
@@ -318,13 +295,11 @@ async function main() {
   const stopSamplingAll = sampleLoad();
   let results;
   if (sideBySide) {
-    const lanes = fixedLanes.map((lane) => suites.filter((s) => s.lane === lane));
-    const queue = suites.filter((s) => s.lane === null);
+    const lanes = [...new Set(suites.map((s) => s.lane))].map((lane) => suites.filter((s) => s.lane === lane));
     const laneResults = await Promise.all(
       lanes.map(async (lane) => {
         const done = [];
         for (const suite of lane) done.push(await runSuite(suite));
-        for (let next = queue.shift(); next; next = queue.shift()) done.push(await runSuite(next));
         return done;
       }),
     );
@@ -369,24 +344,17 @@ async function main() {
 }
 
 /** The e2e test files (paths from the root), the sweeps left out. */
-/**
- * The test files under `dirs` that `keep` keeps, each weighing the seconds it took in a measured run
- * (tests/durations.json); a file not measured yet weighs its size at the measured files' seconds per byte.
- */
-function weighedFiles(root, dirs, keep = () => true) {
-  const files = dirs
-    .flatMap((dir) =>
-      readdirSync(path.join(root, dir), { recursive: true })
-        .map(String)
-        .filter((name) => name.endsWith(".test.ts"))
-        .map((name) => path.join(dir, name).split(path.sep).join("/")),
-    )
-    .filter(keep)
-    .sort()
+function e2eFiles(root, sweepsPrefix) {
+  const files = readdirSync(path.join(root, "tests/e2e"))
+    .filter((name) => name.endsWith(".test.ts"))
+    .map((name) => `tests/e2e/${name}`)
+    .filter((file) => !file.startsWith(sweepsPrefix))
     .map((file) => ({ file, bytes: statSync(path.join(root, file)).size }));
+  // A file's weight is the seconds it took in a measured run (tests/e2e/durations.json); a file not measured yet
+  // weighs its size at the measured files' seconds per byte.
   let measured = {};
   try {
-    measured = JSON.parse(readFileSync(path.join(root, "tests/durations.json"), "utf8")).seconds ?? {};
+    measured = JSON.parse(readFileSync(path.join(root, "tests/e2e/durations.json"), "utf8")).seconds ?? {};
   } catch {}
   const known = files.filter((f) => typeof measured[f.file] === "number");
   const secondsPerByte =
