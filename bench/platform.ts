@@ -40,7 +40,9 @@ import { BENCH_SECRET } from "./scan-server.ts";
  *   personal code (0.4 R), a reward reserved by the shopper then looked up and validated by staff (0.1 R each), the
  *   counter tablets fetching their 4 hours of codes ahead (each shop every 4 h);
  * - back-office reads (p99 < 300 ms): owners on the dashboard, customers, scans, today, rewards, what is owed;
- * - per step, a campaign (in-app message) to every customer of a big shop, and the jobs (pg-boss) as scheduled.
+ * - campaigns (in-app messages) at the rate a platform of N shops sends them (ADR 0055: ~4 a month a shop, at the
+ *   hours of its visits), each by its owner to all of its customers, the shops taken in turn so none passes its
+ *   quota; per step a prize draw at a big shop; the jobs (pg-boss) as scheduled.
  * Step R is N shops at their peak: N = R / (peak-hour scans per shop), the peak hour from the seeded year (ADR 0055).
  * The capacity is the highest R at which both p99 hold, no request fails and the arrivals kept their rate; the run
  * stops after two failing steps in a row (one may be a stall of a shared machine).
@@ -49,13 +51,18 @@ import { BENCH_SECRET } from "./scan-server.ts";
  * postgres://postgres@127.0.0.1:5432/fidele_perf_platform; the cached seed is <name>_seed), BENCH_PLATFORM_RESEED=1.
  */
 const DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/fidele_perf_platform";
-const STEPS = (process.env.BENCH_PLATFORM_STEPS ?? "10,25,50,100,150,200,300,400,600,800").split(",").map(Number);
+const STEPS = (process.env.BENCH_PLATFORM_STEPS ?? "5,10,25,50,100,150,200,300,400,600,800").split(",").map(Number);
 const STEP_SECONDS = Number(process.env.BENCH_PLATFORM_STEP_SECONDS ?? 20);
 const TARGETS = (process.env.BENCH_PLATFORM_TARGETS ?? "postgresql:1,postgresql:2,pglite").split(",");
-/** The step's events: a campaign to a big shop, a prize draw (BENCH_PLATFORM_EVENTS=none leaves them out). */
+/** The step's events: campaigns, a prize draw (BENCH_PLATFORM_EVENTS=none leaves them out). */
 const EVENTS = (process.env.BENCH_PLATFORM_EVENTS ?? "campaign,draw").split(",");
-/** Seconds between the servers' start and the warm-up. */
-const SETTLE_SECONDS = Number(process.env.BENCH_PLATFORM_SETTLE_SECONDS ?? 15);
+/**
+ * The start-up work (the jobs' first passes over every shop: on a fresh copy of the seed, the retention fold of every
+ * shop's year) is no peak hour's: the steps wait until the servers and the database are quiet — under
+ * QUIET_CPU_PERCENT of one core together over a 5 s window — for at most this many seconds.
+ */
+const SETTLE_SECONDS = Number(process.env.BENCH_PLATFORM_SETTLE_SECONDS ?? 900);
+const QUIET_CPU_PERCENT = 15;
 const COUNTER_P99_MS = 100;
 const BACKOFFICE_P99_MS = 300;
 /** Requests in flight beyond this are not sent (counted failed): the box is past saturation. */
@@ -76,9 +83,14 @@ export const SHAPE = {
   redeemShare: 0.1,
   /** Entries into the step's prize draw at one big shop, its customers at their phones. */
   contestEntryShare: 0.05,
+  /**
+   * Campaigns per shop in the peak hour: a shop sending ~4 a month (26 opening days), at the hours of its visits
+   * (14 % of a day's in its peak hour): 4 / 26 × 0.14 ≈ 0.02.
+   */
+  campaignsPerShopHour: 0.02,
 };
 
-type Class = "scan" | "credit" | "reserve" | "lookup" | "validate" | "reader" | "enter" | "backoffice";
+type Class = "scan" | "credit" | "reserve" | "lookup" | "validate" | "reader" | "enter" | "backoffice" | "campaign";
 const COUNTER: Class[] = ["scan", "credit", "reserve", "lookup", "validate", "reader", "enter"];
 /** Classes sent at a rate (the lookup and validation follow a reservation). */
 type Sent = Exclude<Class, "lookup" | "validate">;
@@ -312,6 +324,14 @@ function platformTraffic(world: PlatformWorld, ports: number[]) {
 
   const backoffice = (i: number) => `/api/backoffice/shops/${shopId(i)}`;
   let contest: { id: string; shop: ShopSize } | null = null;
+  // Campaigns: every shop equally likely to send one, taken in a shuffled turn (a shop's daily quota is 3).
+  const senders = world.sizes.map((x) => x.i);
+  for (let j = senders.length - 1; j > 0; j--) {
+    const r = Math.floor(Math.random() * (j + 1));
+    [senders[j], senders[r]] = [senders[r]!, senders[j]!];
+  }
+  let nextSender = 0;
+  let campaigns: { shop: number; id: string; at: number }[] = [];
   const actions: Record<Sent, (record: (s: Sample) => void, t0: number) => Promise<void>> = {
     async scan(record, t0) {
       const k = randomCard();
@@ -373,6 +393,20 @@ function platformTraffic(world: PlatformWorld, ports: number[]) {
         status: r.status,
       });
     },
+    /** An owner composing a campaign to all of their customers (a back-office write, reported apart). */
+    async campaign(record, t0) {
+      const i = senders[nextSender++ % senders.length]!;
+      const r = await request("POST", `${backoffice(i)}/messages`, asOwner(i), {
+        title: "Promo du samedi",
+        body: "-10 % sur les viennoiseries jusqu'à 13 h.",
+        push: false,
+        segment: { kind: "all" },
+      });
+      record({ cls: "campaign", ms: performance.now() - t0, ok: r.status === 201, status: r.status });
+      if (r.status === 201)
+        campaigns.push({ shop: i, id: (JSON.parse(r.text) as { message: { id: string } }).message.id, at: t0 });
+      else if (r.status !== 0) console.log(`  campaign: ${r.status} ${r.text.slice(0, 200)}`);
+    },
     async backoffice(record, t0) {
       const i = shopOf(randomCard());
       const read = BACKOFFICE_READS[Math.floor(Math.random() * BACKOFFICE_READS.length)]!;
@@ -405,6 +439,43 @@ function platformTraffic(world: PlatformWorld, ports: number[]) {
     if (scheduled.status !== 200) throw new Error(`schedule: ${scheduled.status} ${scheduled.text.slice(0, 300)}`);
     contest = { id, shop };
   }
+  /**
+   * The step's campaigns, followed as their owners' pages do until each is « sent » (bounded): how many, to how many
+   * people, and the longest from compose to sent.
+   */
+  async function campaignsSent(limitSeconds: number) {
+    const mine = campaigns;
+    campaigns = [];
+    if (!mine.length) return null;
+    const deadline = performance.now() + limitSeconds * 1000;
+    let recipients = 0;
+    let longest = 0;
+    let unsent = 0;
+    for (const c of mine) {
+      for (;;) {
+        const m = await request("GET", `${backoffice(c.shop)}/messages/${c.id}`, asOwner(c.shop));
+        const body =
+          m.status === 200
+            ? (
+                JSON.parse(m.text) as {
+                  message: { status: string; recipients?: number; counts?: { delivered: number } };
+                }
+              ).message
+            : null;
+        if (body?.status === "sent") {
+          recipients += body.counts?.delivered ?? body.recipients ?? 0;
+          longest = Math.max(longest, (performance.now() - c.at) / 1000);
+          break;
+        }
+        if (performance.now() > deadline) {
+          unsent++;
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+    return { count: mine.length, recipients, longestSeconds: round1(longest), unsent };
+  }
   /** The owner's « Tirer au sort » once the draw has closed (the minute job may have drawn it first: 409). */
   async function drawContest() {
     if (!contest) return null;
@@ -413,7 +484,7 @@ function platformTraffic(world: PlatformWorld, ports: number[]) {
     const t0 = performance.now();
     const r = await request("POST", `${backoffice(shop.i)}/contests/${id}/draw`, asOwner(shop.i), {});
     const ms = Math.round(performance.now() - t0);
-    if (r.status !== 200) console.log(`  draw: ${r.status} ${r.text.slice(0, 300)}`);
+    if (r.status !== 200 && r.status !== 409) console.log(`  draw: ${r.status} ${r.text.slice(0, 300)}`);
     return { status: r.status, ms };
   }
   return {
@@ -421,6 +492,7 @@ function platformTraffic(world: PlatformWorld, ports: number[]) {
     request,
     openContest,
     drawContest,
+    campaignsSent,
     close: () => {
       for (const a of agents) a.destroy();
     },
@@ -440,7 +512,8 @@ type StepResult = {
   failures: Record<string, number>;
   /** Server and PostgreSQL CPU time per scan of the step, the rest of the mix included. */
   cpuMsPerScan: number;
-  campaign: { composeMs: number; sentSeconds: number | null; recipients: number } | null;
+  /** The step's campaigns: how many, to whom, the longest from compose to « sent » (seconds; unsent: not in time). */
+  campaigns: { count: number; recipients: number; longestSeconds: number; unsent: number } | null;
   draw: { status: number; ms: number } | null;
   resources: ReturnType<ReturnType<typeof resourceMeter>>;
   serverErrors: number;
@@ -459,17 +532,21 @@ async function runStep(
   procs: Proc[],
   dbName: string | null,
   rate: number,
-  campaignShop: number | null,
+  contestShop: number | null,
   stepSeconds = STEP_SECONDS,
 ): Promise<StepResult> {
   const shops = Math.round(rate / perShopPeakScansPerSecond(world));
   const rates: [Sent, number][] = [
-    ["enter", campaignShop === null || !EVENTS.includes("draw") ? 0 : rate * SHAPE.contestEntryShare],
+    ["enter", contestShop === null || !EVENTS.includes("draw") ? 0 : rate * SHAPE.contestEntryShare],
     ["scan", rate * SHAPE.scanShare],
     ["credit", rate * SHAPE.creditShare],
     ["reserve", rate * SHAPE.redeemShare],
     ["reader", (shops * SHAPE.readerAheadPerShopHour) / 3600],
     ["backoffice", (shops * SHAPE.backOfficePerShopHour) / 3600],
+    [
+      "campaign",
+      contestShop === null || !EVENTS.includes("campaign") ? 0 : (shops * SHAPE.campaignsPerShopHour) / 3600,
+    ],
   ];
   const samples: Sample[] = [];
   const record = (s: Sample) => samples.push(s);
@@ -481,52 +558,9 @@ async function runStep(
   const pending: Promise<void>[] = [];
   const started = performance.now();
   const end = started + stepSeconds * 1000;
-  if (campaignShop !== null && EVENTS.includes("draw"))
-    await traffic.openContest(world.sizes[campaignShop - 1]!, stepSeconds - 2);
+  if (contestShop !== null && EVENTS.includes("draw"))
+    await traffic.openContest(world.sizes[contestShop - 1]!, stepSeconds - 2);
   const nextAt = rates.map(([, r]) => (r > 0 ? started + Math.random() * (1000 / r) : Number.POSITIVE_INFINITY));
-
-  // The campaign: composed as the step starts (an owner's POST), followed until sent.
-  const campaign = (async () => {
-    if (campaignShop === null || !EVENTS.includes("campaign")) return null;
-    const t0 = performance.now();
-    const r = await traffic.request(
-      "POST",
-      `/api/backoffice/shops/${shopId(campaignShop)}/messages`,
-      asOwner(campaignShop),
-      {
-        title: "Promo du samedi",
-        body: "-10 % sur les viennoiseries jusqu'à 13 h.",
-        push: false,
-        segment: { kind: "all" },
-      },
-    );
-    const composeMs = performance.now() - t0;
-    if (r.status !== 201) {
-      console.log(`  campaign: ${r.status} ${r.text.slice(0, 200)}`);
-      return { composeMs, sentSeconds: null, recipients: 0 };
-    }
-    const { message } = JSON.parse(r.text) as { message: { id: string } };
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-      const m = await traffic.request(
-        "GET",
-        `/api/backoffice/shops/${shopId(campaignShop)}/messages/${message.id}`,
-        asOwner(campaignShop),
-      );
-      const body =
-        m.status === 200
-          ? (JSON.parse(m.text) as { message: { status: string; recipients?: number; counts?: { delivered: number } } })
-              .message
-          : null;
-      if (body?.status === "sent")
-        return {
-          composeMs,
-          sentSeconds: (performance.now() - t0) / 1000,
-          recipients: body.counts?.delivered ?? body.recipients ?? 0,
-        };
-      if (performance.now() - t0 > STEP_SECONDS * 3000) return { composeMs, sentSeconds: null, recipients: 0 };
-    }
-  })();
 
   await new Promise<void>((resolve) => {
     const tick = () => {
@@ -562,7 +596,7 @@ async function runStep(
   await Promise.race([Promise.all(pending), new Promise((resolve) => setTimeout(resolve, 30_000))]);
   const seconds = (performance.now() - started) / 1000;
   const resources = meter();
-  const campaignResult = await campaign;
+  const campaigns = await traffic.campaignsSent(STEP_SECONDS * 3);
   // The draw closed 2 s before the step's end; drawn now by its owner (or already by the minute job).
   const draw = await traffic.drawContest();
 
@@ -601,7 +635,7 @@ async function runStep(
     byClass,
     cpuMsPerScan,
     failures,
-    campaign: campaignResult,
+    campaigns,
     draw,
     resources,
     serverErrors,
@@ -707,10 +741,39 @@ type TargetResult = {
   loadEnd: number[];
   /** CPU and RSS of 10 s with no request (the job engine polling), before the steps. */
   idle: ReturnType<ReturnType<typeof resourceMeter>> | null;
+  /** Seconds from the servers' start until they and the database were quiet (null: not within SETTLE_SECONDS). */
+  settledSeconds: number | null;
   steps: StepResult[];
   capacity: { scansPerSecond: number; shops: number } | null;
   errors: string[];
 };
+
+/** « 7 campaigns to 1,412 people, all sent within 6 s » (or « no campaign »). */
+function campaignWords(c: StepResult["campaigns"]) {
+  if (!c) return "no campaign";
+  return `${c.count} campaigns to ${c.recipients} people, ${c.unsent ? `${c.unsent} not sent in time` : `all sent within ${c.longestSeconds} s`}`;
+}
+
+/**
+ * Waits until the servers and PostgreSQL's backends use under QUIET_CPU_PERCENT of a core together over 5 s, at most
+ * SETTLE_SECONDS; the seconds it took, or null.
+ */
+async function settle(procs: Proc[], dbName: string | null): Promise<number | null> {
+  const t0 = performance.now();
+  while ((performance.now() - t0) / 1000 < SETTLE_SECONDS) {
+    const meter = resourceMeter(procs, dbName);
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const r = meter();
+    const cpu = r.servers.reduce((n, x) => n + x.cpuPercent, 0) + (r.postgresCpuPercent ?? 0);
+    if (cpu < QUIET_CPU_PERCENT) {
+      const seconds = Math.round((performance.now() - t0) / 1000);
+      console.log(`  quiet after ${seconds} s`);
+      return seconds;
+    }
+  }
+  console.log(`  not quiet after ${SETTLE_SECONDS} s: the steps start anyway`);
+  return null;
+}
 
 async function runTarget(
   target: string,
@@ -725,6 +788,7 @@ async function runTarget(
   const procs: Proc[] = [];
   const steps: StepResult[] = [];
   let idle: ReturnType<ReturnType<typeof resourceMeter>> | null = null;
+  let settledSeconds: number | null = null;
   try {
     for (let p = 0; p < processes; p++) procs.push(await startProcess(env));
     const traffic = platformTraffic(
@@ -732,9 +796,9 @@ async function runTarget(
       procs.map((p) => p.port),
     );
     try {
-      // What runs once at start (the jobs' first passes over every shop) is no peak hour's: let it settle, then a
-      // short warm-up at the first step's rate (plans, caches, JIT), not counted.
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_SECONDS * 1000));
+      // What runs once at start (the jobs' first passes over every shop) is no peak hour's: wait until it is done,
+      // then a short warm-up at the first step's rate (plans, caches, JIT), not counted.
+      settledSeconds = await settle(procs, dbName);
       // The idle cost: the servers and PostgreSQL with no request, the job engine polling its queues.
       const idleMeter = resourceMeter(procs, dbName);
       await new Promise((resolve) => setTimeout(resolve, 10_000));
@@ -743,18 +807,18 @@ async function runTarget(
         `  idle: CPU ${idle.servers.map((x) => `${x.cpuPercent} %`).join(" + ")}${idle.postgresCpuPercent !== null ? ` + PostgreSQL ${idle.postgresCpuPercent} %` : ""}, RSS ${idle.servers.map((x) => `${x.rssMb} MB`).join(" + ")}`,
       );
       await runStep(traffic, world, procs, dbName, STEPS[0]!, null, 5);
-      // Each step's campaign goes to another big shop: the 10th biggest, the 11th…
+      // Each step's draw is at another big shop: the 10th biggest, the 11th…
       const sizes = [...world.sizes].sort((a, b) => b.n - a.n);
       for (const [n, rate] of STEPS.entries()) {
-        const campaignShop = sizes[Math.min(9 + n, sizes.length - 1)]!.i;
-        const step = await runStep(traffic, world, procs, dbName, rate, campaignShop);
+        const contestShop = sizes[Math.min(9 + n, sizes.length - 1)]!.i;
+        const step = await runStep(traffic, world, procs, dbName, rate, contestShop);
         steps.push(step);
         const r = step.resources;
         console.log(
           `  ${rate} scans/s (${step.shops} shops): counter p99 ${step.counter.p99} ms, back office p99 ${step.backoffice.p99} ms, ` +
             `errors ${step.counter.errors + step.backoffice.errors}/${step.counter.requests + step.backoffice.requests}, ` +
             `CPU ${r.servers.map((s) => `${s.cpuPercent} %`).join(" + ")}${r.postgresCpuPercent !== null ? ` + PostgreSQL ${r.postgresCpuPercent} %` : ""}` +
-            `, driver ${r.driverCpuPercent} %, campaign to ${step.campaign?.recipients ?? 0} in ${step.campaign?.sentSeconds?.toFixed(0) ?? "—"} s` +
+            `, driver ${r.driverCpuPercent} %, ${campaignWords(step.campaigns)}` +
             `, draw ${step.draw ? `${step.draw.status} in ${step.draw.ms} ms` : "—"}, load ${load()}: ${step.ok ? "ok" : "OVER"}`,
         );
         if (!step.ok) {
@@ -784,6 +848,7 @@ async function runTarget(
     loadStart,
     loadEnd: loadavg(),
     idle,
+    settledSeconds,
     steps,
     capacity: best ? { scansPerSecond: best.scansPerSecond, shops: best.shops } : null,
     errors,
@@ -873,8 +938,9 @@ export async function runPlatform(): Promise<boolean> {
         "errors",
         "server CPU %",
         "PostgreSQL CPU %",
+        "CPU ms/scan",
         "RSS MB",
-        "campaign s",
+        "campaigns (people, longest s)",
         "draw ms",
         "verdict",
       ],
@@ -890,7 +956,9 @@ export async function runPlatform(): Promise<boolean> {
           s.resources.postgresCpuPercent ?? "—",
           s.cpuMsPerScan,
           s.resources.servers.map((x) => x.rssMb).join(" + "),
-          s.campaign?.sentSeconds?.toFixed(0) ?? "—",
+          s.campaigns
+            ? `${s.campaigns.count} (${s.campaigns.recipients}, ${s.campaigns.unsent ? "unsent" : s.campaigns.longestSeconds})`
+            : "—",
           s.draw?.ms ?? "—",
           s.ok ? "ok" : "OVER",
         ]),

@@ -127,3 +127,37 @@ describe("issue 27 row 3: retention figures against SQL on the visits", () => {
     expect(weekVisits).toBe(Number(recent!.n));
   });
 });
+
+describe("issue 30: the hourly rhythm pass follows the shops with visits", () => {
+  it("a shop's rhythm is worked out again after an hour once it had a visit since, and after a day without one", async () => {
+    const { shop } = await shopWithOwner(t);
+    const user = await t.createUser({ withoutPassword: true });
+    const now = new Date(Date.now() - 10 * DAY);
+    for (let v = 3; v > 0; v--)
+      await recordVisit(t.deps, { shopId: shop.id, userId: user.id, at: new Date(now.getTime() - v * 5 * DAY) });
+    const keptAt = async () =>
+      new Date(
+        (
+          await t.deps.db.execute<{ at: string | Date }>(
+            sql`select computed_at as at from shop_rhythms where shop_id = ${shop.id}`,
+          )
+        ).rows[0]!.at,
+      ).getTime();
+    const later = (minutes: number) => new Date(now.getTime() + minutes * 60_000);
+
+    await foldRetention(t.deps.db, now);
+    expect(await keptAt()).toBe(now.getTime());
+    // An hour and more with no visit: kept as it was.
+    await foldRetention(t.deps.db, later(90));
+    expect(await keptAt()).toBe(now.getTime());
+    // A visit since: worked out again at the next pass.
+    await recordVisit(t.deps, { shopId: shop.id, userId: user.id, at: later(100) });
+    await foldRetention(t.deps.db, later(120));
+    expect(await keptAt()).toBe(later(120).getTime());
+    // No visit for a day: worked out again once the day has passed (the days move who is at risk), not before.
+    await foldRetention(t.deps.db, later(120 + 23 * 60));
+    expect(await keptAt()).toBe(later(120).getTime());
+    await foldRetention(t.deps.db, later(120 + 24 * 60));
+    expect(await keptAt()).toBe(later(120 + 24 * 60).getTime());
+  });
+});

@@ -11,8 +11,13 @@ export const REGULAR_VISITS = 3;
 export const AT_RISK_FACTOR = 2;
 export const AT_RISK_MIN_DAYS = 7;
 export const LOST_AFTER_DAYS = 180;
-/** A shop's rhythm figures (median, regulars, at risk: a pass over all its cards) are worked out again this often. */
+/**
+ * A shop's rhythm figures (median, regulars, at risk: a pass over all its cards) are worked out again this often once
+ * the shop has had a visit since; without one, only the days passing move them (who is at risk), and once a day is
+ * enough (RHYTHM_IDLE_REFRESH_MINUTES): a platform's hourly pass then follows its active shops, not all of them.
+ */
 export const RHYTHM_REFRESH_MINUTES = 60;
+export const RHYTHM_IDLE_REFRESH_MINUTES = 24 * 60;
 /** The cohort grid: this many months of first visits, each followed as many months after. */
 export const COHORT_MONTHS = 12;
 /** New and returning customers, week by week: this many weeks. */

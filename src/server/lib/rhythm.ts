@@ -11,7 +11,8 @@ import type { Db } from "../db/client.ts";
 /**
  * A customer's rhythm and who is at risk (rules: src/domain/loyalty/retention.ts) as SQL on the card alone (first
  * visit, last visit, visits), never the shop's visits; and each shop's figures of them (median rhythm, regulars,
- * at risk), a whole pass over its cards kept in `shop_rhythms` (refreshed hourly by the job retention.fold), which
+ * at risk), a whole pass over its cards kept in `shop_rhythms` (refreshed by the job retention.fold: hourly for a
+ * shop visited since, daily otherwise), which
  * the dashboard's retention (modules/cards/retention.service.ts) and the win-back's suggested absence
  * (modules/messages/automations.service.ts) read.
  */

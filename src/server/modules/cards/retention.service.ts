@@ -6,6 +6,7 @@ import {
   LIST_SIZE,
   monthsBetween,
   RETENTION_WEEKS,
+  RHYTHM_IDLE_REFRESH_MINUTES,
   RHYTHM_REFRESH_MINUTES,
 } from "../../../domain/loyalty/retention.ts";
 import { addDays, localParts, zonedToUtc } from "../../../domain/loyalty/time.ts";
@@ -30,7 +31,8 @@ const localMonth = (column: SQL, tz: string) =>
 
 /**
  * Keeps every shop's retention rollups (the job retention.fold: hourly, and at start). For each shop with customers:
- * its rhythm worked out again once RHYTHM_REFRESH_MINUTES have passed (lib/rhythm.ts), and its cohort grid's ended
+ * its rhythm worked out again once RHYTHM_REFRESH_MINUTES have passed if it had a visit since, and daily otherwise
+ * (RHYTHM_IDLE_REFRESH_MINUTES; lib/rhythm.ts), and its cohort grid's ended
  * months not yet folded — of the customers of each month of first visit, how many had a credited visit in that
  * month. A shop whose time zone changed is folded again from its first month. At most `limit` shops a call (the next
  * call takes the rest). Returns the shops worked on.
@@ -42,16 +44,19 @@ export async function foldRetention(db: Db, now: Date, limit = Number.POSITIVE_I
     folded: string | null;
     folded_tz: string | null;
     rhythm_at: string | Date | null;
+    visited: boolean;
   }>(sql`
     select s.id, s.timezone, to_char(f.folded_through, 'YYYY-MM-DD') as folded, f.timezone as folded_tz,
-      r.computed_at as rhythm_at
+      r.computed_at as rhythm_at,
+      exists (select 1 from cards c where c.shop_id = s.id and c.last_scan_at > r.computed_at) as visited
     from shops s left join shop_cohort_folds f on f.shop_id = s.id left join shop_rhythms r on r.shop_id = s.id
     where exists (select 1 from cards c where c.shop_id = s.id)`);
   let worked = 0;
   for (const shop of shops.rows) {
     if (worked >= limit) break;
+    const age = shop.rhythm_at === null ? Number.POSITIVE_INFINITY : now.getTime() - new Date(shop.rhythm_at).getTime();
     const stale =
-      shop.rhythm_at === null || now.getTime() - new Date(shop.rhythm_at).getTime() >= RHYTHM_REFRESH_MINUTES * 60_000;
+      age >= RHYTHM_IDLE_REFRESH_MINUTES * 60_000 || (shop.visited && age >= RHYTHM_REFRESH_MINUTES * 60_000);
     const lastEnded = addMonths(localParts(now, shop.timezone).date, -1);
     const sameZone = shop.folded_tz === shop.timezone;
     const folded = sameZone && shop.folded !== null && shop.folded >= lastEnded;
