@@ -129,6 +129,7 @@ async function startProcess(env: Record<string, string>): Promise<Proc> {
     LOG_LEVEL: "info",
     SECRET: BENCH_SECRET,
     TRUST_PROXY: "1",
+    METRICS_TOKEN,
     ...env,
   });
   const proc: Proc = {
@@ -165,6 +166,48 @@ async function startProcess(env: Record<string, string>): Promise<Proc> {
 }
 
 const stopProcess = (proc: Proc) => stopChild(proc.child, proc.exited);
+
+const METRICS_TOKEN = "bench-platform-metrics";
+
+/**
+ * Each server's event-loop delay since the last call (p99 and max, ms), from its /metrics: prom-client's histogram
+ * of monitorEventLoopDelay is reset at every scrape. A request waits this long before its handler even runs.
+ */
+async function loopDelays(procs: Proc[]): Promise<{ p99Ms: number; maxMs: number }[]> {
+  return Promise.all(
+    procs.map(
+      (p) =>
+        new Promise<{ p99Ms: number; maxMs: number }>((resolve) => {
+          const none = { p99Ms: Number.NaN, maxMs: Number.NaN };
+          const req = http.get(
+            {
+              host: "127.0.0.1",
+              port: p.port,
+              path: "/metrics",
+              headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+            },
+            (res) => {
+              let text = "";
+              res.setEncoding("utf8");
+              res.on("data", (d) => {
+                text += d;
+              });
+              res.on("end", () => {
+                const read = (name: string) =>
+                  round1(Number(new RegExp(`^${name} ([0-9.e+-]+)`, "m").exec(text)?.[1] ?? Number.NaN) * 1000);
+                resolve({
+                  p99Ms: read("nodejs_eventloop_lag_p99_seconds"),
+                  maxMs: read("nodejs_eventloop_lag_max_seconds"),
+                });
+              });
+              res.on("error", () => resolve(none));
+            },
+          );
+          req.on("error", () => resolve(none));
+        }),
+    ),
+  );
+}
 
 /* ── CPU and memory, from /proc ───────────────────────────────────────────────────────────────────────────── */
 
@@ -516,6 +559,8 @@ type StepResult = {
   campaigns: { count: number; recipients: number; longestSeconds: number; unsent: number } | null;
   draw: { status: number; ms: number } | null;
   resources: ReturnType<ReturnType<typeof resourceMeter>>;
+  /** Each server's event-loop delay over the step (ms). */
+  loop: { p99Ms: number; maxMs: number }[];
   serverErrors: number;
   ok: boolean;
 };
@@ -550,6 +595,7 @@ async function runStep(
   ];
   const samples: Sample[] = [];
   const record = (s: Sample) => samples.push(s);
+  await loopDelays(procs);
   const meter = resourceMeter(procs, dbName);
   const errorsBefore = procs.reduce((n, p) => n + p.serverErrors, 0);
   let inFlight = 0;
@@ -596,6 +642,7 @@ async function runStep(
   await Promise.race([Promise.all(pending), new Promise((resolve) => setTimeout(resolve, 30_000))]);
   const seconds = (performance.now() - started) / 1000;
   const resources = meter();
+  const loop = await loopDelays(procs);
   const campaigns = await traffic.campaignsSent(STEP_SECONDS * 3);
   // The draw closed 2 s before the step's end; drawn now by its owner (or already by the minute job).
   const draw = await traffic.drawContest();
@@ -638,6 +685,7 @@ async function runStep(
     campaigns,
     draw,
     resources,
+    loop,
     serverErrors,
     ok:
       counter.p99 < COUNTER_P99_MS &&
@@ -818,7 +866,8 @@ async function runTarget(
           `  ${rate} scans/s (${step.shops} shops): counter p99 ${step.counter.p99} ms, back office p99 ${step.backoffice.p99} ms, ` +
             `errors ${step.counter.errors + step.backoffice.errors}/${step.counter.requests + step.backoffice.requests}, ` +
             `CPU ${r.servers.map((s) => `${s.cpuPercent} %`).join(" + ")}${r.postgresCpuPercent !== null ? ` + PostgreSQL ${r.postgresCpuPercent} %` : ""}` +
-            `, driver ${r.driverCpuPercent} %, ${campaignWords(step.campaigns)}` +
+            `, driver ${r.driverCpuPercent} %, event loop p99/max ${step.loop.map((l) => `${l.p99Ms}/${l.maxMs}`).join(" + ")} ms` +
+            `, ${campaignWords(step.campaigns)}` +
             `, draw ${step.draw ? `${step.draw.status} in ${step.draw.ms} ms` : "—"}, load ${load()}: ${step.ok ? "ok" : "OVER"}`,
         );
         if (!step.ok) {
@@ -939,6 +988,7 @@ export async function runPlatform(): Promise<boolean> {
         "server CPU %",
         "PostgreSQL CPU %",
         "CPU ms/scan",
+        "loop p99/max ms",
         "RSS MB",
         "campaigns (people, longest s)",
         "draw ms",
@@ -955,6 +1005,7 @@ export async function runPlatform(): Promise<boolean> {
           s.resources.servers.map((x) => x.cpuPercent).join(" + "),
           s.resources.postgresCpuPercent ?? "—",
           s.cpuMsPerScan,
+          s.loop.map((l) => `${l.p99Ms}/${l.maxMs}`).join(" + "),
           s.resources.servers.map((x) => x.rssMb).join(" + "),
           s.campaigns
             ? `${s.campaigns.count} (${s.campaigns.recipients}, ${s.campaigns.unsent ? "unsent" : s.campaigns.longestSeconds})`

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { SESSION_MAX_AGE_S } from "../../src/server/auth.ts";
 import { session as sessionTable, user as userTable } from "../../src/server/db/schema/index.ts";
 import { SESSION_CACHE_TTL_MS, sessionCacheOf } from "../../src/server/lib/session-cache.ts";
@@ -120,7 +120,7 @@ describe("session fast path", () => {
     expect((await client.request("/api/admin/outbox")).status).toBe(403);
   });
 
-  it("lets better-auth refresh a session due for it (updateAge) and passes its cookie on", async () => {
+  it("refreshes a session due for it (updateAge) and sends its cookie", async () => {
     const { client } = await signedIn(t);
     const token = tokenOf(client);
     // Last refreshed a day and a minute ago.
@@ -133,6 +133,48 @@ describe("session fast path", () => {
     const setCookie = res.headers.getSetCookie().find((c) => c.startsWith("fidele.session_token="));
     expect(setCookie).toContain(`Max-Age=${SESSION_MAX_AGE_S}`);
     expect(await heartbeat(client)).toBe(204);
+  });
+
+  it("refreshes a due session as better-auth's getSession does: the same row, the same cookie", async () => {
+    const ours = await signedIn(t);
+    const theirs = await signedIn(t);
+    const old = new Date(Date.now() + SESSION_MAX_AGE_S * 1000 - 24 * 3600 * 1000 - 60_000);
+    for (const c of [ours.client, theirs.client])
+      await t.deps.db.update(sessionTable).set({ expiresAt: old }).where(eq(sessionTable.token, tokenOf(c)));
+    const cookieOf = (c: ReturnType<TestApp["client"]>) => `fidele.session_token=${c.jar.get("fidele.session_token")}`;
+
+    const { resolveSession } = await import("../../src/server/lib/sessions.ts");
+    const getSession = vi.spyOn(t.deps.auth.api, "getSession");
+    const fast = await resolveSession(t.deps, new Headers({ cookie: cookieOf(ours.client) }));
+    // Refreshed here, not handed to better-auth.
+    expect(getSession).not.toHaveBeenCalled();
+    getSession.mockRestore();
+    const reference = await t.deps.auth.api.getSession({
+      headers: new Headers({ cookie: cookieOf(theirs.client) }),
+      returnHeaders: true,
+    });
+
+    // The cookie: the same signed token, the same attributes as better-auth's.
+    const [mine] = fast.setCookies;
+    const [its] = reference.headers.getSetCookie();
+    expect(mine!.split("; ")[0]).toBe(cookieOf(ours.client));
+    expect(mine!.split("; ").slice(1)).toEqual(its!.split("; ").slice(1));
+    // The answer: the same fields, the session's new end as written in the row.
+    const answer = reference.response!;
+    expect(Object.keys(fast.signedIn!.session).sort()).toEqual(Object.keys(answer.session).sort());
+    expect(Object.keys(fast.signedIn!.user).sort()).toEqual(Object.keys(answer.user).sort());
+    expect(fast.signedIn!.user.id).toBe(ours.user.id);
+    const [row] = await t.deps.db
+      .select({ expiresAt: sessionTable.expiresAt, updatedAt: sessionTable.updatedAt })
+      .from(sessionTable)
+      .where(eq(sessionTable.token, tokenOf(ours.client)));
+    expect(new Date(fast.signedIn!.session.expiresAt).getTime()).toBe(row!.expiresAt.getTime());
+    expect(row!.expiresAt.getTime()).toBeGreaterThan(Date.now() + SESSION_MAX_AGE_S * 1000 - 60_000);
+    expect(Math.abs(row!.expiresAt.getTime() - new Date(answer.session.expiresAt).getTime())).toBeLessThan(60_000);
+    // No longer due: the next request is the one-query path, no cookie.
+    const next = await resolveSession(t.deps, new Headers({ cookie: cookieOf(ours.client) }));
+    expect(next.signedIn?.user.id).toBe(ours.user.id);
+    expect(next.setCookies).toEqual([]);
   });
 
   it("refuses an expired session and lets better-auth clean it up", async () => {
