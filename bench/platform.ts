@@ -1,15 +1,14 @@
-import { type ChildProcess, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import pg from "pg";
 import { importCodeKey, rotatingToken, timeStep } from "../src/domain/loyalty/scan-code.ts";
 import { openDatabase } from "../src/server/db/client.ts";
 import { migrateDatabase } from "../src/server/db/migrate.ts";
-import { ROOT, spawnBuiltServer, stopChild, table, writeResult } from "./lib.ts";
+import { ROOT, table, writeResult } from "./lib.ts";
 import {
   CARDS,
   type ShopSize,
@@ -27,7 +26,17 @@ import {
   shopScanUid,
   userOfCard,
 } from "./platform-seed.ts";
-import { BENCH_SECRET } from "./scan-server.ts";
+import {
+  APP_URL,
+  httpText,
+  loopDelays,
+  type Proc,
+  resourceMeter,
+  round1,
+  settle,
+  startProcess,
+  stopProcess,
+} from "./platform-servers.ts";
 
 /**
  * Issue 30, item 1: `npm run bench -- platform`. How many shops one box carries.
@@ -56,18 +65,10 @@ const STEP_SECONDS = Number(process.env.BENCH_PLATFORM_STEP_SECONDS ?? 20);
 const TARGETS = (process.env.BENCH_PLATFORM_TARGETS ?? "postgresql:1,postgresql:2,pglite").split(",");
 /** The step's events: campaigns, a prize draw (BENCH_PLATFORM_EVENTS=none leaves them out). */
 const EVENTS = (process.env.BENCH_PLATFORM_EVENTS ?? "campaign,draw").split(",");
-/**
- * The start-up work (the jobs' first passes over every shop: on a fresh copy of the seed, the retention fold of every
- * shop's year) is no peak hour's: the steps wait until the servers and the database are quiet — under
- * QUIET_CPU_PERCENT of one core together over a 5 s window — for at most this many seconds.
- */
-const SETTLE_SECONDS = Number(process.env.BENCH_PLATFORM_SETTLE_SECONDS ?? 900);
-const QUIET_CPU_PERCENT = 15;
 const COUNTER_P99_MS = 100;
 const BACKOFFICE_P99_MS = 300;
 /** Requests in flight beyond this are not sent (counted failed): the box is past saturation. */
 const MAX_IN_FLIGHT = 2000;
-const APP_URL = "http://127.0.0.1";
 
 /** The shape (ADR 0055): a year of 300 opening days, a Saturday 1.5 × an average day, its peak hour 14 % of it. */
 export const SHAPE = {
@@ -109,174 +110,10 @@ const BACKOFFICE_READS = [
 
 const quantile = (sorted: number[], q: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]! : Number.NaN;
-const round1 = (v: number) => Math.round(v * 10) / 10;
 const load = () =>
   loadavg()
     .map((v) => v.toFixed(2))
     .join(" ");
-
-/* ── the server processes ─────────────────────────────────────────────────────────────────────────────────── */
-
-type Proc = { child: ChildProcess; port: number; errors: string[]; serverErrors: number; exited: Promise<void> };
-
-/**
- * The server as deployed (the built bundle, production, LOG_LEVEL info: a line per request), up when its job engine is.
- * Its request lines are read only for 5xx answers (kept, a few, with their route) and dropped.
- */
-async function startProcess(env: Record<string, string>): Promise<Proc> {
-  const { child, port } = await spawnBuiltServer({
-    APP_URL,
-    LOG_LEVEL: "info",
-    SECRET: BENCH_SECRET,
-    TRUST_PROXY: "1",
-    METRICS_TOKEN,
-    ...env,
-  });
-  const proc: Proc = {
-    child,
-    port,
-    errors: [],
-    serverErrors: 0,
-    exited: new Promise((resolve) => child.once("exit", () => resolve())),
-  };
-  const kill = () => child.kill("SIGKILL");
-  process.once("exit", kill);
-  void proc.exited.then(() => process.removeListener("exit", kill));
-  let up: () => void = () => {};
-  const started = new Promise<void>((resolve) => {
-    up = resolve;
-  });
-  const onLine = (line: string) => {
-    if (line.includes("jobs: engine started")) up();
-    if (/"status":5\d\d/.test(line) || /"level":"error"/.test(line) || line.startsWith("Error")) {
-      proc.serverErrors++;
-      if (proc.errors.length < 20) proc.errors.push(line.slice(0, 600));
-    }
-  };
-  createInterface({ input: child.stdout! }).on("line", onLine);
-  createInterface({ input: child.stderr! }).on("line", onLine);
-  await Promise.race([
-    started,
-    proc.exited.then(() => {
-      throw new Error(`server exited at start: ${proc.errors.join("\n")}`);
-    }),
-    new Promise((_, reject) => setTimeout(() => reject(new Error("server start timed out")), 600_000)),
-  ]);
-  return proc;
-}
-
-const stopProcess = (proc: Proc) => stopChild(proc.child, proc.exited);
-
-const METRICS_TOKEN = "bench-platform-metrics";
-
-/**
- * Each server's event-loop delay since the last call (p99 and max, ms), from its /metrics: prom-client's histogram
- * of monitorEventLoopDelay is reset at every scrape. A request waits this long before its handler even runs.
- */
-async function loopDelays(procs: Proc[]): Promise<{ p99Ms: number; maxMs: number }[]> {
-  return Promise.all(
-    procs.map(
-      (p) =>
-        new Promise<{ p99Ms: number; maxMs: number }>((resolve) => {
-          const none = { p99Ms: Number.NaN, maxMs: Number.NaN };
-          const req = http.get(
-            {
-              host: "127.0.0.1",
-              port: p.port,
-              path: "/metrics",
-              headers: { authorization: `Bearer ${METRICS_TOKEN}` },
-            },
-            (res) => {
-              let text = "";
-              res.setEncoding("utf8");
-              res.on("data", (d) => {
-                text += d;
-              });
-              res.on("end", () => {
-                const read = (name: string) =>
-                  round1(Number(new RegExp(`^${name} ([0-9.e+-]+)`, "m").exec(text)?.[1] ?? Number.NaN) * 1000);
-                resolve({
-                  p99Ms: read("nodejs_eventloop_lag_p99_seconds"),
-                  maxMs: read("nodejs_eventloop_lag_max_seconds"),
-                });
-              });
-              res.on("error", () => resolve(none));
-            },
-          );
-          req.on("error", () => resolve(none));
-        }),
-    ),
-  );
-}
-
-/* ── CPU and memory, from /proc ───────────────────────────────────────────────────────────────────────────── */
-
-const TICK = 100; // clock ticks per second (Linux's USER_HZ)
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / TICK;
-  } catch {
-    return 0;
-  }
-}
-function rssMb(pid: number): number {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) / 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-/** PostgreSQL's backends serving `dbName` (their command line names the database). */
-function backendsOf(dbName: string): number[] {
-  const pids: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmd = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      if (cmd.startsWith("postgres: ") && cmd.includes(` ${dbName} `)) pids.push(Number(entry));
-    } catch {}
-  }
-  return pids;
-}
-
-/** CPU % (of one core) and peak RSS of each server process, PostgreSQL's backends of the database, and this driver. */
-function resourceMeter(procs: Proc[], dbName: string | null) {
-  const pids = procs.map((p) => p.child.pid!);
-  const peak = pids.map(() => 0);
-  const pgStart = new Map<number, number>();
-  const track = () => {
-    if (!dbName) return;
-    for (const pid of backendsOf(dbName)) if (!pgStart.has(pid)) pgStart.set(pid, cpuSeconds(pid));
-  };
-  track();
-  const before = pids.map(cpuSeconds);
-  const self = process.cpuUsage();
-  const t0 = performance.now();
-  const timer = setInterval(() => {
-    pids.forEach((pid, i) => {
-      peak[i] = Math.max(peak[i]!, rssMb(pid));
-    });
-    track();
-  }, 500);
-  return () => {
-    clearInterval(timer);
-    const seconds = (performance.now() - t0) / 1000;
-    const pct = (s: number) => Math.round((s / seconds) * 100);
-    let pgCpu = 0;
-    for (const [pid, start] of pgStart) pgCpu += Math.max(0, cpuSeconds(pid) - start);
-    const mine = process.cpuUsage(self);
-    return {
-      servers: pids.map((pid, i) => ({
-        cpuPercent: pct(cpuSeconds(pid) - before[i]!),
-        rssMb: Math.round(Math.max(peak[i]!, rssMb(pid))),
-      })),
-      postgresCpuPercent: dbName ? pct(pgCpu) : null,
-      driverCpuPercent: pct((mine.user + mine.system) / 1e6),
-    };
-  };
-}
 
 /**
  * Who sends a request: a session and an address. The servers trust X-Forwarded-For (TRUST_PROXY, as behind a
@@ -334,35 +171,10 @@ function platformTraffic(world: PlatformWorld, ports: number[]) {
   function request(method: "GET" | "POST", p: string, who: Who, body?: unknown) {
     const port = ports[next % ports.length]!;
     const agent = agents[next++ % agents.length]!;
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    return new Promise<{ status: number; text: string }>((resolve) => {
-      const req = http.request(
-        {
-          host: "127.0.0.1",
-          port,
-          path: p,
-          method,
-          agent,
-          headers: {
-            cookie: who.cookie,
-            "x-forwarded-for": who.ip,
-            origin: APP_URL,
-            ...(payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {}),
-          },
-        },
-        (res) => {
-          let text = "";
-          res.setEncoding("utf8");
-          res.on("data", (d) => {
-            text += d;
-          });
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-          res.on("error", () => resolve({ status: 0, text: "" }));
-        },
-      );
-      req.on("error", (e) => resolve({ status: 0, text: String(e) }));
-      req.end(payload);
-    });
+    return httpText(
+      { port, path: p, method, agent, headers: { cookie: who.cookie, "x-forwarded-for": who.ip, origin: APP_URL } },
+      body,
+    );
   }
 
   const backoffice = (i: number) => `/api/backoffice/shops/${shopId(i)}`;
@@ -800,27 +612,6 @@ type TargetResult = {
 function campaignWords(c: StepResult["campaigns"]) {
   if (!c) return "no campaign";
   return `${c.count} campaigns to ${c.recipients} people, ${c.unsent ? `${c.unsent} not sent in time` : `all sent within ${c.longestSeconds} s`}`;
-}
-
-/**
- * Waits until the servers and PostgreSQL's backends use under QUIET_CPU_PERCENT of a core together over 5 s, at most
- * SETTLE_SECONDS; the seconds it took, or null.
- */
-async function settle(procs: Proc[], dbName: string | null): Promise<number | null> {
-  const t0 = performance.now();
-  while ((performance.now() - t0) / 1000 < SETTLE_SECONDS) {
-    const meter = resourceMeter(procs, dbName);
-    await new Promise((resolve) => setTimeout(resolve, 5000));
-    const r = meter();
-    const cpu = r.servers.reduce((n, x) => n + x.cpuPercent, 0) + (r.postgresCpuPercent ?? 0);
-    if (cpu < QUIET_CPU_PERCENT) {
-      const seconds = Math.round((performance.now() - t0) / 1000);
-      console.log(`  quiet after ${seconds} s`);
-      return seconds;
-    }
-  }
-  console.log(`  not quiet after ${SETTLE_SECONDS} s: the steps start anyway`);
-  return null;
 }
 
 async function runTarget(

@@ -189,15 +189,14 @@ export async function resolveSession(deps: { auth: Auth; db: Db }, headers: Head
   const generation = cache.generation;
   const [row] = await lookupOf(deps.db).execute({ token });
   if (!row) return signedOut;
-  const refreshed =
-    row.session.expiresAt.getTime() > now && isDueForRefresh(row.session as Session)
-      ? await refreshDueSession(deps.auth, config, token, row.user)
-      : null;
+  const expired = row.session.expiresAt.getTime() <= now;
+  const due = !expired && isDueForRefresh(row.session as Session);
+  const refreshed = due ? await refreshDueSession(deps.auth, config, token, row.user) : null;
   if (refreshed) {
     const { value, setCookies } = refreshed;
     return { signedIn: isBanned(value.user, now) ? null : value, setCookies };
   }
-  if (row.session.expiresAt.getTime() <= now || isDueForRefresh(row.session as Session)) {
+  if (expired || due) {
     const { value, setCookies } = await viaBetterAuth(deps.auth, headers);
     return { signedIn: value && !isBanned(value.user, now) ? value : null, setCookies };
   }
