@@ -160,6 +160,10 @@ describe("issue 25 row 16: sign-in edges", () => {
     const page = await context.newPage();
     await page.goto("/login");
     await eventually(() => heading(page)).toBe("Déjà connecté(e)");
+    // The top bar and the tab say it too, not the form's « Connexion ».
+    expect(await page.getByRole("banner").textContent()).toContain("Déjà connecté(e)");
+    expect(await page.getByRole("banner").getByText("Connexion").count()).toBe(0);
+    expect(await page.title()).toBe("Déjà connecté(e) · Fidèle");
     expect(await page.getByText(owner.email).isVisible()).toBe(true);
     expect(await page.getByLabel("Mot de passe", { exact: true }).count()).toBe(0);
     expect(await page.getByRole("link", { name: "Aller à mon espace commerçant" }).getAttribute("href")).toBe("/admin");
@@ -167,6 +171,8 @@ describe("issue 25 row 16: sign-in edges", () => {
     await snap(page, "issue25-row16-already-signed-in");
     await page.getByRole("button", { name: "Se déconnecter pour changer de compte" }).click();
     await eventually(() => heading(page)).toBe("Connexion");
+    expect(await page.getByRole("banner").textContent()).toContain("Connexion");
+    expect(await page.title()).toBe("Connexion · Fidèle");
     expect(await meOf(context)).toBeNull();
     await context.close();
 

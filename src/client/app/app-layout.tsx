@@ -1,10 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
-import { lazy, Suspense, useLayoutEffect, useRef } from "react";
+import { lazy, Suspense, useLayoutEffect, useRef, useState } from "react";
 import { Navigate, Outlet, useLocation, useMatches } from "react-router";
 import { checkAccess, LAYOUT_DEFAULTS, type RouteMeta } from "../../domain/routes.ts";
 import { ForbiddenView } from "../components/errors/error-view.tsx";
 import { meQueryOptions } from "../lib/me.ts";
 import { Header, Navbar, useSidebar } from "./bars.tsx";
+import { type PageTitle, PageTitleContext } from "./page-title.ts";
 import { TabBar } from "./tab-bar.tsx";
 import { viewerOf } from "../lib/viewer.ts";
 
@@ -33,10 +34,14 @@ export function AppLayout() {
   const firstLocationKey = useRef(location.key);
   const transition = location.key === firstLocationKey.current ? "none" : meta.transition;
 
+  // A page may name itself over its route's title while it is on screen (usePageTitle).
+  const [pageTitle, setPageTitle] = useState<PageTitle>(null);
+  const title = pageTitle?.path === location.pathname ? pageTitle.title : meta.title;
+
   // A layout effect runs before the pages' effects, so an error page's own title (RouteError) wins.
   useLayoutEffect(() => {
-    if (meta.title) document.title = `${meta.title} · Fidèle`;
-  }, [meta.title]);
+    if (title) document.title = `${title} · Fidèle`;
+  }, [title]);
 
   // At start the user is fetched, then loading stops (SPEC §4). Offline the fetch waits for the network
   // (fetchStatus "paused"): the shell opens anyway, and a guarded page says it needs the network.
@@ -56,41 +61,43 @@ export function AppLayout() {
 
   const showFooter = Boolean(me) && meta.showFooter;
   return (
-    <div className={`min-h-screen ${showFooter ? "pb-20" : ""}`}>
-      {meta.showAdminbar ? (
-        <Suspense fallback={<div className="sticky top-0 z-20 h-14 bg-brand-900" />}>
-          <AdminBar me={me} onMenu={meta.showSidebar ? sidebar.openSidebar : undefined} />
-        </Suspense>
-      ) : null}
-      {meta.showHeader ? <Header me={me} /> : null}
-      {meta.showNavbar && !meta.showHeader && !meta.showAdminbar ? <Navbar title={meta.title ?? ""} /> : null}
-      {meta.showSidebar && sidebar.open ? (
-        <Suspense fallback={null}>
-          <Sidebar open onClose={sidebar.closeSidebar} me={me} />
-        </Suspense>
-      ) : null}
-      {meta.showAdminbar && me?.user.isAdmin ? (
-        <Suspense fallback={null}>
-          <OperatorNotice />
-        </Suspense>
-      ) : null}
-      <main key={location.pathname} className={transition === "none" ? "" : `page-${transition}`}>
-        {access === "login" ? (
-          <Suspense fallback={null}>
-            <OfflineNotice />
+    <PageTitleContext.Provider value={setPageTitle}>
+      <div className={`min-h-screen ${showFooter ? "pb-20" : ""}`}>
+        {meta.showAdminbar ? (
+          <Suspense fallback={<div className="sticky top-0 z-20 h-14 bg-brand-900" />}>
+            <AdminBar me={me} onMenu={meta.showSidebar ? sidebar.openSidebar : undefined} />
           </Suspense>
-        ) : access === "forbidden" ? (
-          <ForbiddenView />
-        ) : (
-          <Outlet />
-        )}
-      </main>
-      {showFooter ? <TabBar isSignedIn={Boolean(me)} /> : null}
-      {me ? (
-        <Suspense fallback={null}>
-          <MessagesLive />
-        </Suspense>
-      ) : null}
-    </div>
+        ) : null}
+        {meta.showHeader ? <Header me={me} /> : null}
+        {meta.showNavbar && !meta.showHeader && !meta.showAdminbar ? <Navbar title={title ?? ""} /> : null}
+        {meta.showSidebar && sidebar.open ? (
+          <Suspense fallback={null}>
+            <Sidebar open onClose={sidebar.closeSidebar} me={me} />
+          </Suspense>
+        ) : null}
+        {meta.showAdminbar && me?.user.isAdmin ? (
+          <Suspense fallback={null}>
+            <OperatorNotice />
+          </Suspense>
+        ) : null}
+        <main key={location.pathname} className={transition === "none" ? "" : `page-${transition}`}>
+          {access === "login" ? (
+            <Suspense fallback={null}>
+              <OfflineNotice />
+            </Suspense>
+          ) : access === "forbidden" ? (
+            <ForbiddenView />
+          ) : (
+            <Outlet />
+          )}
+        </main>
+        {showFooter ? <TabBar isSignedIn={Boolean(me)} /> : null}
+        {me ? (
+          <Suspense fallback={null}>
+            <MessagesLive />
+          </Suspense>
+        ) : null}
+      </div>
+    </PageTitleContext.Provider>
   );
 }
