@@ -99,7 +99,7 @@ describe("prepaid products and sales at the till", () => {
     });
     expect(self.res.status).toBe(403);
     expect(self.body.message).toBe(
-      "Vous ne pouvez pas vendre ni débiter pour vous-même : un collègue doit s'en charger.",
+      "Vous ne pouvez pas vendre, débiter ni annuler un débit pour vous-même : un collègue doit s'en charger.",
     );
   });
 

@@ -99,6 +99,17 @@ describe("prepaid bundles and gift cards", () => {
     await eventually(() => panel.getByText("Débité : 1 unité. Il reste 9 unités.").isVisible()).toBe(true);
     await expectAccessible(staffPage);
     await snap(staffPage, "prepaid-counter-use");
+    // A wrong count typed (3 instead of 1): given back at once, while the customer is there.
+    await panel.getByLabel("Autre nombre d'unités").fill("3");
+    await panel.getByRole("button", { name: "Débiter", exact: true }).click();
+    await eventually(() => panel.getByText("Débité : 3 unités. Il reste 6 unités.").isVisible()).toBe(true);
+    expect(await panel.getByLabel("Autre nombre d'unités").inputValue()).toBe("");
+    await panel.getByRole("button", { name: "Annuler ce débit" }).click();
+    await eventually(() => panel.getByText("Débit de 3 unités annulé. Il reste 9 unités.").isVisible()).toBe(true);
+    expect(plain(await panel.getByTestId("counter-prepaid-balance").textContent())).toBe("9 unités");
+    expect(await panel.getByRole("button", { name: "Annuler ce débit" }).count()).toBe(0);
+    await expectAccessible(staffPage);
+    await snap(staffPage, "prepaid-counter-cancel");
 
     // The shopper's open page follows by itself.
     await eventually(() => mine.getByTestId("prepaid-balance").textContent()).toMatch(/^9 unités/);

@@ -10,8 +10,11 @@ import { localParts } from "./time.ts";
 export const PREPAID_KINDS = ["units", "euros"] as const;
 export type PrepaidKind = (typeof PREPAID_KINDS)[number];
 
-/** Ledger entry kinds: a sale credits, a use debits, an import credits once when its invitation is claimed. */
-export const PREPAID_ENTRY_KINDS = ["sale", "use", "import"] as const;
+/**
+ * Ledger entry kinds: a sale credits, a use debits, an import credits once when its invitation is claimed, a cancel
+ * gives a use back (a wrong amount typed at the till).
+ */
+export const PREPAID_ENTRY_KINDS = ["sale", "use", "import", "cancel"] as const;
 
 export const PAYMENT_METHODS = ["cash", "card", "check", "other"] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
@@ -27,6 +30,12 @@ export const PREPAID_VALIDITY_MONTHS = { min: 1, max: 60, default: 12 } as const
 /** One bundle at most this many units; one gift card at most this many cents (1 500 €, well under any threshold). */
 export const PREPAID_UNITS_MAX = 100;
 export const PREPAID_CENTS_MAX = 150_000;
+
+/**
+ * A use typed wrong at the till is given back by a cancel: by whoever typed it within this many minutes (the customer
+ * is still there), by the owner or a manager at any time; never on one's own bundle or gift card (ADR 0049).
+ */
+export const PREPAID_CANCEL_MINUTES = 10;
 
 /** The code a holding shows at the counter (QR: prefix + code): the redemption codes' alphabet, one more length. */
 export const PREPAID_QR_PREFIX = "FIDELE-P:";
@@ -72,6 +81,9 @@ const PREPAID_REFUSALS = [
   "suspended",
   "unclaimed",
   "already_claimed",
+  "already_cancelled",
+  "not_yours",
+  "too_late",
 ] as const;
 export type PrepaidRefusal = (typeof PREPAID_REFUSALS)[number];
 
@@ -90,12 +102,18 @@ export function prepaidRefusalFr(
         ? `Solde insuffisant : il reste ${prepaidAmountLabel(ctx.kind, ctx.balance)}.`
         : "Solde insuffisant.";
     case "own":
-      return "Vous ne pouvez pas vendre ni débiter pour vous-même : un collègue doit s'en charger.";
+      return "Vous ne pouvez pas vendre, débiter ni annuler un débit pour vous-même : un collègue doit s'en charger.";
     case "suspended":
       return "La boutique est suspendue : les ventes et les débits sont arrêtés.";
     case "unclaimed":
       return "Cette carte cadeau n'a pas encore été récupérée par son bénéficiaire.";
     case "already_claimed":
       return "Ce code a déjà été utilisé.";
+    case "already_cancelled":
+      return "Ce débit a déjà été annulé.";
+    case "not_yours":
+      return "Seuls la personne qui a saisi ce débit, le propriétaire et les gérants de la boutique peuvent l'annuler.";
+    case "too_late":
+      return `Ce débit a plus de ${PREPAID_CANCEL_MINUTES} minutes : seuls le propriétaire et les gérants de la boutique peuvent encore l'annuler.`;
   }
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ERASED_MARK, ERASED_NAME_MIN_LENGTH } from "../../domain/accounts/erasure.ts";
 import { LIFETIME_KINDS } from "../../domain/loyalty/ledger.ts";
-import { CLAIM_CODE_LENGTH, PREPAID_CODE_LENGTH } from "../../domain/loyalty/prepaid.ts";
+import { CLAIM_CODE_LENGTH, PREPAID_CANCEL_MINUTES, PREPAID_CODE_LENGTH } from "../../domain/loyalty/prepaid.ts";
 import { REDEMPTION_CODE_ALPHABET, REDEMPTION_CODE_LENGTH } from "../../domain/loyalty/rewards.ts";
 import { SEARCH_FOLD_FROM, SEARCH_FOLD_TO } from "../../domain/loyalty/shop-text.ts";
 
@@ -22,6 +22,7 @@ const CONSTANTS: Record<string, string> = {
   ERASED_MARK: quote(ERASED_MARK),
   ERASED_NAME_MIN_LENGTH: String(ERASED_NAME_MIN_LENGTH),
   LIFETIME_KINDS: LIFETIME_KINDS.map(quote).join(", "),
+  PREPAID_CANCEL_MINUTES: String(PREPAID_CANCEL_MINUTES),
   PREPAID_CODE_LENGTH: String(PREPAID_CODE_LENGTH),
   REDEMPTION_CODE_ALPHABET: quote(REDEMPTION_CODE_ALPHABET),
   REDEMPTION_CODE_LENGTH: String(REDEMPTION_CODE_LENGTH),

@@ -30,9 +30,17 @@ export const lookupPrepaid = (shopId: string, code: string) =>
   );
 export type CounterHolding = Awaited<ReturnType<typeof lookupPrepaid>>;
 
-/** POST …/prepaid/uses: a unit, or an amount in cents, used at the till (staff). */
+/** POST …/prepaid/uses: a unit, or an amount in cents, used at the till (staff); its entry names it for a cancel. */
 export const spendPrepaid = (shopId: string, json: { code: string; amount: number; idempotencyKey: string }) =>
-  unwrap(api.backoffice.shops[":shopId"].prepaid.uses.$post({ param: { shopId }, json })).then((r) => r.holding);
+  unwrap(api.backoffice.shops[":shopId"].prepaid.uses.$post({ param: { shopId }, json }));
+
+/** POST …/prepaid/uses/:entryId/cancel: a use typed wrong, given back (by its author within minutes, or a manager). */
+export const cancelPrepaidUse = (shopId: string, entryId: number) =>
+  unwrap(
+    api.backoffice.shops[":shopId"].prepaid.uses[":entryId"].cancel.$post({
+      param: { shopId, entryId: String(entryId) },
+    }),
+  ).then((r) => r.holding);
 
 /** GET …/prepaid/for-sale: the products staff may sell. */
 export const useProductsForSale = (shopId: string) =>

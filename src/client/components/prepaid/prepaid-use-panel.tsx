@@ -6,7 +6,7 @@ import { randomKey } from "../../lib/random-key.ts";
 import { Button } from "../ui/button.tsx";
 import { Field } from "../ui/field.tsx";
 import { Notice } from "../ui/notice.tsx";
-import { type CounterHolding, spendPrepaid } from "./prepaid-api.ts";
+import { type CounterHolding, cancelPrepaidUse, spendPrepaid } from "./prepaid-api.ts";
 
 /** « 12,50 » or « 12.5 » euros → cents; null when it is not an amount. */
 function centsOf(text: string): number | null {
@@ -29,19 +29,32 @@ export function PrepaidUsePanel({
   onNext: () => void;
 }) {
   const [holding, setHolding] = useState(initial);
-  const [used, setUsed] = useState<number | null>(null);
+  // The last use typed here, until it is cancelled (then `cancelled`).
+  const [used, setUsed] = useState<{ amount: number; entryId: number; cancelled: boolean } | null>(null);
   const [amountError, setAmountError] = useState<string | null>(null);
+  const form = useRef<HTMLFormElement>(null);
   // One key per intended use: a retried tap is the same use, never a second one.
   const key = useRef(randomKey());
   const use = useMutation({
     mutationFn: (amount: number) => spendPrepaid(shopId, { code: holding.code, amount, idempotencyKey: key.current }),
-    onSuccess: (updated, amount) => {
+    onSuccess: (answer, amount) => {
       key.current = randomKey();
-      setUsed(amount);
-      setHolding(updated);
+      cancel.reset();
+      // The amount is spent: the field is cleared, so a second tap cannot spend it again by mistake.
+      form.current?.reset();
+      setUsed({ amount, entryId: answer.entryId, cancelled: false });
+      setHolding(answer.holding);
     },
     onError: () => {
       key.current = randomKey();
+    },
+  });
+  // A wrong amount given back at once, while the customer is there (a retry is the same cancel).
+  const cancel = useMutation({
+    mutationFn: (entryId: number) => cancelPrepaidUse(shopId, entryId),
+    onSuccess: (updated) => {
+      setUsed((last) => (last ? { ...last, cancelled: true } : last));
+      setHolding(updated);
     },
   });
   const isUnits = holding.kind === "units";
@@ -72,18 +85,28 @@ export function PrepaidUsePanel({
           {holding.isExpired ? `expiré depuis le ${holding.lastDay}` : `jusqu'au ${holding.lastDay} inclus`}
         </dd>
       </dl>
-      {used !== null ? (
-        <Notice tone="success">
-          Débité : {prepaidAmountLabel(holding.kind, used)}. Il reste {holding.balanceLabel}.
+      {used?.cancelled ? (
+        <Notice tone="info">
+          Débit de {prepaidAmountLabel(holding.kind, used.amount)} annulé. Il reste {holding.balanceLabel}.
         </Notice>
+      ) : used ? (
+        <div className="flex flex-col gap-2">
+          <Notice tone="success">
+            Débité : {prepaidAmountLabel(holding.kind, used.amount)}. Il reste {holding.balanceLabel}.
+          </Notice>
+          <Button variant="secondary" isLoading={cancel.isPending} onClick={() => cancel.mutate(used.entryId)}>
+            Annuler ce débit
+          </Button>
+        </div>
       ) : null}
       {use.isError ? <Notice tone="error">{errorText(use.error)}</Notice> : null}
+      {cancel.isError ? <Notice tone="error">{errorText(cancel.error)}</Notice> : null}
       {isUnits ? (
         <Button full isLoading={use.isPending} onClick={() => use.mutate(1)}>
           Débiter 1 unité
         </Button>
       ) : null}
-      <form onSubmit={submitAmount} className="flex flex-col gap-3" noValidate>
+      <form ref={form} onSubmit={submitAmount} className="flex flex-col gap-3" noValidate>
         <Field
           name="amount"
           label={isUnits ? "Autre nombre d'unités" : "Montant à débiter (€)"}

@@ -129,6 +129,7 @@ CREATE OR REPLACE FUNCTION fidele_prepaid_use(
 DECLARE
   v_h record;
   v_status text;
+  v_entry bigint;
 BEGIN
   IF p_amount <= 0 THEN
     RAISE EXCEPTION 'a use is of a positive amount' USING ERRCODE = 'invalid_parameter_value';
@@ -136,8 +137,10 @@ BEGIN
   SELECT * INTO v_h FROM prepaid_holdings WHERE shop_id = p_shop_id AND code = p_code FOR UPDATE;
   IF NOT FOUND THEN RETURN jsonb_build_object('outcome', 'unknown'); END IF;
   -- A twin request with the same key may have committed while we waited for the lock.
-  IF EXISTS (SELECT 1 FROM prepaid_entries WHERE actor_id = p_actor_id AND idempotency_key = p_key) THEN
-    RETURN jsonb_build_object('outcome', 'accepted', 'holdingId', v_h.id, 'balance', v_h.balance, 'replayed', true);
+  SELECT id INTO v_entry FROM prepaid_entries WHERE actor_id = p_actor_id AND idempotency_key = p_key;
+  IF FOUND THEN
+    RETURN jsonb_build_object('outcome', 'accepted', 'holdingId', v_h.id, 'balance', v_h.balance, 'entryId', v_entry,
+      'replayed', true);
   END IF;
   SELECT status INTO v_status FROM shops WHERE id = p_shop_id;
   IF v_status <> 'active' THEN RETURN jsonb_build_object('outcome', 'suspended'); END IF;
@@ -150,9 +153,52 @@ BEGIN
     RETURN jsonb_build_object('outcome', 'insufficient', 'kind', v_h.kind, 'balance', v_h.balance);
   END IF;
   INSERT INTO prepaid_entries (holding_id, shop_id, kind, delta, actor_id, idempotency_key)
-    VALUES (v_h.id, p_shop_id, 'use', -p_amount, p_actor_id, p_key);
+    VALUES (v_h.id, p_shop_id, 'use', -p_amount, p_actor_id, p_key) RETURNING id INTO v_entry;
   RETURN jsonb_build_object('outcome', 'accepted', 'holdingId', v_h.id, 'balance', v_h.balance - p_amount,
-    'replayed', false);
+    'entryId', v_entry, 'replayed', false);
+END
+$$;
+
+-- A use given back (a wrong amount typed at the till) by a `cancel` entry naming it, under the holding's row lock:
+-- once per use (the unique index on reverses_id backs the check). Who: the person who typed the use, within
+-- {{PREPAID_CANCEL_MINUTES}} minutes; the owner or a manager (p_may_any) at any time; never on one's own holding.
+-- A retry by the same person is a replay. Refusals in this order: unknown, already_cancelled, suspended, own,
+-- not_yours, too_late.
+CREATE OR REPLACE FUNCTION fidele_prepaid_cancel(
+  p_shop_id text, p_entry_id bigint, p_actor_id text, p_may_any boolean
+) RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  v_use record;
+  v_h record;
+  v_done record;
+  v_cancel bigint;
+  v_status text;
+BEGIN
+  SELECT * INTO v_use FROM prepaid_entries WHERE id = p_entry_id AND shop_id = p_shop_id AND kind = 'use';
+  IF NOT FOUND THEN RETURN jsonb_build_object('outcome', 'unknown'); END IF;
+  SELECT * INTO v_h FROM prepaid_holdings WHERE id = v_use.holding_id FOR UPDATE;
+  SELECT id, actor_id INTO v_done FROM prepaid_entries WHERE reverses_id = p_entry_id;
+  IF FOUND THEN
+    IF v_done.actor_id = p_actor_id THEN
+      RETURN jsonb_build_object('outcome', 'accepted', 'holdingId', v_h.id, 'balance', v_h.balance,
+        'entryId', v_done.id, 'replayed', true);
+    END IF;
+    RETURN jsonb_build_object('outcome', 'already_cancelled');
+  END IF;
+  SELECT status INTO v_status FROM shops WHERE id = p_shop_id;
+  IF v_status <> 'active' THEN RETURN jsonb_build_object('outcome', 'suspended'); END IF;
+  IF v_h.user_id = p_actor_id THEN RETURN jsonb_build_object('outcome', 'own'); END IF;
+  IF NOT p_may_any THEN
+    IF v_use.actor_id IS DISTINCT FROM p_actor_id THEN RETURN jsonb_build_object('outcome', 'not_yours'); END IF;
+    IF v_use.created_at < now() - make_interval(mins => {{PREPAID_CANCEL_MINUTES}}) THEN
+      RETURN jsonb_build_object('outcome', 'too_late');
+    END IF;
+  END IF;
+  INSERT INTO prepaid_entries (holding_id, shop_id, kind, delta, actor_id, idempotency_key, reverses_id)
+    VALUES (v_h.id, p_shop_id, 'cancel', -v_use.delta, p_actor_id, 'cancel:' || p_entry_id, p_entry_id)
+    RETURNING id INTO v_cancel;
+  RETURN jsonb_build_object('outcome', 'accepted', 'holdingId', v_h.id, 'balance', v_h.balance - v_use.delta,
+    'entryId', v_cancel, 'cancelled', -v_use.delta, 'replayed', false);
 END
 $$;
 

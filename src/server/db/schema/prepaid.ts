@@ -82,13 +82,16 @@ export const prepaidEntries = pgTable(
       .references(() => shops.id),
     kind: text({ enum: PREPAID_ENTRY_KINDS }).notNull(),
     delta: integer().notNull(),
-    /** Staff member (sale, use) or the claimer (import). No FK: history outlives accounts. */
+    /** Staff member (sale, use, cancel) or the claimer (import). No FK: history outlives accounts. */
     actorId: text(),
     idempotencyKey: text(),
+    /** A cancel: the use it gives back (each use is cancelled once at most: the unique index). */
+    reversesId: bigint({ mode: "number" }),
     createdAt: timestampNow(),
   },
   (t) => [
     uniqueIndex().on(t.actorId, t.idempotencyKey),
+    uniqueIndex().on(t.reversesId),
     index().on(t.holdingId),
     index().on(t.shopId, t.createdAt),
     check("prepaid_entries_delta_check", sql`${t.delta} <> 0`),

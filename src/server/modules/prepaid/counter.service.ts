@@ -14,6 +14,7 @@ import type { prepaidSaleSchema, prepaidUseSchema } from "../../../domain/schema
 import type { Db } from "../../db/client.ts";
 import { prepaidHoldings, profiles, shops } from "../../db/schema/index.ts";
 import type { Deps } from "../../lib/context.ts";
+import { recordAudit } from "../../lib/audit.ts";
 import { callJson } from "../../lib/db-call.ts";
 import { type ShopAccess, scopedShop, shopScope } from "../../lib/shop-access.ts";
 import { mailTemplates } from "../mail/templates.ts";
@@ -36,6 +37,9 @@ const REFUSAL_ERROR: Record<PrepaidRefusal, "NOT_FOUND" | "CONFLICT" | "FORBIDDE
   suspended: "CONFLICT",
   unclaimed: "CONFLICT",
   already_claimed: "CONFLICT",
+  already_cancelled: "CONFLICT",
+  not_yours: "FORBIDDEN",
+  too_late: "FORBIDDEN",
 };
 
 function refusalError(answer: Refused, tz: string) {
@@ -141,17 +145,25 @@ export async function sellPrepaid(
   };
 }
 
-const USE_SQL = "select fidele_prepaid_use($1, $2, $3, $4, $5) as r";
-type UseAnswer = { outcome: "accepted"; holdingId: string; balance: number; replayed: boolean } | Refused;
-
-export async function usePrepaid(deps: Deps, access: ShopAccess, input: z.output<typeof prepaidUseSchema>) {
-  const [shop] = await deps.db
+/** The shop the access reaches, with its time zone (the refusals' dates). */
+async function counterShop(db: Db, access: ShopAccess) {
+  const [shop] = await db
     .select({ id: shops.id, tz: shops.timezone })
     .from(shops)
     .where(eq(shops.id, shopScope(access)))
     .limit(1);
   if (!shop) throw new AppError("NOT_FOUND", { userMessage: "Boutique introuvable." });
-  const answer = await callJson<UseAnswer>(deps.database, "fidele_prepaid_use", USE_SQL, [
+  return shop;
+}
+
+const USE_SQL = "select fidele_prepaid_use($1, $2, $3, $4, $5) as r";
+type EntryAnswer =
+  | { outcome: "accepted"; holdingId: string; balance: number; entryId: number; replayed: boolean }
+  | Refused;
+
+export async function usePrepaid(deps: Deps, access: ShopAccess, input: z.output<typeof prepaidUseSchema>) {
+  const shop = await counterShop(deps.db, access);
+  const answer = await callJson<EntryAnswer>(deps.database, "fidele_prepaid_use", USE_SQL, [
     shop.id,
     input.code,
     input.amount,
@@ -161,6 +173,37 @@ export async function usePrepaid(deps: Deps, access: ShopAccess, input: z.output
   if (answer.outcome !== "accepted") throw refusalError(answer, shop.tz);
   return {
     replayed: answer.replayed,
+    /** The use's ledger entry: what « Annuler ce débit » names. */
+    entryId: answer.entryId,
     holding: await staffHolding(deps.db, access, eq(prepaidHoldings.id, answer.holdingId)),
   };
+}
+
+const CANCEL_SQL = "select fidele_prepaid_cancel($1, $2, $3, $4) as r";
+
+/**
+ * A use typed wrong at the till, given back (ADR 0049): by whoever typed it within PREPAID_CANCEL_MINUTES, by the
+ * owner or a manager at any time, never on one's own holding; once. Written to the audit log.
+ */
+export async function cancelPrepaidUse(deps: Deps, access: ShopAccess, entryId: number, ip: string) {
+  const shop = await counterShop(deps.db, access);
+  const mayAny = access.role === "owner" || access.role === "admin";
+  const answer = await callJson<EntryAnswer & { cancelled?: number }>(
+    deps.database,
+    "fidele_prepaid_cancel",
+    CANCEL_SQL,
+    [shop.id, entryId, access.userId, mayAny],
+  );
+  if (answer.outcome !== "accepted") throw refusalError(answer, shop.tz);
+  const holding = await staffHolding(deps.db, access, eq(prepaidHoldings.id, answer.holdingId));
+  if (!answer.replayed)
+    await recordAudit(deps.db, {
+      actorId: access.userId,
+      shopId: shop.id,
+      action: "prepaid.cancel",
+      target: holding.id,
+      details: { use: entryId, given_back: prepaidAmountLabel(holding.kind, answer.cancelled ?? 0) },
+      ip,
+    });
+  return { replayed: answer.replayed, holding };
 }

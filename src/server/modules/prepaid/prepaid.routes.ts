@@ -13,7 +13,7 @@ import { type AppEnv, currentUser } from "../../lib/context.ts";
 import { csvResponse } from "../../lib/list-page.ts";
 import { ownerOnly, type ShopEnv } from "../../lib/shop-access.ts";
 import { validate } from "../../lib/validate.ts";
-import { lookupPrepaid, sellPrepaid, usePrepaid } from "./counter.service.ts";
+import { cancelPrepaidUse, lookupPrepaid, sellPrepaid, usePrepaid } from "./counter.service.ts";
 import { claimCode, listMyPrepaid } from "./holdings.service.ts";
 import { commitImport, listImportInvitations, previewImport } from "./import.service.ts";
 import { getPrepaidLiability, prepaidLiabilityCsv } from "./liability.service.ts";
@@ -28,6 +28,13 @@ const mineQuery = z.object({
     .optional(),
 });
 const productParam = z.object({ productId: z.string().uuid("Produit introuvable.") });
+const entryParam = z.object({
+  entryId: z.coerce
+    .number({ error: "Débit introuvable." })
+    .int("Débit introuvable.")
+    .min(1, "Débit introuvable.")
+    .max(Number.MAX_SAFE_INTEGER, "Débit introuvable."),
+});
 const importSchema = z.object({
   csv: z
     .string({ error: "Choisissez un fichier CSV." })
@@ -108,7 +115,17 @@ export const prepaidManageRoutes = new Hono<ShopEnv>()
     c.json({ holding: await lookupPrepaid(c.get("deps").db, c.get("access"), c.req.valid("query").code) }),
   )
   .post("/prepaid/uses", validate("json", prepaidUseSchema), async (c) => {
-    const { replayed, holding } = await usePrepaid(c.get("deps"), c.get("access"), c.req.valid("json"));
+    const { replayed, entryId, holding } = await usePrepaid(c.get("deps"), c.get("access"), c.req.valid("json"));
+    if (replayed) c.header("Idempotent-Replayed", "true");
+    return c.json({ holding, entryId }, replayed ? 200 : 201);
+  })
+  .post("/prepaid/uses/:entryId/cancel", validate("param", entryParam), async (c) => {
+    const { replayed, holding } = await cancelPrepaidUse(
+      c.get("deps"),
+      c.get("access"),
+      c.req.valid("param").entryId,
+      c.get("clientIp"),
+    );
     if (replayed) c.header("Idempotent-Replayed", "true");
     return c.json({ holding }, replayed ? 200 : 201);
   });
