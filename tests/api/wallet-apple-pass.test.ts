@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeWalletCa, verifyPkpass, type WalletCa } from "../fixtures/wallet-ca.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
-import { signedIn } from "./shops-helpers.ts";
+import { type Client, newKey, shopWithOwner, signedIn } from "./shops-helpers.ts";
 import { cardAtShop, downloadPass, RED_PIXEL_PNG } from "./wallet-helpers.ts";
 
 /**
@@ -82,6 +82,68 @@ describe("the Apple pass of a card", () => {
       ]),
     );
     expect(pass.voided).toBeUndefined();
+  });
+
+  it("holds the holder's bundles and gift cards at this shop: the soonest to end on the front, each with its end on the back", async () => {
+    const { shop, owner, client, cardId } = await cardWithPass();
+    const personal = (await (await client.request("/api/cards/personal-code")).json()) as {
+      personalCode: { code: string };
+    };
+    const sell = async (by: Client, shopId: string, product: Record<string, unknown>) => {
+      const base = `/api/backoffice/shops/${shopId}`;
+      const made = (await (await by.request(`${base}/prepaid/products`, { json: product })).json()) as {
+        product: { id: string };
+      };
+      const sale = await by.request(`${base}/prepaid/sales`, {
+        json: {
+          productId: made.product.id,
+          customerCode: personal.personalCode.code,
+          paymentMethod: "card",
+          idempotencyKey: newKey(),
+        },
+      });
+      expect(sale.status).toBe(201);
+      return ((await sale.json()) as { holding: { code: string } }).holding.code;
+    };
+    const gift = { kind: "euros", title: "Carte cadeau", quantity: 3000, priceCents: 3000, validityMonths: 12 };
+    await sell(owner.client, shop.id, gift);
+    const carnet = await sell(owner.client, shop.id, {
+      kind: "units",
+      title: "Carnet de 10 baguettes",
+      quantity: 10,
+      priceCents: 1000,
+      validityMonths: 6,
+    });
+    // Another shop's gift card is that shop's pass's, not this one's.
+    const other = await shopWithOwner(t);
+    await sell(other.owner.client, other.shop.id, { ...gift, title: "Ailleurs" });
+
+    const plain = (v: string | undefined) => v?.replace(/\s/g, " ");
+    const { pass } = await downloadPass(client, cardId);
+    expect(pass.storeCard.auxiliaryFields.map((f) => [f.label, plain(f.value)])).toEqual([
+      ["Boutique", expect.any(String)],
+      ["Carnet de 10 baguettes", "10 unités"],
+    ]);
+    const back = pass.storeCard.backFields.map((f) => [f.label, plain(f.value)]);
+    expect(back).toEqual(
+      expect.arrayContaining([
+        ["Carnet de 10 baguettes", expect.stringMatching(/^10 unités, valable jusqu'au \d{1,2} \S+ \d{4} inclus$/)],
+        ["Carte cadeau", expect.stringMatching(/^30,00 €, valable jusqu'au \d{1,2} \S+ \d{4} inclus$/)],
+      ]),
+    );
+    expect(back.some(([label]) => label === "Ailleurs")).toBe(false);
+
+    // The bundle used up: it leaves the pass, the gift card comes to the front.
+    const used = await owner.client.request(`/api/backoffice/shops/${shop.id}/prepaid/uses`, {
+      json: { code: carnet, amount: 10, idempotencyKey: newKey() },
+    });
+    expect(used.status).toBe(201);
+    const after = (await downloadPass(client, cardId)).pass;
+    expect(after.storeCard.auxiliaryFields.map((f) => [f.label, plain(f.value)])).toEqual([
+      ["Boutique", expect.any(String)],
+      ["Carte cadeau", "30,00 €"],
+    ]);
+    expect(after.storeCard.backFields.some((f) => f.label === "Carnet de 10 baguettes")).toBe(false);
   });
 
   it("is the holder's only: another person's card is not found, and signed out is 401", async () => {

@@ -36,7 +36,7 @@ export const passJsonOf = (files: PassFiles) =>
     authenticationToken: string;
     voided?: boolean;
     storeCard: Record<
-      "primaryFields" | "secondaryFields" | "backFields",
+      "primaryFields" | "secondaryFields" | "auxiliaryFields" | "backFields",
       { key: string; label?: string; value: string }[]
     >;
     barcodes: { message: string; altText: string }[];

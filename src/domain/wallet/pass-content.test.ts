@@ -38,7 +38,34 @@ describe("passContent: what a card says in a phone's wallet (issue 26)", () => {
     });
     expect(content.barcode).toEqual({ message: "FIDELE-C:ABCDEFGH", altText: "ABCD-EFGH" });
     expect(content.back.map((f) => f.label)).toEqual(["Au comptoir", "Ma carte client", "Adresse"]);
+    expect(content.prepaid).toEqual([]);
     expect(content.voided).toBe(false);
+  });
+
+  it("bundles and gift cards: each on the front's list, and on the back with its last day", () => {
+    const content = passContent({
+      shop,
+      mode: "stamps",
+      stampsGoal: 10,
+      balance: 1,
+      rewards: { reachable: 0, next: null },
+      personalCode: code,
+      prepaid: [
+        { title: "Carnet de 10 bouquets", balance: "7 unités", lastDay: "28 mai 2027" },
+        { title: "Carte cadeau", balance: "17,50 €", lastDay: "28 novembre 2027" },
+      ],
+    });
+    expect(content.prepaid).toEqual([
+      { key: "prepaid-0", label: "Carnet de 10 bouquets", value: "7 unités" },
+      { key: "prepaid-1", label: "Carte cadeau", value: "17,50 €" },
+    ]);
+    expect(content.back.map((f) => [f.label, f.value]).slice(2, 4)).toEqual([
+      ["Carnet de 10 bouquets", "7 unités, valable jusqu'au 28 mai 2027 inclus"],
+      ["Carte cadeau", "17,50 €, valable jusqu'au 28 novembre 2027 inclus"],
+    ]);
+    // Apple wants every key of a pass unique.
+    const keys = [content.balance, content.place, ...content.prepaid, ...content.back].map((f) => f.key);
+    expect(new Set(keys).size).toBe(keys.length);
   });
 
   it("points, no pinned position, a closed shop: no location, a void pass", () => {

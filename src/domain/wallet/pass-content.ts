@@ -26,6 +26,11 @@ type PassSource = {
   rewards: { reachable: number; next: { title: string; missing: number } | null };
   /** The shopper's personal code: what the counter scans (the QR) and types (the display). */
   personalCode: { qr: string; display: string } | null;
+  /**
+   * The holder's bundles and gift cards at this shop with something left and still valid, soonest to end first
+   * (ADR 0049): « 7 unités », « 17,50 € », and their last day in French.
+   */
+  prepaid?: { title: string; balance: string; lastDay: string }[];
 };
 
 type Field = { key: string; label: string; value: string };
@@ -39,6 +44,8 @@ export type PassContent = {
   /** Rewards ready, and the next one to aim for. */
   rewards: Field | null;
   place: Field;
+  /** Bundles and gift cards: what is left of each (the front shows the first, the back every one with its end). */
+  prepaid: Field[];
   /** Where the pass comes up on the lock screen (the shop's pinned position), or null. */
   location: { latitude: number; longitude: number; relevantText: string } | null;
   barcode: { message: string; altText: string } | null;
@@ -67,6 +74,9 @@ export function passContent(source: PassSource): PassContent {
     },
   ];
   if (source.personalCode) back.push({ key: "code", label: "Ma carte client", value: source.personalCode.display });
+  const prepaid = source.prepaid ?? [];
+  for (const [i, p] of prepaid.entries())
+    back.push({ key: `prepaid-end-${i}`, label: p.title, value: `${p.balance}, valable jusqu'au ${p.lastDay} inclus` });
   back.push({ key: "address", label: "Adresse", value: place });
   return {
     shopName: shop.name,
@@ -80,6 +90,7 @@ export function passContent(source: PassSource): PassContent {
     },
     rewards: rewardsLine ? { key: "rewards", label: "Récompenses", value: rewardsLine } : null,
     place: { key: "place", label: "Boutique", value: `${shop.postalCode} ${shop.city}` },
+    prepaid: prepaid.map((p, i) => ({ key: `prepaid-${i}`, label: p.title, value: p.balance })),
     location:
       shop.lat !== null && shop.lng !== null
         ? { latitude: shop.lat, longitude: shop.lng, relevantText: `${shop.name} est tout près : montrez votre carte.` }

@@ -39,7 +39,8 @@ function applePassJson(config: AppleConfig, pass: { cardId: string; authToken: s
     storeCard: {
       primaryFields: [content.balance],
       secondaryFields: content.rewards ? [content.rewards] : [],
-      auxiliaryFields: [content.place],
+      // A store card shows four secondary and auxiliary fields at most: the place and the first bundle or gift card.
+      auxiliaryFields: [content.place, ...content.prepaid.slice(0, 1)],
       backFields: content.back,
     },
     ...(content.barcode

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
 import { formatPersonalCode, PERSONAL_QR_PREFIX } from "../../../domain/loyalty/personal-code.ts";
+import { prepaidAmountLabel, prepaidLastDay } from "../../../domain/loyalty/prepaid.ts";
 import { type PassContent, passContent } from "../../../domain/wallet/pass-content.ts";
 import type { Db } from "../../db/client.ts";
-import { cards, personalCodes, shops, walletPasses } from "../../db/schema/index.ts";
+import { cards, personalCodes, prepaidHoldings, shops, walletPasses } from "../../db/schema/index.ts";
 import { designOf, imageUrl } from "../../lib/shop-dto.ts";
 import { getMyPersonalCode } from "../cards/personal-code.service.ts";
 import { rewardsGlance } from "../rewards/rewards.service.ts";
@@ -62,11 +63,14 @@ export async function readPassViews(
     .innerJoin(shops, eq(shops.id, cards.shopId))
     .leftJoin(personalCodes, eq(personalCodes.userId, cards.userId))
     .where(inArray(cards.id, [...cardIds]));
-  const glance = await rewardsGlance(
-    db,
-    rows.map((r) => ({ id: r.cardId, shopId: r.shopId, balance: r.balance })),
-    now,
-  );
+  const [glance, prepaid] = await Promise.all([
+    rewardsGlance(
+      db,
+      rows.map((r) => ({ id: r.cardId, shopId: r.shopId, balance: r.balance })),
+      now,
+    ),
+    prepaidForPasses(db, rows, now),
+  ]);
   for (const r of rows) {
     const content = passContent({
       shop: {
@@ -84,6 +88,7 @@ export async function readPassViews(
       balance: r.balance,
       rewards: glance.get(r.cardId) ?? { reachable: 0, next: null },
       personalCode: r.code ? { qr: `${PERSONAL_QR_PREFIX}${r.code}`, display: formatPersonalCode(r.code) } : null,
+      prepaid: prepaid.get(`${r.userId}:${r.shopId}`) ?? [],
     });
     const hash = createHash("sha256").update(JSON.stringify(content)).update(r.logoHash).digest("base64url");
     out.set(r.cardId, {
@@ -95,6 +100,48 @@ export async function readPassViews(
       content,
       hash,
     });
+  }
+  return out;
+}
+
+/**
+ * The bundles and gift cards these cards' holders have at these shops with something left and still valid, by
+ * « userId:shopId », soonest to end first (one read for a whole sweep).
+ */
+async function prepaidForPasses(db: Db, rows: { userId: string | null; shopId: string }[], now: Date) {
+  const out = new Map<string, { title: string; balance: string; lastDay: string }[]>();
+  const userIds = [...new Set(rows.flatMap((r) => (r.userId ? [r.userId] : [])))];
+  if (userIds.length === 0) return out;
+  const holdings = await db
+    .select({
+      userId: prepaidHoldings.userId,
+      shopId: prepaidHoldings.shopId,
+      title: prepaidHoldings.title,
+      kind: prepaidHoldings.kind,
+      balance: prepaidHoldings.balance,
+      expiresAt: prepaidHoldings.expiresAt,
+      tz: shops.timezone,
+    })
+    .from(prepaidHoldings)
+    .innerJoin(shops, eq(shops.id, prepaidHoldings.shopId))
+    .where(
+      and(
+        inArray(prepaidHoldings.userId, userIds),
+        inArray(prepaidHoldings.shopId, [...new Set(rows.map((r) => r.shopId))]),
+        gt(prepaidHoldings.balance, 0),
+        gt(prepaidHoldings.expiresAt, now),
+      ),
+    )
+    .orderBy(asc(prepaidHoldings.expiresAt), asc(prepaidHoldings.createdAt));
+  for (const h of holdings) {
+    const key = `${h.userId}:${h.shopId}`;
+    const list = out.get(key) ?? [];
+    list.push({
+      title: h.title,
+      balance: prepaidAmountLabel(h.kind, h.balance),
+      lastDay: prepaidLastDay(h.expiresAt, h.tz),
+    });
+    out.set(key, list);
   }
   return out;
 }
