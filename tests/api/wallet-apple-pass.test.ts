@@ -146,6 +146,45 @@ describe("the Apple pass of a card", () => {
     expect(after.storeCard.backFields.some((f) => f.label === "Carnet de 10 baguettes")).toBe(false);
   });
 
+  it("a WebP logo reaches the pass through the PNG the owner's browser drew; a new logo without one drops it; a fake PNG is refused", async () => {
+    const { shop, owner, client, cardId } = await cardWithPass();
+    const page = (logo: string | null, walletLogo?: string | null) =>
+      owner.client.request(`/api/backoffice/shops/${shop.id}/page`, {
+        method: "PUT",
+        json: {
+          name: "Boulangerie Pass",
+          category: "boulangerie",
+          address: "1 place du Test",
+          city: "Lyon",
+          postalCode: "69002",
+          phone: "04 78 11 22 33",
+          logo,
+          cover: null,
+          links: {},
+          ...(walletLogo === undefined ? {} : { walletLogo }),
+        },
+      });
+    // A WebP logo (Wallet takes PNG only) and its PNG.
+    const webp = "data:image/webp;base64,UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==";
+    const png = `data:image/png;base64,${RED_PIXEL_PNG}`;
+    expect((await page(webp, png)).status).toBe(200);
+    const { files } = await downloadPass(client, cardId);
+    expect(Buffer.from(files["logo.png"]!).toString("base64")).toBe(RED_PIXEL_PNG);
+    // Saved again with the same logo and no PNG: the PNG stays.
+    expect((await page(webp)).status).toBe(200);
+    expect(Object.keys((await downloadPass(client, cardId)).files)).toContain("logo.png");
+    // Another logo with no PNG: the old PNG would be a stale logo, so it goes (the pass shows the name).
+    const other = "data:image/webp;base64,UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAB==";
+    expect((await page(other)).status).toBe(200);
+    expect(Object.keys((await downloadPass(client, cardId)).files)).not.toContain("logo.png");
+    // Bytes that are not a PNG under a PNG label.
+    const fake = await page(webp, "data:image/png;base64,UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==");
+    expect(fake.status).toBe(400);
+    expect(((await fake.json()) as { fields: Record<string, string> }).fields.walletLogo).toBe(
+      "Logo du portefeuille : image PNG attendue.",
+    );
+  });
+
   it("is the holder's only: another person's card is not found, and signed out is 401", async () => {
     const { cardId } = await cardWithPass();
     const other = await signedIn(t);

@@ -396,6 +396,9 @@ describe("shop owner: sign-up and back-office", () => {
     expect(saved?.links.website).toBe("https://cafe-marc.fr");
     expect(saved?.logo).toMatch(/^data:image\/(webp|jpeg);base64,/);
     expect(Buffer.from(saved!.logo!.split(",")[1]!, "base64").length).toBeLessThanOrEqual(200 * 1024);
+    // And its PNG for Apple Wallet (PNG only), 150 px square (the IHDR's width and height).
+    const png = Buffer.from(saved!.walletLogo!.split(",")[1]!, "base64");
+    expect([png.subarray(1, 4).toString(), png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual(["PNG", 150, 150]);
     const logo = await context.request.get(`${stack.baseUrl}/api/shops/${shop.slug}/logo`);
     expect(logo.status()).toBe(200);
     // The card preview shows the new logo.

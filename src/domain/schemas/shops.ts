@@ -31,6 +31,9 @@ export type StampIcon = (typeof STAMP_ICONS)[number];
 
 /** Images are stored as data URLs in the database (see docs/decisions/0010): small, typed, counted in bytes. */
 export const LOGO_MAX_BYTES = 200 * 1024;
+/** The logo for Apple Wallet (PNG only): a square of this many pixels (a 50-point-high logo at @3x), this heavy at most. */
+export const WALLET_LOGO_PIXELS = 150;
+export const WALLET_LOGO_MAX_BYTES = 96 * 1024;
 export const COVER_MAX_BYTES = 800 * 1024;
 
 export const text = (label: string, min: number, max: number) =>
@@ -109,6 +112,13 @@ export const imageDataUrlSchema = (maxBytes: number, label: string) =>
     .refine((v) => dataUrlBytes(v) <= maxBytes, `${label} : l'image doit peser au plus ${Math.round(maxBytes / 1024)} Ko.`)
     .nullable();
 
+/** A PNG data URL whose bytes really start as a PNG does (Wallet refuses anything else). */
+const walletLogoSchema = z
+  .string()
+  .regex(/^data:image\/png;base64,iVBORw0KGgo[A-Za-z0-9+/]*={0,2}$/, "Logo du portefeuille : image PNG attendue.")
+  .refine((v) => dataUrlBytes(v) <= WALLET_LOGO_MAX_BYTES, "Logo du portefeuille : image trop lourde.")
+  .nullable();
+
 const httpsUrl = (label: string) =>
   z
     .string()
@@ -138,6 +148,8 @@ export const shopPageSchema = z
     phone: phoneSchema,
     ...positionFields,
     logo: imageDataUrlSchema(LOGO_MAX_BYTES, "Logo"),
+    /** Sent when the logo is chosen (its PNG for Apple Wallet); absent, the one kept goes on with an unchanged logo. */
+    walletLogo: walletLogoSchema.optional(),
     cover: imageDataUrlSchema(COVER_MAX_BYTES, "Photo de couverture"),
     links: shopLinksSchema,
   })

@@ -1,4 +1,5 @@
 import { eq, type SQL, sql } from "drizzle-orm";
+import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
@@ -114,7 +115,7 @@ export async function refuseCappedInsert(db: Db, access: ShopAccess, capMessage:
 }
 
 /** Updates the shop the access reaches (its `updatedAt` too) and returns its scan uid, else "not found". */
-export async function updateScopedShop(db: Db, access: ShopAccess, values: Partial<typeof shops.$inferInsert>) {
+export async function updateScopedShop(db: Db, access: ShopAccess, values: PgUpdateSetSource<typeof shops>) {
   const [row] = await db
     .update(shops)
     .set({ ...values, updatedAt: sql`now()` })

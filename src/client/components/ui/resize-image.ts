@@ -62,3 +62,23 @@ export async function resizeImage(
   }
   throw new Error("too large");
 }
+
+/**
+ * The logo as a small square PNG for Apple Wallet, which takes PNG only (ADR 0045): drawn from the logo's data URL
+ * (already made square), transparency kept.
+ */
+export async function walletLogoPng(logo: string, pixels: number): Promise<string> {
+  const image = new Image();
+  await new Promise<void>((resolve, reject) => {
+    image.onload = () => resolve();
+    image.onerror = () => reject(new Error("unreadable image"));
+    image.src = logo;
+  });
+  const canvas = document.createElement("canvas");
+  canvas.width = pixels;
+  canvas.height = pixels;
+  const ctx = canvas.getContext("2d");
+  if (!ctx) throw new Error("no canvas");
+  ctx.drawImage(image, 0, 0, pixels, pixels);
+  return canvas.toDataURL("image/png");
+}

@@ -61,6 +61,11 @@ export const shops = pgTable(
     description: text(),
     /** Data URLs (image/png|jpeg|webp;base64), size-checked by the schemas. */
     logo: text(),
+    /**
+     * The logo as a small PNG for Apple Wallet, which takes PNG only (the logo itself is usually WebP): drawn by the
+     * owner's browser from the logo when it is chosen; null when the logo changed without one (ADR 0045).
+     */
+    walletLogo: text(),
     cover: text(),
     links: jsonb()
       .$type<ShopLinks>()

@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { shopHoursSchema, shopLegalSchema, shopPageSchema } from "../../../domain/schemas/shops.ts";
 import type { Db } from "../../db/client.ts";
-import { organization, type ShopLegal } from "../../db/schema/index.ts";
+import { organization, type ShopLegal, shops } from "../../db/schema/index.ts";
 import { forgetScanProfile } from "../cards/scan.service.ts";
 import { designOf, imageUrl } from "../../lib/shop-dto.ts";
 import { type ShopAccess, scopedShop, updateScopedShop } from "../../lib/shop-access.ts";
@@ -74,6 +74,11 @@ export async function updateShopPageContent(db: Db, access: ShopAccess, input: z
       description: input.description,
       ...shopPlaceFields(input),
       logo: input.logo,
+      // The wallet's PNG follows the logo: the one sent, else the one kept while the logo is the same, else none.
+      walletLogo:
+        input.walletLogo !== undefined && input.logo !== null
+          ? input.walletLogo
+          : sql`case when ${shops.logo} is not distinct from ${input.logo} then ${shops.walletLogo} end`,
       cover: input.cover,
       links: input.links,
     });

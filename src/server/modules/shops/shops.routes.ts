@@ -60,9 +60,9 @@ const id = (label: string) =>
 const invitationParam = z.object({ invitationId: id("Invitation") });
 const memberParam = z.object({ memberId: id("Membre") });
 
-/** Logo and cover travel as data URLs: room for both at their limits. */
+/** Logo, its wallet PNG and cover travel as data URLs: room for the three at their limits (1,096 KB, base64). */
 const pageBodyLimit = routeBodyLimit(
-  1_500_000,
+  1_600_000,
   "Les images sont trop lourdes : 200 Ko pour le logo, 800 Ko pour la couverture.",
 );
 const deleteShopSchema = z.object({

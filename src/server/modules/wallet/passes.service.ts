@@ -54,7 +54,7 @@ export async function readPassViews(
       mode: shops.cardMode,
       stampsGoal: shops.stampsGoal,
       deletedAt: shops.deletedAt,
-      logoHash: sql<string>`md5(coalesce(${shops.logo}, ''))`,
+      logoHash: sql<string>`md5(coalesce(${shops.logo}, '') || coalesce(${shops.walletLogo}, ''))`,
       hasLogo: sql<boolean>`${shops.logo} is not null`,
       shopUpdatedAt: shops.updatedAt,
       code: personalCodes.code,
@@ -146,11 +146,21 @@ async function prepaidForPasses(db: Db, rows: { userId: string | null; shopId: s
   return out;
 }
 
-/** The shop's logo as PNG bytes, when it has one in PNG (Wallet takes PNG only: another format shows the name). */
+/**
+ * The shop's logo as PNG bytes (Wallet takes PNG only): the PNG the owner's browser drew for the wallet, else the
+ * logo itself when it is a PNG; none, and the pass shows the shop's name.
+ */
 export async function shopLogoPng(db: Db, shopId: string): Promise<Buffer | null> {
-  const [row] = await db.select({ logo: shops.logo }).from(shops).where(eq(shops.id, shopId)).limit(1);
-  const match = row?.logo ? /^data:image\/png;base64,(.*)$/.exec(row.logo) : null;
-  return match?.[1] ? Buffer.from(match[1], "base64") : null;
+  const [row] = await db
+    .select({ walletLogo: shops.walletLogo, logo: shops.logo })
+    .from(shops)
+    .where(eq(shops.id, shopId))
+    .limit(1);
+  for (const url of [row?.walletLogo, row?.logo]) {
+    const match = url ? /^data:image\/png;base64,(.*)$/.exec(url) : null;
+    if (match?.[1]) return Buffer.from(match[1], "base64");
+  }
+  return null;
 }
 
 export type PassRow = typeof walletPasses.$inferSelect;

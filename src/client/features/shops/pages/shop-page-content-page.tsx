@@ -1,6 +1,11 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import { COVER_MAX_BYTES, LOGO_MAX_BYTES, shopPageSchema } from "../../../../domain/schemas/shops.ts";
+import {
+  COVER_MAX_BYTES,
+  LOGO_MAX_BYTES,
+  shopPageSchema,
+  WALLET_LOGO_PIXELS,
+} from "../../../../domain/schemas/shops.ts";
 import { Field } from "../../../components/ui/field.tsx";
 import { Notice } from "../../../components/ui/notice.tsx";
 import { TextareaField } from "../../../components/ui/textarea-field.tsx";
@@ -10,6 +15,7 @@ import { useSavePageContent } from "../api/save-page-content.ts";
 import { BackOfficeFrame } from "../../../components/back-office/back-office-frame.tsx";
 import { Section } from "../../../components/ui/section.tsx";
 import { ImageInput } from "../../../components/ui/image-input.tsx";
+import { walletLogoPng } from "../../../components/ui/resize-image.ts";
 import { readCoordinate } from "../components/coordinates.ts";
 import { CategoryField } from "../components/category-field.tsx";
 import { PositionPicker } from "../components/position-picker.tsx";
@@ -33,7 +39,10 @@ function PageContentForm({ shopId, page }: { shopId: string; page: PageContent }
     shopPageSchema,
     async (values) => {
       setSaved(false);
-      await save(values);
+      // A new logo brings its PNG for Apple Wallet (PNG only); an unchanged one keeps the PNG kept.
+      const walletLogo =
+        logo === page.logo ? undefined : logo ? await walletLogoPng(logo, WALLET_LOGO_PIXELS).catch(() => null) : null;
+      await save({ ...values, walletLogo });
       setSaved(true);
     },
     (data) => {
