@@ -33,7 +33,7 @@ export type StampIcon = (typeof STAMP_ICONS)[number];
 export const LOGO_MAX_BYTES = 200 * 1024;
 /** The logo for Apple Wallet (PNG only): a square of this many pixels (a 50-point-high logo at @3x), this heavy at most. */
 export const WALLET_LOGO_PIXELS = 150;
-export const WALLET_LOGO_MAX_BYTES = 96 * 1024;
+const WALLET_LOGO_MAX_BYTES = 96 * 1024;
 export const COVER_MAX_BYTES = 800 * 1024;
 
 export const text = (label: string, min: number, max: number) =>
