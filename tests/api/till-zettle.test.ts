@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Database, openDatabase } from "../../src/server/db/client.ts";
 import { auditLog, cards, ledgerEntries, tillConnections } from "../../src/server/db/schema/index.ts";
+import { pollZettlePurchases } from "../../src/server/modules/till/zettle-poll.service.ts";
 import { startZettle, type ZettleServer } from "../fixtures/zettle-server.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { eventually } from "../setup/eventually.ts";
@@ -156,6 +157,36 @@ describe("the Zettle connector", () => {
       .where(eq(ledgerEntries.shopId, shop.id));
     expect(ledger.map((e) => e.delta).sort((a, b) => a - b)).toEqual([-18, -6, 24]);
     expect(ledger.find((e) => e.delta === -6)?.reason).toMatch(/^Remboursement en caisse \(ticket n° \d+\)$/);
+  });
+
+  it("a sale Zettle never pushed is found by the hourly pass and credited once; nothing before the connection, nothing twice", async () => {
+    const { z, shop, owner, base } = await connected();
+    const shopper = await customer();
+    const now = Date.now();
+    await t.deps.db
+      .update(tillConnections)
+      .set({ createdAt: new Date(now - 3 * 3600_000) })
+      .where(eq(tillConnections.shopId, shop.id));
+    const before = z.sell(1000, shopper.code, "EUR", new Date(now - 4 * 3600_000));
+    const missed = z.sell(2450, shopper.code, "EUR", new Date(now - 30 * 60_000));
+    const pushed = z.sell(1200, shopper.code, "EUR", new Date(now - 20 * 60_000));
+    const recent = z.sell(500, shopper.code, "EUR", new Date(now - 60_000));
+    await z.push(pushed);
+    expect((await saleRow(base, owner, pushed)).outcome).toBe("credited");
+
+    // The pass finds the one sale the shop has no outcome for: not the pushed one, not one from before the
+    // connection, not one of the last minutes (the Pusher API's).
+    expect(await pollZettlePurchases(t.deps)).toEqual({ shops: expect.any(Number), queued: 1 });
+    expect(await saleRow(base, owner, missed)).toMatchObject({ outcome: "credited", points: 24 });
+    expect(await balanceOf(shop.id, shopper.user.id)).toEqual({ balance: 36, lifetime: 36 });
+    expect(z.requests.some((r) => r.startsWith("GET /purchases/v2?"))).toBe(true);
+    // Again: nothing left to find.
+    expect((await pollZettlePurchases(t.deps)).queued).toBe(0);
+    const { sales } = await (await owner.client.request(`${base}/till-connection`)).json();
+    const ids = sales.map((s: { purchaseId: string }) => s.purchaseId);
+    expect(ids).not.toContain(before);
+    expect(ids).not.toContain(recent);
+    expect(await balanceOf(shop.id, shopper.user.id)).toEqual({ balance: 36, lifetime: 36 });
   });
 
   it("a refund never takes more than the card holds: points already spent stay spent", async () => {

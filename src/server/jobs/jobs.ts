@@ -18,6 +18,7 @@ import { retentionFold } from "./retention-fold.ts";
 import { reviewsRequest } from "./reviews-request.ts";
 import { scanClaimsCleanup } from "./scan-claims-cleanup.ts";
 import { tillPurchase } from "./till-purchase.ts";
+import { tillZettlePoll } from "./till-zettle-poll.ts";
 import { walletApple, walletGoogle, walletSweep } from "./wallet-updates.ts";
 import { webhooksDeliver, webhooksSweep } from "./webhooks-deliver.ts";
 
@@ -49,6 +50,7 @@ const JOBS: { [N in JobName]: JobDefinition<N, JobPayloads[N]> } = {
   "webhooks.deliver": webhooksDeliver,
   "webhooks.sweep": webhooksSweep,
   "till.purchase": tillPurchase,
+  "till.zettle-poll": tillZettlePoll,
 };
 
 /** Where a job goes after its last retry failed: kept 30 days for a person to look at and redrive. */

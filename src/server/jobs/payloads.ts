@@ -32,6 +32,7 @@ export type JobPayloads = {
   "webhooks.sweep": Record<string, never>;
   /** A purchase a till pushed (issue 29 item 5): read from the vendor, credited or taken back once. */
   "till.purchase": { shopId: string; purchaseUuid: string };
+  "till.zettle-poll": Record<string, never>;
 };
 
 export type JobName = keyof JobPayloads;

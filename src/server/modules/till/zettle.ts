@@ -196,6 +196,43 @@ export async function zettlePurchase(
   return answer.data;
 }
 
+const purchaseListSchema = z.object({
+  purchases: z.array(z.object({ purchaseUUID1: z.string().min(1) }).loose()),
+  lastPurchaseHash: z.string().nullish(),
+});
+
+/** Pages of the purchase list read at most per call (1,000 purchases each: a busy till's day fits in a few). */
+const LIST_PAGES_MAX = 10;
+const LIST_PAGE_SIZE = 1000;
+
+/** UTC to the minute, as the Purchase API's startDate and endDate take it (« 2026-11-27T22:00 »). */
+const zettleMinute = (at: Date) => at.toISOString().slice(0, 16);
+
+/**
+ * The UUIDs of the purchases (sales and refunds) made from `start` (inclusive) to `end` (exclusive), oldest first:
+ * `GET /purchases/v2`, page after page by `lastPurchaseHash`.
+ */
+export async function zettlePurchaseIds(config: ZettleConfig, key: ZettleKey, start: Date, end: Date) {
+  const ids: string[] = [];
+  let hash: string | null | undefined;
+  for (let page = 0; page < LIST_PAGES_MAX; page++) {
+    const query = new URLSearchParams({
+      startDate: zettleMinute(start),
+      endDate: zettleMinute(end),
+      limit: String(LIST_PAGE_SIZE),
+      descending: "false",
+      ...(hash ? { lastPurchaseHash: hash } : {}),
+    });
+    const response = await call(config, key, `${config.purchaseUrl}/purchases/v2?${query}`, "GET");
+    const answer = response.status === 200 ? purchaseListSchema.safeParse(parseJson(response.body)) : null;
+    if (!answer?.success) throw new ZettleUnavailable("purchases", response);
+    ids.push(...answer.data.purchases.map((p) => p.purchaseUUID1));
+    hash = answer.data.lastPurchaseHash;
+    if (answer.data.purchases.length < LIST_PAGE_SIZE || !hash) break;
+  }
+  return ids;
+}
+
 /** The signature of an event pushed by the Pusher API: over "<timestamp>.<payload>" as they came. */
 export function zettleSignatureOk(signingKey: string, timestamp: string, payload: string, header: string): boolean {
   const expected = createHmac("sha256", signingKey).update(`${timestamp}.${payload}`).digest("hex");
