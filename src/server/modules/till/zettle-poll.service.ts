@@ -11,9 +11,9 @@ import { ZettleKeyRefused, zettleConfig, zettlePurchaseIds } from "./zettle.ts";
  */
 
 /** How far back a pass looks: a day, and an hour more so that two passes overlap. */
-export const ZETTLE_POLL_LOOKBACK_MS = 25 * 3600_000;
+const ZETTLE_POLL_LOOKBACK_MS = 25 * 3600_000;
 /** The last minutes are left to the Pusher API, which delivers them within seconds. */
-export const ZETTLE_POLL_GRACE_MS = 5 * 60_000;
+const ZETTLE_POLL_GRACE_MS = 5 * 60_000;
 
 export async function pollZettlePurchases(deps: Deps, now = new Date()) {
   const connections = await deps.db
