@@ -19,7 +19,13 @@ afterAll(async () => {
   await t.close();
 });
 
-type Holding = { id: string; code: string; balance: number; balanceLabel: string };
+type Holding = {
+  id: string;
+  code: string;
+  balance: number;
+  balanceLabel: string;
+  history: { label: string; amountLabel: string; at: string }[];
+};
 type Answer = { holding: Holding; entryId: number; message?: string };
 
 const plain = (s: string) => s.replace(/\s/g, " ");
@@ -79,7 +85,7 @@ const cancel = async (client: Client, base: string, entryId: number | string) =>
 
 describe("a prepaid use given back", () => {
   it("staff give back the amount they typed: the balance returns, the ledger says so, the log names them; a retry is the same cancel", async () => {
-    const { shop, base, staff, owner, giftId, sell } = await counter();
+    const { shop, base, staff, owner, shopper, giftId, sell } = await counter();
     const gift = await sell(giftId);
     const typed = await use(staff.client, base, gift.code, 2500);
     expect(plain(typed.holding.balanceLabel)).toBe("5,00 €");
@@ -89,6 +95,16 @@ describe("a prepaid use given back", () => {
     expect(done.status).toBe(201);
     expect(done.body.holding.balance).toBe(3000);
     expect(plain(done.body.holding.balanceLabel)).toBe("30,00 €");
+    // The counter and the holder read the same history, the latest first.
+    const history = (h: Holding) => h.history.map((m) => [m.label, plain(m.amountLabel)]);
+    const expected = [
+      ["Débit annulé", "+25,00 €"],
+      ["Utilisé au comptoir", "−25,00 €"],
+      ["Achat", "+30,00 €"],
+    ];
+    expect(history(done.body.holding)).toEqual(expected);
+    const mine = (await (await shopper.client.request("/api/prepaid/mine")).json()) as { holdings: Holding[] };
+    expect(history(mine.holdings.find((h) => h.id === gift.id)!)).toEqual(expected);
     const entries = await t.deps.db.select().from(prepaidEntries).where(eq(prepaidEntries.holdingId, gift.id));
     expect(entries.map((e) => [e.kind, e.delta, e.reversesId])).toEqual([
       ["sale", 3000, null],

@@ -108,8 +108,21 @@ describe("prepaid bundles and gift cards", () => {
     await eventually(() => panel.getByText("Débit de 3 unités annulé. Il reste 9 unités.").isVisible()).toBe(true);
     expect(plain(await panel.getByTestId("counter-prepaid-balance").textContent())).toBe("9 unités");
     expect(await panel.getByRole("button", { name: "Annuler ce débit" }).count()).toBe(0);
+    // The desk's history says what happened, the latest first.
+    const history = panel.getByTestId("counter-prepaid-history");
+    await history.getByText("Historique").click();
+    expect((await history.locator("li").allTextContents()).map(plain)).toEqual([
+      expect.stringMatching(/^Débit annulé.+ à .+\+3 unités$/),
+      expect.stringMatching(/^Utilisé au comptoir.+ à .+−3 unités$/),
+      expect.stringMatching(/^Utilisé au comptoir.+ à .+−1 unité$/),
+      expect.stringMatching(/^Achat.+ à .+\+10 unités$/),
+    ]);
     await expectAccessible(staffPage);
     await snap(staffPage, "prepaid-counter-cancel");
+    // The shopper's page reads the same.
+    await mine.getByTestId("prepaid-history").getByText("Historique").click();
+    await eventually(() => mine.getByTestId("prepaid-history").getByText("Débit annulé").isVisible()).toBe(true);
+    await snap(phone, "prepaid-shopper-history");
 
     // The shopper's open page follows by itself.
     await eventually(() => mine.getByTestId("prepaid-balance").textContent()).toMatch(/^9 unités/);

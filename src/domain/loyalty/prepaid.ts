@@ -65,6 +65,21 @@ export function prepaidAmountLabel(kind: PrepaidKind, amount: number): string {
     : `${formatNumber(amount)} ${pluralWord(amount, "unité", "unités")}`;
 }
 
+type PrepaidEntryKind = (typeof PREPAID_ENTRY_KINDS)[number];
+
+/** A ledger entry in words, as the holder and the counter read a holding's history. */
+export const PREPAID_ENTRY_LABELS_FR: Record<PrepaidEntryKind, string> = {
+  sale: "Achat",
+  use: "Utilisé au comptoir",
+  import: "Solde repris de l'ancienne carte",
+  cancel: "Débit annulé",
+};
+
+/** A movement with its sign: « +10 unités », « −12,50 € » (a true minus sign). */
+export function prepaidDeltaLabel(kind: PrepaidKind, delta: number): string {
+  return `${delta < 0 ? "−" : "+"}${prepaidAmountLabel(kind, Math.abs(delta))}`;
+}
+
 /**
  * The last day a holding can be used, in French (« 26 novembre 2027 »). `expiresAt` is the first instant it cannot:
  * midnight in the shop's time zone after that day (fidele_prepaid_sell), so the card reads « valable jusqu'au … inclus ».

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Button } from "../ui/button.tsx";
 import { QrImage } from "../qr/qr-image.tsx";
+import { HoldingHistory } from "./holding-history.tsx";
 import { type MyHolding, useMyPrepaid } from "./prepaid-api.ts";
 
 /** One bundle or gift card: what is left, until when, and its code for the till (shown on demand). */
@@ -19,6 +20,9 @@ function Holding({ holding }: { holding: MyHolding }) {
       >
         {holding.isExpired ? `Expiré depuis le ${holding.lastDay}` : `Valable jusqu'au ${holding.lastDay} inclus`}
       </p>
+      <div className="mt-2">
+        <HoldingHistory history={holding.history} testId="prepaid-history" />
+      </div>
       {holding.isExpired ? null : showCode ? (
         <div className="mt-3 flex flex-col items-center gap-2">
           <div className="size-48">

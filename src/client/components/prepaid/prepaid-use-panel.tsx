@@ -6,6 +6,7 @@ import { randomKey } from "../../lib/random-key.ts";
 import { Button } from "../ui/button.tsx";
 import { Field } from "../ui/field.tsx";
 import { Notice } from "../ui/notice.tsx";
+import { HoldingHistory } from "./holding-history.tsx";
 import { type CounterHolding, cancelPrepaidUse, spendPrepaid } from "./prepaid-api.ts";
 
 /** « 12,50 » or « 12.5 » euros → cents; null when it is not an amount. */
@@ -85,6 +86,7 @@ export function PrepaidUsePanel({
           {holding.isExpired ? `expiré depuis le ${holding.lastDay}` : `jusqu'au ${holding.lastDay} inclus`}
         </dd>
       </dl>
+      <HoldingHistory history={holding.history} testId="counter-prepaid-history" />
       {used?.cancelled ? (
         <Notice tone="info">
           Débit de {prepaidAmountLabel(holding.kind, used.amount)} annulé. Il reste {holding.balanceLabel}.

@@ -19,7 +19,7 @@ import { callJson } from "../../lib/db-call.ts";
 import { type ShopAccess, scopedShop, shopScope } from "../../lib/shop-access.ts";
 import { mailTemplates } from "../mail/templates.ts";
 import { throttledPersonalCodeLookup } from "../cards/counter.service.ts";
-import { holdingColumns } from "./holdings.service.ts";
+import { holdingColumns, holdingHistories } from "./holdings.service.ts";
 
 /**
  * The counter's side of prepaid (ADR 0049): a sale recorded at the till, a holding looked up by the code its holder
@@ -68,6 +68,7 @@ async function staffHolding(db: Db, access: ShopAccess, where: ReturnType<typeof
     .where(and(where, eq(prepaidHoldings.shopId, shopScope(access))))
     .limit(1);
   if (!row) throw new AppError("NOT_FOUND", { userMessage: prepaidRefusalFr("unknown") });
+  const history = (await holdingHistories(db, [row])).get(row.id) ?? [];
   return {
     id: row.id,
     kind: row.kind,
@@ -80,6 +81,7 @@ async function staffHolding(db: Db, access: ShopAccess, where: ReturnType<typeof
     isExpired: row.expiresAt.getTime() <= Date.now(),
     holder: row.userId ? row.firstName?.trim() || "Client" : null,
     waitingFor: row.userId ? null : row.recipientEmail,
+    history,
   };
 }
 

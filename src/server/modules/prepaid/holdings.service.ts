@@ -1,14 +1,17 @@
-import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
 import {
+  PREPAID_ENTRY_LABELS_FR,
   PREPAID_QR_PREFIX,
+  type PrepaidKind,
   type PrepaidRefusal,
   prepaidAmountLabel,
+  prepaidDeltaLabel,
   prepaidLastDay,
   prepaidRefusalFr,
 } from "../../../domain/loyalty/prepaid.ts";
 import type { Database, Db } from "../../db/client.ts";
-import { prepaidHoldings, shops } from "../../db/schema/index.ts";
+import { prepaidEntries, prepaidHoldings, shops } from "../../db/schema/index.ts";
 import { callJson } from "../../lib/db-call.ts";
 import { consumeThrottle } from "../../lib/throttle.ts";
 
@@ -24,6 +27,43 @@ export const holdingColumns = {
   expiresAt: prepaidHoldings.expiresAt,
   tz: shops.timezone,
 };
+
+/** A holding's history shows this many movements, the latest first. */
+const HISTORY_SIZE = 5;
+
+/**
+ * The last movements of these holdings, by holding, in words (« Utilisé au comptoir », « −3 unités ») with their
+ * instant: what the holder and the counter read when a balance surprises them.
+ */
+export async function holdingHistories(db: Db, holdings: { id: string; kind: PrepaidKind }[]) {
+  const out = new Map<string, { kind: string; label: string; amountLabel: string; at: string }[]>();
+  if (holdings.length === 0) return out;
+  const kinds = new Map(holdings.map((h) => [h.id, h.kind]));
+  const rows = await db
+    .select({
+      holdingId: prepaidEntries.holdingId,
+      kind: prepaidEntries.kind,
+      delta: prepaidEntries.delta,
+      at: prepaidEntries.createdAt,
+    })
+    .from(prepaidEntries)
+    .where(inArray(prepaidEntries.holdingId, [...kinds.keys()]))
+    .orderBy(desc(prepaidEntries.id))
+    // One holding (the counter): its last few; several (the holder's list): all of theirs, a few each.
+    .limit(holdings.length === 1 ? HISTORY_SIZE : 10_000);
+  for (const r of rows) {
+    const list = out.get(r.holdingId) ?? [];
+    if (list.length >= HISTORY_SIZE) continue;
+    list.push({
+      kind: r.kind,
+      label: PREPAID_ENTRY_LABELS_FR[r.kind],
+      amountLabel: prepaidDeltaLabel(kinds.get(r.holdingId) ?? "units", r.delta),
+      at: r.at.toISOString(),
+    });
+    out.set(r.holdingId, list);
+  }
+  return out;
+}
 
 export async function listMyPrepaid(db: Db, userId: string, shopSlug?: string) {
   const rows = await db
@@ -43,6 +83,7 @@ export async function listMyPrepaid(db: Db, userId: string, shopSlug?: string) {
     )
     .orderBy(desc(prepaidHoldings.expiresAt), desc(prepaidHoldings.id));
   const now = Date.now();
+  const histories = await holdingHistories(db, rows);
   return rows.map((r) => ({
     id: r.id,
     kind: r.kind,
@@ -55,6 +96,7 @@ export async function listMyPrepaid(db: Db, userId: string, shopSlug?: string) {
     lastDay: prepaidLastDay(r.expiresAt, r.tz),
     isExpired: r.expiresAt.getTime() <= now,
     shop: { slug: r.shopSlug, name: r.shopName },
+    history: histories.get(r.id) ?? [],
   }));
 }
 
