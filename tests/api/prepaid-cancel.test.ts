@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addStaff } from "../../src/server/db/factories.ts";
-import { auditLog, prepaidEntries } from "../../src/server/db/schema/index.ts";
+import { auditLog, prepaidEntries, prepaidHoldings } from "../../src/server/db/schema/index.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { findPrepaidMismatches } from "../setup/ledger.ts";
 import { type Client, newKey, shopWithOwner, signedIn } from "./shops-helpers.ts";
@@ -79,7 +79,7 @@ const use = async (client: Client, base: string, code: string, amount: number) =
   return (await res.json()) as Answer;
 };
 const cancel = async (client: Client, base: string, entryId: number | string) => {
-  const res = await client.request(`${base}/prepaid/uses/${entryId}/cancel`, { method: "POST" });
+  const res = await client.request(`${base}/prepaid/entries/${entryId}/cancel`, { method: "POST" });
   return { status: res.status, replayed: res.headers.get("Idempotent-Replayed"), body: (await res.json()) as Answer };
 };
 
@@ -116,14 +116,15 @@ describe("a prepaid use given back", () => {
       .from(auditLog)
       .where(and(eq(auditLog.shopId, shop.id), eq(auditLog.action, "prepaid.cancel")));
     expect(line).toMatchObject({ actorId: staff.user.id, target: gift.id });
-    expect(plain(String((line!.details as { given_back: string }).given_back))).toBe("25,00 €");
+    expect(line!.details).toMatchObject({ entry: typed.entryId, what: "use" });
+    expect(plain(String((line!.details as { amount: string }).amount))).toBe("+25,00 €");
 
     // A retried tap is the same cancel; anyone else is told it is done.
     const again = await cancel(staff.client, base, typed.entryId);
     expect([again.status, again.replayed, again.body.holding.balance]).toEqual([200, "true", 3000]);
     const byOwner = await cancel(owner.client, base, typed.entryId);
     expect(byOwner.status).toBe(409);
-    expect(byOwner.body.message).toBe("Ce débit a déjà été annulé.");
+    expect(byOwner.body.message).toBe("Cette opération a déjà été annulée.");
     expect(await findPrepaidMismatches(t.deps.db, shop.id)).toEqual([]);
   });
 
@@ -134,7 +135,7 @@ describe("a prepaid use given back", () => {
     const byColleague = await cancel(colleague.client, base, first.entryId);
     expect(byColleague.status).toBe(403);
     expect(byColleague.body.message).toBe(
-      "Seuls la personne qui a saisi ce débit, le propriétaire et les gérants de la boutique peuvent l'annuler.",
+      "Seuls la personne qui a saisi cette opération, le propriétaire et les gérants de la boutique peuvent l'annuler.",
     );
     expect((await cancel(manager.client, base, first.entryId)).status).toBe(201);
 
@@ -154,7 +155,7 @@ describe("a prepaid use given back", () => {
     const late = await cancel(staff.client, base, old!.id);
     expect(late.status).toBe(403);
     expect(late.body.message).toBe(
-      "Ce débit a plus de 10 minutes : seuls le propriétaire et les gérants de la boutique peuvent encore l'annuler.",
+      "Cette opération a plus de 10 minutes : seuls le propriétaire et les gérants de la boutique peuvent encore l'annuler.",
     );
     const byOwner = await cancel(owner.client, base, old!.id);
     expect(byOwner.status).toBe(201);
@@ -162,7 +163,7 @@ describe("a prepaid use given back", () => {
     expect(await findPrepaidMismatches(t.deps.db, shop.id)).toEqual([]);
   });
 
-  it("nobody gives back a use of their own bundle; another shop, a sale or a bad number find nothing", async () => {
+  it("nobody gives back a use of their own bundle; another shop or a bad number find nothing; a used sale stays", async () => {
     const { base, staff, owner, manager, carnetId, sell } = await counter();
     // The staff member holds a bundle at their own shop; the owner uses it; the staff member cannot undo that.
     const own = await sell(carnetId, staff.client);
@@ -185,12 +186,54 @@ describe("a prepaid use given back", () => {
       .select({ id: prepaidEntries.id })
       .from(prepaidEntries)
       .where(and(eq(prepaidEntries.holdingId, own.id), eq(prepaidEntries.kind, "sale")));
-    expect((await cancel(owner.client, base, sale!.id)).status).toBe(404);
+    // The bundle has served: its sale cannot be taken back while its uses stand.
+    const used = await cancel(owner.client, base, sale!.id);
+    expect(used.status).toBe(409);
+    expect(used.body.message).toBe(
+      "Ce carnet ou cette carte cadeau a déjà servi : annulez d'abord ses débits, puis la vente.",
+    );
     for (const bad of ["abc", "0", "-4", "1e400"]) {
       const res = await cancel(owner.client, base, bad);
       expect(res.status).toBe(400);
       expect(res.body.message).toBeTruthy();
     }
+  });
+
+  it("a sale not yet used is taken back: nothing left, no sale in the year's total, a gift's claim code dead", async () => {
+    const { shop, base, owner, staff, shopper, giftId } = await counter();
+    // A gift card sold to an address by a staff member, then taken back by them (the customer changed their mind).
+    const sold = await staff.client.request(`${base}/prepaid/sales`, {
+      json: {
+        productId: giftId,
+        giftEmail: `cadeau-${newKey().slice(0, 8)}@example.test`,
+        paymentMethod: "cash",
+        idempotencyKey: newKey(),
+      },
+    });
+    expect(sold.status).toBe(201);
+    const sale = (await sold.json()) as Answer & { priceLabel: string; entryId: number };
+    expect(plain(sale.priceLabel)).toBe("30,00 €");
+    const [holding] = await t.deps.db
+      .select({ claimCode: prepaidHoldings.claimCode })
+      .from(prepaidHoldings)
+      .where(eq(prepaidHoldings.id, sale.holding.id));
+    const back = await cancel(staff.client, base, sale.entryId);
+    expect(back.status).toBe(201);
+    expect(back.body.holding.balance).toBe(0);
+    expect(back.body.holding.history.map((m) => [m.label, plain(m.amountLabel)])).toEqual([
+      ["Vente annulée", "−30,00 €"],
+      ["Achat", "+30,00 €"],
+    ]);
+    // Its claim code no longer gives anything.
+    const claim = await shopper.client.request("/api/prepaid/claim", { json: { code: holding!.claimCode } });
+    expect(claim.status).toBe(404);
+    // The year's sales beside the ACPR threshold do not count it.
+    const liability = (await (await owner.client.request(`${base}/prepaid/liability`)).json()) as {
+      sales12Months: { cents: number };
+      euros: { outstanding: number };
+    };
+    expect(liability).toMatchObject({ sales12Months: { cents: 0 }, euros: { outstanding: 0 } });
+    expect(await findPrepaidMismatches(t.deps.db, shop.id)).toEqual([]);
   });
 
   it("10 cancels of one use at once, by its author and the owner: the amount comes back once", async () => {

@@ -74,6 +74,14 @@ describe("prepaid bundles and gift cards", () => {
     ).toBe(true);
     await expectAccessible(staffPage);
     await snap(staffPage, "prepaid-counter-sale", { fullPage: true });
+    // Sold twice by mistake: the second sale is taken back at once, the till refunds it.
+    await sale.getByRole("button", { name: "Enregistrer la vente" }).click();
+    await sale.getByRole("button", { name: "Annuler cette vente" }).click();
+    await eventually(() =>
+      sale.getByText(/^Vente annulée : rendez \d+,\d{2}\s€ au client en caisse\.$/).isVisible(),
+    ).toBe(true);
+    expect(await sale.getByRole("button", { name: "Annuler cette vente" }).count()).toBe(0);
+    await snap(staffPage, "prepaid-counter-sale-cancelled");
 
     // — The shopper: the bundle on their cards page, with its end date and its code for the till.
     const phone = await shopperContext.newPage();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PREPAID_ENTRY_KINDS, PREPAID_ENTRY_LABELS_FR, prepaidDeltaLabel } from "./prepaid.ts";
+import { PREPAID_ENTRY_KINDS, prepaidDeltaLabel, prepaidEntryLabelFr } from "./prepaid.ts";
 
 const plain = (s: string) => s.replace(/\s/g, " ");
 
@@ -11,7 +11,9 @@ describe("a prepaid holding's history in words", () => {
     expect(plain(prepaidDeltaLabel("euros", 150_000))).toBe("+1 500,00 €");
   });
 
-  it("names every kind of entry", () => {
-    for (const kind of PREPAID_ENTRY_KINDS) expect(PREPAID_ENTRY_LABELS_FR[kind]).toMatch(/^[A-ZÉ]/);
+  it("names every kind of entry; a cancel is a use given back or a sale taken back", () => {
+    for (const kind of PREPAID_ENTRY_KINDS) expect(prepaidEntryLabelFr(kind, 1)).toMatch(/^[A-ZÉ]/);
+    expect(prepaidEntryLabelFr("cancel", 3)).toBe("Débit annulé");
+    expect(prepaidEntryLabelFr("cancel", -10)).toBe("Vente annulée");
   });
 });

@@ -12,7 +12,7 @@ export type PrepaidKind = (typeof PREPAID_KINDS)[number];
 
 /**
  * Ledger entry kinds: a sale credits, a use debits, an import credits once when its invitation is claimed, a cancel
- * gives a use back (a wrong amount typed at the till).
+ * gives a use back (a wrong amount typed at the till) or takes a sale back (nothing used yet: the till refunds it).
  */
 export const PREPAID_ENTRY_KINDS = ["sale", "use", "import", "cancel"] as const;
 
@@ -32,8 +32,9 @@ export const PREPAID_UNITS_MAX = 100;
 export const PREPAID_CENTS_MAX = 150_000;
 
 /**
- * A use typed wrong at the till is given back by a cancel: by whoever typed it within this many minutes (the customer
- * is still there), by the owner or a manager at any time; never on one's own bundle or gift card (ADR 0049).
+ * A use typed wrong at the till is given back, a sale not yet used taken back, by a cancel: by whoever typed it within
+ * this many minutes (the customer is still there), by the owner or a manager at any time; never on one's own bundle or
+ * gift card (ADR 0049).
  */
 export const PREPAID_CANCEL_MINUTES = 10;
 
@@ -67,13 +68,17 @@ export function prepaidAmountLabel(kind: PrepaidKind, amount: number): string {
 
 type PrepaidEntryKind = (typeof PREPAID_ENTRY_KINDS)[number];
 
-/** A ledger entry in words, as the holder and the counter read a holding's history. */
-export const PREPAID_ENTRY_LABELS_FR: Record<PrepaidEntryKind, string> = {
+const PREPAID_ENTRY_LABELS_FR: Record<PrepaidEntryKind, string> = {
   sale: "Achat",
   use: "Utilisé au comptoir",
   import: "Solde repris de l'ancienne carte",
   cancel: "Débit annulé",
 };
+
+/** A ledger entry in words, as the holder and the counter read a holding's history (a cancel takes a sale back when negative). */
+export function prepaidEntryLabelFr(kind: PrepaidEntryKind, delta: number): string {
+  return kind === "cancel" && delta < 0 ? "Vente annulée" : PREPAID_ENTRY_LABELS_FR[kind];
+}
 
 /** A movement with its sign: « +10 unités », « −12,50 € » (a true minus sign). */
 export function prepaidDeltaLabel(kind: PrepaidKind, delta: number): string {
@@ -99,6 +104,7 @@ const PREPAID_REFUSALS = [
   "already_cancelled",
   "not_yours",
   "too_late",
+  "already_used",
 ] as const;
 export type PrepaidRefusal = (typeof PREPAID_REFUSALS)[number];
 
@@ -125,10 +131,12 @@ export function prepaidRefusalFr(
     case "already_claimed":
       return "Ce code a déjà été utilisé.";
     case "already_cancelled":
-      return "Ce débit a déjà été annulé.";
+      return "Cette opération a déjà été annulée.";
     case "not_yours":
-      return "Seuls la personne qui a saisi ce débit, le propriétaire et les gérants de la boutique peuvent l'annuler.";
+      return "Seuls la personne qui a saisi cette opération, le propriétaire et les gérants de la boutique peuvent l'annuler.";
     case "too_late":
-      return `Ce débit a plus de ${PREPAID_CANCEL_MINUTES} minutes : seuls le propriétaire et les gérants de la boutique peuvent encore l'annuler.`;
+      return `Cette opération a plus de ${PREPAID_CANCEL_MINUTES} minutes : seuls le propriétaire et les gérants de la boutique peuvent encore l'annuler.`;
+    case "already_used":
+      return "Ce carnet ou cette carte cadeau a déjà servi : annulez d'abord ses débits, puis la vente.";
   }
 }

@@ -51,7 +51,7 @@ export const AUDIT_ACTIONS = {
   "account.purge": "Compte purgé (inactivité)",
   "shop.delete": "Boutique supprimée",
   "export.prepaid": "Export des carnets et cartes cadeaux",
-  "prepaid.cancel": "Débit de carnet ou carte cadeau annulé",
+  "prepaid.cancel": "Vente ou débit de carnet ou carte cadeau annulé",
   "import.customers": "Import de clients et de soldes",
   "till.connect": "Caisse connectée",
   "till.disconnect": "Caisse déconnectée",

@@ -34,10 +34,13 @@ export type CounterHolding = Awaited<ReturnType<typeof lookupPrepaid>>;
 export const spendPrepaid = (shopId: string, json: { code: string; amount: number; idempotencyKey: string }) =>
   unwrap(api.backoffice.shops[":shopId"].prepaid.uses.$post({ param: { shopId }, json }));
 
-/** POST …/prepaid/uses/:entryId/cancel: a use typed wrong, given back (by its author within minutes, or a manager). */
-export const cancelPrepaidUse = (shopId: string, entryId: number) =>
+/**
+ * POST …/prepaid/entries/:entryId/cancel: a use typed wrong given back, or a sale not yet used taken back (by its
+ * author within minutes, or a manager).
+ */
+export const cancelPrepaidEntry = (shopId: string, entryId: number) =>
   unwrap(
-    api.backoffice.shops[":shopId"].prepaid.uses[":entryId"].cancel.$post({
+    api.backoffice.shops[":shopId"].prepaid.entries[":entryId"].cancel.$post({
       param: { shopId, entryId: String(entryId) },
     }),
   ).then((r) => r.holding);

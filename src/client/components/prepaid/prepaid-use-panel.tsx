@@ -7,7 +7,7 @@ import { Button } from "../ui/button.tsx";
 import { Field } from "../ui/field.tsx";
 import { Notice } from "../ui/notice.tsx";
 import { HoldingHistory } from "./holding-history.tsx";
-import { type CounterHolding, cancelPrepaidUse, spendPrepaid } from "./prepaid-api.ts";
+import { type CounterHolding, cancelPrepaidEntry, spendPrepaid } from "./prepaid-api.ts";
 
 /** « 12,50 » or « 12.5 » euros → cents; null when it is not an amount. */
 function centsOf(text: string): number | null {
@@ -52,7 +52,7 @@ export function PrepaidUsePanel({
   });
   // A wrong amount given back at once, while the customer is there (a retry is the same cancel).
   const cancel = useMutation({
-    mutationFn: (entryId: number) => cancelPrepaidUse(shopId, entryId),
+    mutationFn: (entryId: number) => cancelPrepaidEntry(shopId, entryId),
     onSuccess: (updated) => {
       setUsed((last) => (last ? { ...last, cancelled: true } : last));
       setHolding(updated);

@@ -159,11 +159,12 @@ BEGIN
 END
 $$;
 
--- A use given back (a wrong amount typed at the till) by a `cancel` entry naming it, under the holding's row lock:
--- once per use (the unique index on reverses_id backs the check). Who: the person who typed the use, within
--- {{PREPAID_CANCEL_MINUTES}} minutes; the owner or a manager (p_may_any) at any time; never on one's own holding.
--- A retry by the same person is a replay. Refusals in this order: unknown, already_cancelled, suspended, own,
--- not_yours, too_late.
+-- A use given back (a wrong amount typed at the till), or a sale taken back while nothing of it was used (the till
+-- refunds it), by a `cancel` entry of the opposite amount naming it, under the holding's row lock: once per entry
+-- (the unique index on reverses_id backs the check). Who: the person who typed it, within {{PREPAID_CANCEL_MINUTES}}
+-- minutes; the owner or a manager (p_may_any) at any time; never on one's own holding. A cancelled gift card's claim
+-- code stops working. A retry by the same person is a replay. Refusals in this order: unknown, already_cancelled,
+-- suspended, own, not_yours, too_late, already_used.
 CREATE OR REPLACE FUNCTION fidele_prepaid_cancel(
   p_shop_id text, p_entry_id bigint, p_actor_id text, p_may_any boolean
 ) RETURNS jsonb LANGUAGE plpgsql AS $$
@@ -174,7 +175,7 @@ DECLARE
   v_cancel bigint;
   v_status text;
 BEGIN
-  SELECT * INTO v_use FROM prepaid_entries WHERE id = p_entry_id AND shop_id = p_shop_id AND kind = 'use';
+  SELECT * INTO v_use FROM prepaid_entries WHERE id = p_entry_id AND shop_id = p_shop_id AND kind IN ('use', 'sale');
   IF NOT FOUND THEN RETURN jsonb_build_object('outcome', 'unknown'); END IF;
   SELECT * INTO v_h FROM prepaid_holdings WHERE id = v_use.holding_id FOR UPDATE;
   SELECT id, actor_id INTO v_done FROM prepaid_entries WHERE reverses_id = p_entry_id;
@@ -193,6 +194,10 @@ BEGIN
     IF v_use.created_at < now() - make_interval(mins => {{PREPAID_CANCEL_MINUTES}}) THEN
       RETURN jsonb_build_object('outcome', 'too_late');
     END IF;
+  END IF;
+  IF v_use.kind = 'sale' THEN
+    IF v_h.balance < v_use.delta THEN RETURN jsonb_build_object('outcome', 'already_used'); END IF;
+    UPDATE prepaid_holdings SET claim_code = NULL WHERE id = v_h.id AND user_id IS NULL;
   END IF;
   INSERT INTO prepaid_entries (holding_id, shop_id, kind, delta, actor_id, idempotency_key, reverses_id)
     VALUES (v_h.id, p_shop_id, 'cancel', -v_use.delta, p_actor_id, 'cancel:' || p_entry_id, p_entry_id)

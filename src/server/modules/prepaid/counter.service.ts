@@ -7,12 +7,13 @@ import {
   type PrepaidKind,
   type PrepaidRefusal,
   prepaidAmountLabel,
+  prepaidDeltaLabel,
   prepaidLastDay,
   prepaidRefusalFr,
 } from "../../../domain/loyalty/prepaid.ts";
 import type { prepaidSaleSchema, prepaidUseSchema } from "../../../domain/schemas/prepaid.ts";
 import type { Db } from "../../db/client.ts";
-import { prepaidHoldings, profiles, shops } from "../../db/schema/index.ts";
+import { prepaidEntries, prepaidHoldings, profiles, shops } from "../../db/schema/index.ts";
 import type { Deps } from "../../lib/context.ts";
 import { recordAudit } from "../../lib/audit.ts";
 import { callJson } from "../../lib/db-call.ts";
@@ -40,6 +41,7 @@ const REFUSAL_ERROR: Record<PrepaidRefusal, "NOT_FOUND" | "CONFLICT" | "FORBIDDE
   already_cancelled: "CONFLICT",
   not_yours: "FORBIDDEN",
   too_late: "FORBIDDEN",
+  already_used: "CONFLICT",
 };
 
 function refusalError(answer: Refused, tz: string) {
@@ -140,10 +142,20 @@ export async function sellPrepaid(
       }),
     });
   }
+  const [sale] = await deps.db
+    .select({ id: prepaidEntries.id, priceCents: prepaidHoldings.priceCents })
+    .from(prepaidEntries)
+    .innerJoin(prepaidHoldings, eq(prepaidHoldings.id, prepaidEntries.holdingId))
+    .where(and(eq(prepaidEntries.holdingId, holding.id), eq(prepaidEntries.kind, "sale")))
+    .limit(1);
   return {
     replayed: answer.replayed,
     holding,
     paymentLabel: PAYMENT_METHOD_LABELS_FR[input.paymentMethod],
+    /** What the till took, to give back if the sale is cancelled. */
+    priceLabel: prepaidAmountLabel("euros", sale?.priceCents ?? 0),
+    /** The sale's ledger entry: what « Annuler cette vente » names. */
+    entryId: sale?.id ?? null,
   };
 }
 
@@ -184,10 +196,10 @@ export async function usePrepaid(deps: Deps, access: ShopAccess, input: z.output
 const CANCEL_SQL = "select fidele_prepaid_cancel($1, $2, $3, $4) as r";
 
 /**
- * A use typed wrong at the till, given back (ADR 0049): by whoever typed it within PREPAID_CANCEL_MINUTES, by the
- * owner or a manager at any time, never on one's own holding; once. Written to the audit log.
+ * A use typed wrong at the till given back, or a sale not yet used taken back (ADR 0049): by whoever typed it within
+ * PREPAID_CANCEL_MINUTES, by the owner or a manager at any time, never on one's own holding; once. Audited.
  */
-export async function cancelPrepaidUse(deps: Deps, access: ShopAccess, entryId: number, ip: string) {
+export async function cancelPrepaidEntry(deps: Deps, access: ShopAccess, entryId: number, ip: string) {
   const shop = await counterShop(deps.db, access);
   const mayAny = access.role === "owner" || access.role === "admin";
   const answer = await callJson<EntryAnswer & { cancelled?: number }>(
@@ -204,7 +216,11 @@ export async function cancelPrepaidUse(deps: Deps, access: ShopAccess, entryId: 
       shopId: shop.id,
       action: "prepaid.cancel",
       target: holding.id,
-      details: { use: entryId, given_back: prepaidAmountLabel(holding.kind, answer.cancelled ?? 0) },
+      details: {
+        entry: entryId,
+        what: (answer.cancelled ?? 0) < 0 ? "sale" : "use",
+        amount: prepaidDeltaLabel(holding.kind, answer.cancelled ?? 0),
+      },
       ip,
     });
   return { replayed: answer.replayed, holding };

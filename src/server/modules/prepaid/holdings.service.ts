@@ -1,12 +1,12 @@
-import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
 import {
-  PREPAID_ENTRY_LABELS_FR,
   PREPAID_QR_PREFIX,
   type PrepaidKind,
   type PrepaidRefusal,
   prepaidAmountLabel,
   prepaidDeltaLabel,
+  prepaidEntryLabelFr,
   prepaidLastDay,
   prepaidRefusalFr,
 } from "../../../domain/loyalty/prepaid.ts";
@@ -56,7 +56,7 @@ export async function holdingHistories(db: Db, holdings: { id: string; kind: Pre
     if (list.length >= HISTORY_SIZE) continue;
     list.push({
       kind: r.kind,
-      label: PREPAID_ENTRY_LABELS_FR[r.kind],
+      label: prepaidEntryLabelFr(r.kind, r.delta),
       amountLabel: prepaidDeltaLabel(kinds.get(r.holdingId) ?? "units", r.delta),
       at: r.at.toISOString(),
     });
@@ -78,6 +78,9 @@ export async function listMyPrepaid(db: Db, userId: string, shopSlug?: string) {
       and(
         eq(prepaidHoldings.userId, userId),
         isNotNull(prepaidHoldings.claimedAt),
+        // A sale taken back at the till (the wrong product, refunded) is not the person's.
+        sql`not exists (select 1 from ${prepaidEntries} c
+          where c.holding_id = ${prepaidHoldings.id} and c.kind = 'cancel' and c.delta < 0)`,
         shopSlug === undefined ? undefined : eq(shops.slug, shopSlug),
       ),
     )

@@ -41,7 +41,10 @@ export async function getPrepaidLiability(db: Db, access: ShopAccess) {
   const [sales] = (
     await db.execute<{ cents: string | number }>(sql`
       select coalesce(sum(price_cents), 0)::bigint as cents from prepaid_holdings
-      where shop_id = ${shopScope(access)} and sold_by is not null and created_at > now() - interval '12 months'`)
+      where shop_id = ${shopScope(access)} and sold_by is not null and created_at > now() - interval '12 months'
+        -- A sale taken back (a negative cancel) was refunded at the till: no sale.
+        and not exists (select 1 from prepaid_entries c
+                        where c.holding_id = prepaid_holdings.id and c.kind = 'cancel' and c.delta < 0)`)
   ).rows;
   const byKind = (kind: PrepaidKind) => {
     const r = result.rows.find((x) => x.kind === kind);

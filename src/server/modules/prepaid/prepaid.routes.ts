@@ -13,7 +13,7 @@ import { type AppEnv, currentUser } from "../../lib/context.ts";
 import { csvResponse } from "../../lib/list-page.ts";
 import { ownerOnly, type ShopEnv } from "../../lib/shop-access.ts";
 import { validate } from "../../lib/validate.ts";
-import { cancelPrepaidUse, lookupPrepaid, sellPrepaid, usePrepaid } from "./counter.service.ts";
+import { cancelPrepaidEntry, lookupPrepaid, sellPrepaid, usePrepaid } from "./counter.service.ts";
 import { claimCode, listMyPrepaid } from "./holdings.service.ts";
 import { commitImport, listImportInvitations, previewImport } from "./import.service.ts";
 import { getPrepaidLiability, prepaidLiabilityCsv } from "./liability.service.ts";
@@ -30,10 +30,10 @@ const mineQuery = z.object({
 const productParam = z.object({ productId: z.string().uuid("Produit introuvable.") });
 const entryParam = z.object({
   entryId: z.coerce
-    .number({ error: "Débit introuvable." })
-    .int("Débit introuvable.")
-    .min(1, "Débit introuvable.")
-    .max(Number.MAX_SAFE_INTEGER, "Débit introuvable."),
+    .number({ error: "Opération introuvable." })
+    .int("Opération introuvable.")
+    .min(1, "Opération introuvable.")
+    .max(Number.MAX_SAFE_INTEGER, "Opération introuvable."),
 });
 const importSchema = z.object({
   csv: z
@@ -119,8 +119,8 @@ export const prepaidManageRoutes = new Hono<ShopEnv>()
     if (replayed) c.header("Idempotent-Replayed", "true");
     return c.json({ holding, entryId }, replayed ? 200 : 201);
   })
-  .post("/prepaid/uses/:entryId/cancel", validate("param", entryParam), async (c) => {
-    const { replayed, holding } = await cancelPrepaidUse(
+  .post("/prepaid/entries/:entryId/cancel", validate("param", entryParam), async (c) => {
+    const { replayed, holding } = await cancelPrepaidEntry(
       c.get("deps"),
       c.get("access"),
       c.req.valid("param").entryId,
