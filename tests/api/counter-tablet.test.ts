@@ -241,10 +241,19 @@ describe("amount codes", () => {
     const { visits } = await (await device.request("/api/tablet/visits")).json();
     expect(visits[0]).toMatchObject({ name: winner, delta: 23, amountCents: 2390 });
 
+    // The owner's list: the tablet's codes of the day, for how much, how many a customer scanned (a second code,
+    // never scanned, counts in the first two only).
+    expect((await amountCode(device, 1010)).status).toBe(201);
+    const listed = await (await owner.client.request(`/api/backoffice/shops/${shop.id}/tablets`)).json();
+    expect(listed.tablets[0].today).toMatchObject({ codes: 2, claimed: 1 });
+    expect(listed.tablets[0].today.amountLabel.replace(/\s/g, " ")).toBe("34,00 €");
+
     // Another shop's tablet learns nothing of this code.
     const elsewhere = await pairedTablet(other.owner.client, other.shop.id);
     expect(await (await elsewhere.device.request(status)).json()).toMatchObject({ claimed: false });
     expect((await (await elsewhere.device.request("/api/tablet/visits")).json()).visits).toEqual([]);
+    const theirs = await (await other.owner.client.request(`/api/backoffice/shops/${other.shop.id}/tablets`)).json();
+    expect(theirs.tablets[0].today).toBeNull();
   });
 
   it("wrong PINs lock amount entry after five; every input is checked in French, capped at 1 000 €", async () => {

@@ -49,6 +49,7 @@ const BY_SHOP = [
   "sms_budgets",
   "sms_outbox",
   "sms_usage",
+  "tablet_amount_codes",
   "till_connections",
   "till_sales",
   "vip_tiers",

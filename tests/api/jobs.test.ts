@@ -67,6 +67,7 @@ describe("the job engine", () => {
       ["retention.fold", "41 * * * *"],
       ["reviews.request", "*/5 * * * *"],
       ["scan-claims.cleanup", "17 * * * *"],
+      ["till.zettle-poll", "23 * * * *"],
       ["wallet.sweep", "* * * * *"],
       ["webhooks.sweep", "* * * * *"],
     ]);

@@ -175,6 +175,9 @@ describe("row 1 — nobody profits from their own power", () => {
       // the team member who imported or sold it (prepaid.test.ts, prepaid-import.test.ts).
       "POST /api/backoffice/shops/:shopId/prepaid/sales",
       "POST /api/backoffice/shops/:shopId/prepaid/uses",
+      // A use given back or a sale taken back: by its author within 10 minutes or the owner or a manager, never
+      // on one's own holding, once (tests/api/prepaid-cancel.test.ts).
+      "POST /api/backoffice/shops/:shopId/prepaid/entries/:entryId/cancel",
       "POST /api/prepaid/claim",
       // A parrainage's rewards are released by the owner's decision on a held ring, or by the friend's visit; the
       // shop's team can neither sponsor nor be sponsored there (tests/api/referrals.test.ts).

@@ -140,8 +140,14 @@ describe("/tablette", () => {
     await eventually(() => new URL(backOffice.url()).pathname).toBe("/login");
     await eventually(() => heading(backOffice)).toMatch(/Connexion|connecter/i);
 
-    // Removed by the owner, the tablet says it is no longer paired.
+    // The owner's list sets the tablet's day beside the till's takings.
     await admin.reload();
+    await eventually(() => section.getByTestId("tablet-today").textContent()).toBe(
+      `Aujourd'hui : 1 code de montant (${formatCents(2390)}), 1 scanné par un client`,
+    );
+    await snap(admin, "tablet-admin-today", { fullPage: true });
+
+    // Removed by the owner, the tablet says it is no longer paired.
     await section.getByRole("button", { name: "Révoquer la tablette « Comptoir de l'entrée »" }).click();
     await eventually(() => section.getByRole("list", { name: "Tablettes de la boutique" }).textContent()).toContain(
       "Révoquée",

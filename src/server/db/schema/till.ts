@@ -210,3 +210,22 @@ export const counterTablets = pgTable(
   },
   (t) => [index().on(t.shopId)],
 );
+
+/**
+ * Each amount code a tablet made (ADR 0054): what staff typed behind the PIN, so the owner can set the day's codes
+ * beside the till's takings, and see which were never scanned. Its claim is receipt_claims' row of the same id.
+ */
+export const tabletAmountCodes = pgTable(
+  "tablet_amount_codes",
+  {
+    receiptId: text().primaryKey(),
+    shopId: shopRef(),
+    tabletId: text()
+      .notNull()
+      .references(() => counterTablets.id),
+    amountCents: integer().notNull(),
+    points: integer().notNull(),
+    createdAt: timestampNow(),
+  },
+  (t) => [index().on(t.tabletId, t.createdAt)],
+);

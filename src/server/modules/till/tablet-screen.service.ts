@@ -168,6 +168,10 @@ export async function createAmountCode(
     amountCents: input.amountCents,
     issuedAt: now - (shop.receiptWindowMinutes * 60 - lifetime),
   });
+  // Kept for the owner: the day's codes beside the till's takings, and those never scanned.
+  await db.execute(sql`
+    insert into tablet_amount_codes (receipt_id, shop_id, tablet_id, amount_cents, points)
+    select ${receiptId}, ${tabletScope(caller)}, ${caller.tabletId}, ${input.amountCents}, ${points}`);
   return {
     receiptId,
     code,

@@ -3,6 +3,7 @@ import { promisify } from "node:util";
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { AppError } from "../../../domain/errors.ts";
+import { formatEuros } from "../../../domain/format.ts";
 import type { tabletCreateSchema } from "../../../domain/schemas/till.ts";
 import type { Db } from "../../db/client.ts";
 import { counterTablets } from "../../db/schema/index.ts";
@@ -58,7 +59,35 @@ export async function listTablets(db: Db, access: ShopAccess) {
     .from(counterTablets)
     .where(eq(counterTablets.shopId, shopScope(access)))
     .orderBy(desc(counterTablets.createdAt));
-  return rows.map(tabletDto);
+  const today = await amountCodesToday(db, access);
+  return rows.map((t) => ({ ...tabletDto(t), today: today.get(t.id) ?? null }));
+}
+
+/**
+ * Each tablet's amount codes of the shop's day (ADR 0054): how many, for how much, how many a customer scanned —
+ * what the owner sets beside the till's takings (a code nobody scanned, or a day's total above the till's, is worth
+ * a question to the team).
+ */
+async function amountCodesToday(db: Db, access: ShopAccess) {
+  const result = await db.execute<{ tablet_id: string; codes: number; cents: string | number; claimed: number }>(sql`
+    select c.tablet_id, count(*)::int as codes, sum(c.amount_cents)::bigint as cents,
+           count(rc.receipt_id)::int as claimed
+    from tablet_amount_codes c
+    join shops s on s.id = c.shop_id
+    left join receipt_claims rc on rc.shop_id = c.shop_id and rc.receipt_id = c.receipt_id
+    where c.shop_id = ${shopScope(access)}
+      and c.created_at >= (date_trunc('day', now() at time zone s.timezone) at time zone s.timezone)
+    group by c.tablet_id`);
+  return new Map(
+    result.rows.map((r) => [
+      r.tablet_id,
+      {
+        codes: r.codes,
+        claimed: r.claimed,
+        amountLabel: formatEuros(Number(r.cents) / 100),
+      },
+    ]),
+  );
 }
 
 /** A new tablet waiting to be paired; its pairing link is in this answer only. */

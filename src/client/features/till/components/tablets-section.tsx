@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { formatDateTime } from "../../../../domain/format.ts";
+import { formatDateTime, formatNumber, pluralWord } from "../../../../domain/format.ts";
 import { tabletCreateSchema } from "../../../../domain/schemas/till.ts";
 import { QrImage } from "../../../components/qr/qr-image.tsx";
 import { Button } from "../../../components/ui/button.tsx";
@@ -23,12 +23,24 @@ function tabletState(t: Tablet): string {
   return t.lastSeenAt ? `Reliée · vue le ${formatDateTime(t.lastSeenAt)}` : "Reliée";
 }
 
+/** « Aujourd'hui : 3 codes de montant (42,50 €), 2 scannés par un client » — to set beside the till's takings. */
+function amountCodesTodayFr(today: NonNullable<Tablet["today"]>): string {
+  const codes = `${formatNumber(today.codes)} ${pluralWord(today.codes, "code", "codes")} de montant`;
+  const claimed = `${formatNumber(today.claimed)} ${pluralWord(today.claimed, "scanné", "scannés")} par un client`;
+  return `Aujourd'hui : ${codes} (${today.amountLabel}), ${claimed}`;
+}
+
 function TabletRow({ shopId, tablet }: { shopId: string; tablet: Tablet }) {
   const revoke = useRevokeTablet(shopId);
   return (
     <li className="flex flex-col gap-1 border-t border-stone-200 py-3 first:border-t-0 dark:border-stone-800">
       <p className="font-semibold">{tablet.name}</p>
       <p className="text-sm text-stone-700 dark:text-stone-300">{tabletState(tablet)}</p>
+      {tablet.today ? (
+        <p className="text-sm text-stone-800 dark:text-stone-200" data-testid="tablet-today">
+          {amountCodesTodayFr(tablet.today)}
+        </p>
+      ) : null}
       {tablet.revokedAt ? null : (
         <Button
           variant="secondary"
