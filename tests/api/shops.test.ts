@@ -144,6 +144,9 @@ describe("GET /api/shops/:slug", () => {
     const detail = await (await t.request(`/api/shops/${shop.slug}`)).json();
     expect(detail.shop.description).toBe("Pain au levain");
     expect(detail.shop.links.website).toBe("https://exemple.fr");
+    // Linked, not inlined: the page's answer carries no image and no secret.
+    expect(detail.shop.coverUrl).toBeNull();
+    expect(JSON.stringify(detail)).not.toMatch(/data:image|codeSecret|receiptSecret|walletLogo/);
     const logo = await t.request(detail.shop.logoUrl);
     expect(logo.headers.get("content-type")).toBe("image/png");
     expect(Buffer.from(await logo.arrayBuffer())).toEqual(Buffer.from(png, "base64"));

@@ -1,4 +1,4 @@
-import { eq, type SQL, sql } from "drizzle-orm";
+import { eq, getTableColumns, type SQL, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
@@ -94,10 +94,14 @@ export const ownerOnly = createMiddleware<ShopEnv>(async (c, next) => {
 const shopNotFound = () =>
   new AppError("NOT_FOUND", { message: "shop not accessible", userMessage: "Boutique introuvable." });
 
-/** The shop row the access reaches, else "not found". */
+/**
+ * The shop the access reaches, or "not found". Its images (up to 1 MB of data URLs) stay in the table — `hasLogo` and
+ * `hasCover` say whether there are any; the page editor reads them itself.
+ */
 export async function scopedShop(db: Db, access: ShopAccess) {
+  const { logo, cover, walletLogo: _w, ...columns } = getTableColumns(shops);
   const [shop] = await db
-    .select()
+    .select({ ...columns, hasLogo: sql<boolean>`${logo} is not null`, hasCover: sql<boolean>`${cover} is not null` })
     .from(shops)
     .where(eq(shops.id, shopScope(access)))
     .limit(1);

@@ -74,7 +74,7 @@ export async function getCardSettings(db: Db, access: ShopAccess) {
     summary: rulesSummaryFr(s),
     /** Active rewards the card offers: 0 means customers collect with nothing to exchange yet. */
     rewardsOffered: offered?.count ?? 0,
-    shop: { name: s.name, logoUrl: imageUrl(s.slug, "logo", Boolean(s.logo), s.updatedAt) },
+    shop: { name: s.name, logoUrl: imageUrl(s.slug, "logo", s.hasLogo, s.updatedAt) },
   };
 }
 

@@ -19,7 +19,7 @@ export async function getShopOverview(db: Db, access: ShopAccess) {
     status: shop.status,
     suspendedReason: shop.suspendedReason,
     role: access.role,
-    logoUrl: imageUrl(shop.slug, "logo", Boolean(shop.logo), shop.updatedAt),
+    logoUrl: imageUrl(shop.slug, "logo", shop.hasLogo, shop.updatedAt),
     design: designOf(shop.cardDesign),
     mode: shop.cardMode,
     allowStaticPoster: shop.allowStaticPoster,
@@ -28,6 +28,8 @@ export async function getShopOverview(db: Db, access: ShopAccess) {
 
 export async function getShopPageContent(db: Db, access: ShopAccess) {
   const s = await scopedShop(db, access);
+  // The one page that edits the images reads them (scopedShop leaves them in the table).
+  const [images] = await db.select({ logo: shops.logo, cover: shops.cover }).from(shops).where(eq(shops.id, s.id));
   return {
     name: s.name,
     category: s.category,
@@ -38,8 +40,8 @@ export async function getShopPageContent(db: Db, access: ShopAccess) {
     phone: s.phone,
     lat: s.lat,
     lng: s.lng,
-    logo: s.logo,
-    cover: s.cover,
+    logo: images?.logo ?? null,
+    cover: images?.cover ?? null,
     links: s.links,
     slug: s.slug,
   };

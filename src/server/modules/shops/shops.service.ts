@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, avg, count, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, avg, count, eq, getTableColumns, isNull, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
 import { isPeriodOver, multiplierAt } from "../../../domain/loyalty/double-points.ts";
 import { closureOn, dayHoursLabelFr, type Closure, WEEKDAYS_FR, type WeeklyHours } from "../../../domain/loyalty/hours.ts";
@@ -196,7 +196,13 @@ export async function searchShops(db: Db, input: SearchInput, options: { default
 /** /shop/{slug}: what a shopper sees; their card and review when signed in. */
 export async function getShopPage(db: Db, slug: string, viewerId: string | null, now = new Date()) {
   // A shop deleted by its owner (shop-closure.service.ts) is gone from the public side.
-  const [shop] = await db.select().from(shops).where(and(eq(shops.slug, slug), isNull(shops.deletedAt))).limit(1);
+  // The images (up to 1 MB of data URLs) and the secrets stay in the table: the page links the images by URL.
+  const { logo, cover, walletLogo: _w, receiptSecret: _r, codeSecret: _c, ...columns } = getTableColumns(shops);
+  const [shop] = await db
+    .select({ ...columns, hasLogo: sql<boolean>`${logo} is not null`, hasCover: sql<boolean>`${cover} is not null` })
+    .from(shops)
+    .where(and(eq(shops.slug, slug), isNull(shops.deletedAt)))
+    .limit(1);
   if (!shop) throw new AppError("NOT_FOUND", { userMessage: "Cette boutique n'existe pas ou plus." });
   const tz = shop.timezone;
   const [periods, [rating], myCardRows, myReviewRows, shopRewards] = await Promise.all([
@@ -255,8 +261,8 @@ export async function getShopPage(db: Db, slug: string, viewerId: string | null,
       lng: shop.lng,
       mapUrl: mapUrl(shop),
       links: shop.links,
-      logoUrl: imageUrl(shop.slug, "logo", Boolean(shop.logo), shop.updatedAt),
-      coverUrl: imageUrl(shop.slug, "cover", Boolean(shop.cover), shop.updatedAt),
+      logoUrl: imageUrl(shop.slug, "logo", shop.hasLogo, shop.updatedAt),
+      coverUrl: imageUrl(shop.slug, "cover", shop.hasCover, shop.updatedAt),
       design: designOf(shop.cardDesign),
       status: shop.status,
       timezone: tz,
