@@ -4,7 +4,7 @@ import { addStaff } from "../../src/server/db/factories.ts";
 import { auditLog, prepaidEntries, prepaidHoldings } from "../../src/server/db/schema/index.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { findPrepaidMismatches } from "../setup/ledger.ts";
-import { type Client, newKey, shopWithOwner, signedIn } from "./shops-helpers.ts";
+import { type Client, newKey, personalCodeOf, shopWithOwner, signedIn } from "./shops-helpers.ts";
 
 /**
  * A use typed wrong at the till is given back (ADR 0049): by whoever typed it within 10 minutes, by the owner or a
@@ -29,10 +29,6 @@ type Holding = {
 type Answer = { holding: Holding; entryId: number; message?: string };
 
 const plain = (s: string) => s.replace(/\s/g, " ");
-
-const personalCodeOf = async (client: Client) =>
-  ((await (await client.request("/api/cards/personal-code")).json()) as { personalCode: { code: string } }).personalCode
-    .code;
 
 /** A shop with an owner, a staff member, a manager and a customer holding a 10-unit bundle and a 30 € gift card. */
 async function counter() {

@@ -4,7 +4,7 @@ import { addStaff } from "../../src/server/db/factories.ts";
 import { prepaidEntries, prepaidHoldings } from "../../src/server/db/schema/index.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
 import { findPrepaidMismatches } from "../setup/ledger.ts";
-import { type Client, newKey, shopWithOwner, signedIn } from "./shops-helpers.ts";
+import { type Client, newKey, personalCodeOf, shopWithOwner, signedIn } from "./shops-helpers.ts";
 
 /** Issue 28 item 3 (ADR 0049): prepaid bundles and gift cards sold at the till, on their own ledger. */
 
@@ -28,10 +28,6 @@ type Holding = {
 
 /** Intl writes a narrow no-break space before « € » and between thousands: compared as plain spaces. */
 const plain = (s: string) => s.replace(/\s/g, " ");
-
-const personalCodeOf = async (client: Client) =>
-  ((await (await client.request("/api/cards/personal-code")).json()) as { personalCode: { code: string } }).personalCode
-    .code;
 
 async function shopWithProducts() {
   const { shop, owner } = await shopWithOwner(t);

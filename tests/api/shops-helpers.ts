@@ -44,6 +44,11 @@ export async function signedIn(t: TestApp, input: Parameters<TestApp["createUser
   return { user, client };
 }
 
+/** The signed-in person's personal code (« Ma carte client »), as the counter reads it. */
+export const personalCodeOf = async (client: Client) =>
+  ((await (await client.request("/api/cards/personal-code")).json()) as { personalCode: { code: string } }).personalCode
+    .code;
+
 /** A shop with its owner signed in. */
 export async function shopWithOwner(t: TestApp, input: Omit<CreateShopInput, "ownerId"> = {}) {
   const owner = await signedIn(t);

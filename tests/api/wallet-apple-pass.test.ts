@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeWalletCa, verifyPkpass, type WalletCa } from "../fixtures/wallet-ca.ts";
 import { createTestApp, type TestApp } from "../setup/api.ts";
-import { type Client, newKey, shopWithOwner, signedIn } from "./shops-helpers.ts";
+import { type Client, newKey, personalCodeOf, shopWithOwner, signedIn } from "./shops-helpers.ts";
 import { cardAtShop, downloadPass, RED_PIXEL_PNG } from "./wallet-helpers.ts";
 
 /**
@@ -86,9 +86,7 @@ describe("the Apple pass of a card", () => {
 
   it("holds the holder's bundles and gift cards at this shop: the soonest to end on the front, each with its end on the back", async () => {
     const { shop, owner, client, cardId } = await cardWithPass();
-    const personal = (await (await client.request("/api/cards/personal-code")).json()) as {
-      personalCode: { code: string };
-    };
+    const customerCode = await personalCodeOf(client);
     const sell = async (by: Client, shopId: string, product: Record<string, unknown>) => {
       const base = `/api/backoffice/shops/${shopId}`;
       const made = (await (await by.request(`${base}/prepaid/products`, { json: product })).json()) as {
@@ -97,7 +95,7 @@ describe("the Apple pass of a card", () => {
       const sale = await by.request(`${base}/prepaid/sales`, {
         json: {
           productId: made.product.id,
-          customerCode: personal.personalCode.code,
+          customerCode,
           paymentMethod: "card",
           idempotencyKey: newKey(),
         },

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import { AppError } from "../../../domain/errors.ts";
 import {
   PREPAID_QR_PREFIX,
@@ -39,21 +39,24 @@ export async function holdingHistories(db: Db, holdings: { id: string; kind: Pre
   const out = new Map<string, { kind: string; label: string; amountLabel: string; at: string }[]>();
   if (holdings.length === 0) return out;
   const kinds = new Map(holdings.map((h) => [h.id, h.kind]));
-  const rows = await db
+  // The last few of each holding, ranked in the database (a 100-unit bundle has a hundred uses).
+  const ranked = db
     .select({
+      id: prepaidEntries.id,
       holdingId: prepaidEntries.holdingId,
       kind: prepaidEntries.kind,
       delta: prepaidEntries.delta,
       at: prepaidEntries.createdAt,
+      rank: sql<number>`row_number() over (partition by ${prepaidEntries.holdingId} order by ${prepaidEntries.id} desc)`.as(
+        "rank",
+      ),
     })
     .from(prepaidEntries)
     .where(inArray(prepaidEntries.holdingId, [...kinds.keys()]))
-    .orderBy(desc(prepaidEntries.id))
-    // One holding (the counter): its last few; several (the holder's list): all of theirs, a few each.
-    .limit(holdings.length === 1 ? HISTORY_SIZE : 10_000);
+    .as("ranked");
+  const rows = await db.select().from(ranked).where(lte(ranked.rank, HISTORY_SIZE)).orderBy(desc(ranked.id));
   for (const r of rows) {
     const list = out.get(r.holdingId) ?? [];
-    if (list.length >= HISTORY_SIZE) continue;
     list.push({
       kind: r.kind,
       label: prepaidEntryLabelFr(r.kind, r.delta),

@@ -8,6 +8,7 @@ import type { Db } from "../../db/client.ts";
 import { cards, personalCodes, prepaidHoldings, shops, walletPasses } from "../../db/schema/index.ts";
 import { designOf, imageUrl } from "../../lib/shop-dto.ts";
 import { getMyPersonalCode } from "../cards/personal-code.service.ts";
+import { holdingColumns } from "../prepaid/holdings.service.ts";
 import { rewardsGlance } from "../rewards/rewards.service.ts";
 
 /**
@@ -113,15 +114,7 @@ async function prepaidForPasses(db: Db, rows: { userId: string | null; shopId: s
   const userIds = [...new Set(rows.flatMap((r) => (r.userId ? [r.userId] : [])))];
   if (userIds.length === 0) return out;
   const holdings = await db
-    .select({
-      userId: prepaidHoldings.userId,
-      shopId: prepaidHoldings.shopId,
-      title: prepaidHoldings.title,
-      kind: prepaidHoldings.kind,
-      balance: prepaidHoldings.balance,
-      expiresAt: prepaidHoldings.expiresAt,
-      tz: shops.timezone,
-    })
+    .select({ ...holdingColumns, userId: prepaidHoldings.userId, shopId: prepaidHoldings.shopId })
     .from(prepaidHoldings)
     .innerJoin(shops, eq(shops.id, prepaidHoldings.shopId))
     .where(
